@@ -1,0 +1,129 @@
+/// A validated model (SPEC §2): which entities the JSON holds, how keys map to columns and
+/// how records relate. Pure values: loading and validating live in `Model+Decoding.swift`.
+///
+/// Arrays keep the order of the model file, so the DDL and reports are deterministic.
+public struct Model: Sendable, Equatable {
+    public var root: Root?
+    public var entities: [Entity]
+
+    public init(root: Root? = nil, entities: [Entity]) {
+        self.root = root
+        self.entities = entities
+    }
+
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+}
+
+/// A dotted key path such as `location.lat`, split into its keys.
+public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
+    public var keys: [String]
+
+    public init(_ keys: [String]) { self.keys = keys }
+
+    /// Splits on dots; an empty string is the path of the value itself.
+    public init(parsing text: String) {
+        keys = text.isEmpty ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    public var description: String { keys.joined(separator: ".") }
+}
+
+extension Model {
+    /// Where records are: the entity of the top-level records, or key paths of a top-level
+    /// object mapped to entities.
+    public enum Root: Sendable, Equatable {
+        case entity(String)
+        case paths([(path: KeyPath, entity: String)])
+
+        public static func == (lhs: Root, rhs: Root) -> Bool {
+            switch (lhs, rhs) {
+            case let (.entity(a), .entity(b)): return a == b
+            case let (.paths(a), .paths(b)):
+                return a.count == b.count && zip(a, b).allSatisfy { $0.path == $1.path && $0.entity == $1.entity }
+            default: return false
+            }
+        }
+    }
+
+    public struct Entity: Sendable, Equatable {
+        public var name: String
+        public var table: String
+        /// Names of the identity attributes; empty means append-only.
+        public var identity: [String]
+        public var attributes: [Attribute]
+        public var relationships: [Relationship]
+
+        public init(name: String, table: String? = nil, identity: [String] = [],
+                    attributes: [Attribute], relationships: [Relationship] = []) {
+            self.name = name
+            self.table = table ?? name
+            self.identity = identity
+            self.attributes = attributes
+            self.relationships = relationships
+        }
+
+        public func attribute(named name: String) -> Attribute? {
+            attributes.first { $0.name == name }
+        }
+    }
+
+    public struct Attribute: Sendable, Equatable {
+        public var name: String
+        public var type: AttributeType
+        /// Key paths tried in order; the first one present in a record wins, even when null.
+        public var keys: [KeyPath]
+        public var column: String
+        public var optional: Bool
+        /// The `default` as written in the model file; the mapping plan converts it to the
+        /// attribute's type (and reports a model problem when it cannot).
+        public var defaultValue: JSONValue?
+        public var defaultWhenMissing: Bool
+        public var dateFormat: String?
+
+        public init(name: String, type: AttributeType, keys: [KeyPath]? = nil, column: String? = nil,
+                    optional: Bool = true, defaultValue: JSONValue? = nil,
+                    defaultWhenMissing: Bool = false, dateFormat: String? = nil) {
+            self.name = name
+            self.type = type
+            self.keys = keys ?? [KeyPath(parsing: name)]
+            self.column = column ?? name
+            self.optional = optional
+            self.defaultValue = defaultValue
+            self.defaultWhenMissing = defaultWhenMissing
+            self.dateFormat = dateFormat
+        }
+    }
+
+    public enum MergePolicy: String, Sendable { case add, replace }
+    public enum UnresolvedPolicy: String, Sendable { case null, stub, fail }
+
+    public struct Relationship: Sendable, Equatable {
+        public var name: String
+        public var entity: String
+        public var toMany: Bool
+        public var keys: [KeyPath]
+        /// The target attribute a bare id refers to; nil means the target's single identity.
+        public var relatedBy: String?
+        public var inverse: String?
+        /// The column of a to-one (default `<name>_pk`).
+        public var column: String
+        public var merge: MergePolicy
+        public var unresolved: UnresolvedPolicy
+
+        public init(name: String, entity: String, toMany: Bool = false, keys: [KeyPath]? = nil,
+                    relatedBy: String? = nil, inverse: String? = nil, column: String? = nil,
+                    merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null) {
+            self.name = name
+            self.entity = entity
+            self.toMany = toMany
+            self.keys = keys ?? [KeyPath(parsing: name)]
+            self.relatedBy = relatedBy
+            self.inverse = inverse
+            self.column = column ?? "\(name)_pk"
+            self.merge = merge
+            self.unresolved = unresolved
+        }
+    }
+}
