@@ -1,0 +1,19 @@
+/// Receives the events of a JSON stream, in document order.
+///
+/// Buffers handed to a method are valid only during that call: they point into the input
+/// chunk or yajl's decode buffer, so copy or convert before keeping anything.
+/// A method that throws stops the parse; `JSONParser` rethrows that error unchanged.
+protocol JSONEventHandler: AnyObject {
+    func startObject() throws(SluiceError)
+    /// An object key: decoded UTF-8 bytes.
+    func key(_ bytes: UnsafeRawBufferPointer) throws(SluiceError)
+    func endObject() throws(SluiceError)
+    func startArray() throws(SluiceError)
+    func endArray() throws(SluiceError)
+    func null() throws(SluiceError)
+    func bool(_ value: Bool) throws(SluiceError)
+    /// A number exactly as written in the input, e.g. `-9223372036854775808` or `1e3`.
+    func number(_ text: UnsafeRawBufferPointer) throws(SluiceError)
+    /// A string value: decoded UTF-8 bytes, escapes resolved, validated.
+    func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError)
+}

@@ -1,0 +1,270 @@
+internal import CYajl
+
+/// A streaming JSON parser over yajl's push interface: feed it chunks, it calls its handler.
+///
+/// It accepts one value, several concatenated values or NDJSON (`allow_multiple_values`),
+/// hands numbers over as their exact text (yajl's raw-number callback, so no locale and no
+/// 64-bit limit), and adds what yajl lacks: a nesting limit, a limit on the size of a single
+/// token, and absolute positions (line, column, offset) across chunks.
+///
+/// The callback table is allocated once and outlives the yajl handle; each C callback is a
+/// non-capturing closure that recovers the parser from the context pointer. A Swift error
+/// cannot cross C frames, so a callback stores it and returns 0 (yajl then reports "client
+/// canceled") and `parse` rethrows the stored error.
+final class JSONParser {
+    struct Options: Sendable {
+        var allowComments = false
+        var maxDepth = 1_000
+        /// The largest single token (a string or number) yajl may buffer.
+        var maxValueBytes = 64 << 20
+        init(allowComments: Bool = false, maxDepth: Int = 1_000, maxValueBytes: Int = 64 << 20) {
+            self.allowComments = allowComments
+            self.maxDepth = maxDepth
+            self.maxValueBytes = maxValueBytes
+        }
+    }
+
+    let sourceName: String
+    let options: Options
+    fileprivate let handler: any JSONEventHandler
+    private var handle: yajl_handle?
+    private let callbacks: UnsafeMutablePointer<yajl_callbacks>
+
+    fileprivate var depth = 0
+    fileprivate var pendingError: SluiceError?
+    /// Set by every event; tells whether yajl is still buffering one token across chunks.
+    fileprivate var eventsInChunk = 0
+    /// Offset in the chunk just past the last token an event was delivered for.
+    fileprivate var lastEventEnd = 0
+    private var bytesSinceEvent = 0
+    /// Whether the input so far held anything but whitespace (an empty input is zero values).
+    private var sawContent = false
+
+    private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var chunkStart: Int64 = 0
+    private var lines = LineTracker()
+
+    init(sourceName: String, handler: any JSONEventHandler, options: Options = Options()) {
+        self.sourceName = sourceName
+        self.handler = handler
+        self.options = options
+        callbacks = .allocate(capacity: 1)
+        callbacks.initialize(to: JSONParser.callbackTable)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard let handle = yajl_alloc(callbacks, nil, context) else {
+            preconditionFailure("yajl_alloc failed: out of memory")
+        }
+        self.handle = handle
+        sluice_yajl_config_flag(handle, yajl_allow_multiple_values, 1)
+        if options.allowComments { sluice_yajl_config_flag(handle, yajl_allow_comments, 1) }
+    }
+
+    deinit {
+        if let handle { yajl_free(handle) }
+        callbacks.deinitialize(count: 1)
+        callbacks.deallocate()
+    }
+
+    /// Total bytes fed so far.
+    var bytesParsed: Int64 { chunkStart + Int64(chunk.count) }
+
+    /// Parses the next chunk of input. The chunk need only stay valid during the call.
+    func parse(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        guard let handle else { return }
+        chunkStart += Int64(chunk.count)
+        chunk = bytes
+        if !sawContent { sawContent = bytes.contains { !Self.isWhitespace($0) } }
+        eventsInChunk = 0
+        let status = yajl_parse(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        try check(status, handle: handle)
+        lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
+        // yajl keeps an unfinished string or number in a buffer of its own, growing it chunk
+        // after chunk; stop before one token can take unbounded memory.
+        if eventsInChunk == 0 {
+            bytesSinceEvent += bytes.count
+        } else {
+            bytesSinceEvent = bytes.count - lastEventEnd
+        }
+        if bytesSinceEvent > options.maxValueBytes {
+            throw fail("a single value is larger than \(options.maxValueBytes) bytes (--max-value-bytes)",
+                       at: tokenPosition(length: 0))
+        }
+    }
+
+    /// Ends the input: fails if it stopped inside a value.
+    func finish() throws(SluiceError) {
+        guard let handle else { return }
+        // yajl_complete_parse feeds yajl one space, so its offsets count from the input's end.
+        chunkStart += Int64(chunk.count) - 1
+        chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+        let status = yajl_complete_parse(handle)
+        chunkStart += 1
+        if status == yajl_status_error && !sawContent { return }
+        try check(status, handle: handle)
+    }
+
+    /// The position of the token that ends where the parser is now and is `length` bytes long
+    /// in the input. Meaningful only inside a handler call: 1 for a bracket, the text's length
+    /// for a number, the decoded length plus the quotes for a string (escapes make that an
+    /// estimate of where it starts).
+    func tokenPosition(length: Int) -> TextPosition {
+        let end = handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
+        let start = max(end - Int64(length), 0)
+        lines.advance(to: start, in: chunk, chunkStart: chunkStart)
+        return lines.position(of: start)
+    }
+
+    func sourcePosition(_ position: TextPosition) -> SourcePosition {
+        SourcePosition(source: sourceName, line: position.line, column: position.column, offset: position.offset)
+    }
+
+    private func check(_ status: yajl_status, handle: yajl_handle) throws(SluiceError) {
+        switch status {
+        case yajl_status_ok:
+            return
+        case yajl_status_client_canceled:
+            let error = pendingError ?? SluiceError(.data, "parse stopped")
+            self.handle = nil
+            yajl_free(handle)
+            throw error
+        default:
+            // yajl stops just past the byte it could not accept: point at that byte, or at the
+            // end of the input when the input ended too soon.
+            let consumed = Int(yajl_get_bytes_consumed(handle))
+            let offset = chunk.count == 0 ? consumed : max(consumed - 1, 0)
+            let position = positionInChunk(offset)
+            let message = Self.describeError(handle: handle, chunk: chunk, offset: offset)
+            self.handle = nil
+            yajl_free(handle)
+            throw SluiceError(.data, message, at: sourcePosition(position))
+        }
+    }
+
+    private func positionInChunk(_ offset: Int) -> TextPosition {
+        let absolute = chunkStart + Int64(offset)
+        lines.advance(to: absolute, in: chunk, chunkStart: chunkStart)
+        return lines.position(of: absolute)
+    }
+
+    fileprivate func fail(_ message: String, at position: TextPosition) -> SluiceError {
+        SluiceError(.data, message, at: sourcePosition(position))
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
+
+// MARK: - Error text
+
+extension JSONParser {
+    /// yajl's own words ("lexical error: invalid char in json text.") turned into one line, with
+    /// a short excerpt of the input at the error.
+    fileprivate static func describeError(handle: yajl_handle, chunk: UnsafeRawBufferPointer, offset: Int) -> String {
+        var reason = "invalid JSON"
+        if let raw = yajl_get_error(handle, 0, nil, 0) {
+            var text = String(cString: raw)
+            yajl_free_error(handle, raw)
+            for prefix in ["lexical error: ", "parse error: "] where text.hasPrefix(prefix) {
+                text.removeFirst(prefix.count)
+            }
+            text = text.trimmingSuffix { $0 == "\n" || $0 == "." || $0 == " " }
+            if !text.isEmpty { reason = text }
+        }
+        if reason == "premature EOF" {
+            return "unexpected end of input: the JSON is truncated"
+        }
+        if reason == "invalid bytes in UTF8 string" {
+            return "invalid UTF-8 in a string"
+        }
+        let excerpt = excerptAround(chunk: chunk, offset: offset)
+        return excerpt.isEmpty ? "invalid JSON: \(reason)" : "invalid JSON: \(reason) near '\(excerpt)'"
+    }
+
+    /// The input around the error, at most 12 bytes before it and 8 after, within its line,
+    /// with control characters replaced so the message stays one line.
+    private static func excerptAround(chunk: UnsafeRawBufferPointer, offset: Int) -> String {
+        guard chunk.count > 0, offset < chunk.count else { return "" }
+        var start = offset
+        while start > 0, offset - start < 12, chunk[start - 1] != 0x0A, chunk[start - 1] != 0x0D { start -= 1 }
+        var end = offset
+        while end < chunk.count, end - offset < 8, chunk[end] != 0x0A, chunk[end] != 0x0D { end += 1 }
+        let bytes = chunk[start..<end].map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
+        var result = self
+        while let last = result.last, predicate(last) { result.removeLast() }
+        return result
+    }
+}
+
+// MARK: - Callbacks
+
+extension JSONParser {
+    private static func parser(_ context: UnsafeMutableRawPointer?) -> JSONParser {
+        Unmanaged<JSONParser>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// Runs one handler call; a thrown error is kept for `parse` and stops yajl.
+    @inline(__always)
+    fileprivate func deliver(_ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
+        eventsInChunk &+= 1
+        if let handle { lastEventEnd = Int(sluice_yajl_offset_in_chunk(handle)) }
+        do {
+            try body(handler)
+            return 1
+        } catch {
+            pendingError = error
+            return 0
+        }
+    }
+
+    fileprivate func descend(_ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
+        depth += 1
+        if depth > options.maxDepth {
+            pendingError = fail("nesting deeper than \(options.maxDepth) levels", at: tokenPosition(length: 1))
+            return 0
+        }
+        return deliver(body)
+    }
+
+    fileprivate static let callbackTable = yajl_callbacks(
+        yajl_null: { context in parser(context).deliver { handler throws(SluiceError) in try handler.null() } },
+        yajl_boolean: { context, value in
+            parser(context).deliver { handler throws(SluiceError) in try handler.bool(value != 0) }
+        },
+        yajl_integer: nil,
+        yajl_double: nil,
+        yajl_number: { context, text, length in
+            parser(context).deliver { handler throws(SluiceError) in
+                try handler.number(UnsafeRawBufferPointer(start: text, count: length))
+            }
+        },
+        yajl_string: { context, bytes, length in
+            parser(context).deliver { handler throws(SluiceError) in
+                try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
+            }
+        },
+        yajl_start_map: { context in parser(context).descend { handler throws(SluiceError) in try handler.startObject() } },
+        yajl_map_key: { context, bytes, length in
+            parser(context).deliver { handler throws(SluiceError) in
+                try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
+            }
+        },
+        yajl_end_map: { context in
+            let parser = parser(context)
+            parser.depth -= 1
+            return parser.deliver { handler throws(SluiceError) in try handler.endObject() }
+        },
+        yajl_start_array: { context in parser(context).descend { handler throws(SluiceError) in try handler.startArray() } },
+        yajl_end_array: { context in
+            let parser = parser(context)
+            parser.depth -= 1
+            return parser.deliver { handler throws(SluiceError) in try handler.endArray() }
+        }
+    )
+}
