@@ -1,0 +1,27 @@
+import Glibc
+
+/// A stream of bytes read in large chunks.
+///
+/// Sources are not `Sendable`: one reader owns a source and reads it from one thread.
+protocol ByteSource: AnyObject {
+    /// The name used in messages: the path as given, or "<stdin>".
+    var name: String { get }
+    /// Total size when known (a regular file, not compressed), for progress.
+    var expectedSize: Int64? { get }
+    /// Fills up to `buffer.count` bytes; returns 0 at the end (or when `buffer` is empty).
+    /// May return fewer bytes than asked before the end, as `read(2)` does on a pipe.
+    /// Retries EINTR.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int
+}
+
+extension SluiceError {
+    /// The text of an `errno` value, as `perror` prints it.
+    static func describe(errno code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// `read error on '<name>': <strerror>` (exit 74).
+    static func readError(on name: String, errno code: Int32) -> SluiceError {
+        SluiceError(.io, "read error on '\(name)': \(describe(errno: code))")
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+
+/// A file or standard input, read with `read(2)` on a descriptor it owns (standard input
+/// is borrowed, never closed).
+final class FileSource: ByteSource {
+    let name: String
+    let expectedSize: Int64?
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` for reading. A missing or unreadable file, or a directory, is
+    /// `.cannotOpenInput`: `cannot open 'x.json': No such file or directory`.
+    init(path: String) throws(SluiceError) {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw FileSource.cannotOpen(path, errno: errno)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw FileSource.cannotOpen(path, errno: code)
+        }
+        // open(2) succeeds on a directory; only the first read fails. Say so up front.
+        if info.st_mode & S_IFMT == S_IFDIR {
+            Glibc.close(fd)
+            throw FileSource.cannotOpen(path, errno: EISDIR)
+        }
+        self.name = path
+        self.descriptor = fd
+        self.ownsDescriptor = true
+        self.expectedSize = FileSource.remainingSize(of: fd, info: info)
+        // A hint only: the kernel may read ahead further. Failure changes nothing.
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    private init(borrowing fd: Int32, name: String) {
+        self.name = name
+        self.descriptor = fd
+        self.ownsDescriptor = false
+        var info = stat()
+        self.expectedSize = fstat(fd, &info) == 0 ? FileSource.remainingSize(of: fd, info: info) : nil
+    }
+
+    /// Standard input (descriptor 0), named "<stdin>". Its size is known only when it is
+    /// redirected from a regular file.
+    static func standardInput() -> FileSource {
+        FileSource(borrowing: STDIN_FILENO, name: "<stdin>")
+    }
+
+    deinit {
+        if ownsDescriptor { Glibc.close(descriptor) }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let count = Glibc.read(descriptor, base, buffer.count)
+            if count >= 0 { return count }
+            let code = errno
+            if code == EINTR { continue }
+            throw SluiceError.readError(on: name, errno: code)
+        }
+    }
+
+    private static func cannotOpen(_ path: String, errno code: Int32) -> SluiceError {
+        SluiceError(.cannotOpenInput, "cannot open '\(path)': \(SluiceError.describe(errno: code))")
+    }
+
+    /// The bytes left to read in a regular file: its size less the current offset (which
+    /// is not 0 when standard input is a file the shell has already read from).
+    private static func remainingSize(of fd: Int32, info: stat) -> Int64? {
+        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let offset = lseek(fd, 0, SEEK_CUR)
+        return Int64(info.st_size) - max(0, Int64(offset))
+    }
+}

@@ -1,0 +1,92 @@
+import Testing
+
+@testable import Sluice
+
+extension InputTests {
+    @Suite("Input: files")
+    struct FileSourceTests {
+        @Test("a file comes back exactly through 7-byte chunks")
+        func readsBackExactly() throws {
+            let directory = try TemporaryDirectory()
+            let content = sampleBytes(count: 1_000)  // 142 full chunks and one of 6 bytes
+            let path = try directory.write(content, to: "records.json")
+            let source = try FileSource(path: path)
+            #expect(source.name == path)
+            #expect(source.expectedSize == 1_000)
+            #expect(try readAll(source, chunkSize: 7) == content)
+        }
+
+        @Test("a chunk size that divides the file leaves no empty last chunk")
+        func exactMultiple() throws {
+            let directory = try TemporaryDirectory()
+            let content = sampleBytes(count: 70)
+            let source = try FileSource(path: try directory.write(content, to: "a.json"))
+            var reader = ChunkReader(source: source, chunkSize: 7)
+            var chunks = 0
+            while let chunk = try reader.next() {
+                #expect(chunk.count == 7)
+                chunks += 1
+            }
+            #expect(chunks == 10)
+            #expect(reader.bytesRead == 70)
+        }
+
+        @Test("an empty file has no chunks")
+        func emptyFile() throws {
+            let directory = try TemporaryDirectory()
+            let source = try FileSource(path: try directory.write([], to: "empty.json"))
+            #expect(source.expectedSize == 0)
+            var reader = ChunkReader(source: source)
+            #expect(try reader.next() == nil)
+            #expect(reader.bytesRead == 0)
+        }
+
+        @Test("a missing file cannot be opened, with strerror's words")
+        func missingFile() throws {
+            let error = sluiceError { () throws(SluiceError) in _ = try FileSource(path: "x.json") }
+            #expect(error?.kind == .cannotOpenInput)
+            #expect(error?.message == "cannot open 'x.json': No such file or directory")
+            #expect(error?.position == nil)
+        }
+
+        @Test("a directory cannot be opened")
+        func directory() throws {
+            let directory = try TemporaryDirectory()
+            let error = sluiceError { () throws(SluiceError) in _ = try FileSource(path: directory.url.path) }
+            #expect(error?.kind == .cannotOpenInput)
+            #expect(error?.message == "cannot open '\(directory.url.path)': Is a directory")
+        }
+
+        @Test("InputOpener reports a missing file the same way")
+        func openerMissingFile() {
+            let error = sluiceError { () throws(SluiceError) in _ = try InputOpener.open(path: "nope/x.json.gz") }
+            #expect(error?.kind == .cannotOpenInput)
+            #expect(error?.message == "cannot open 'nope/x.json.gz': No such file or directory")
+        }
+
+        @Test("a plain file through InputOpener keeps its size and every byte")
+        func openerPlainFile() throws {
+            let directory = try TemporaryDirectory()
+            let content = Array("[{\"a\":1}]".utf8)
+            let path = try directory.write(content, to: "plain.json")
+            let source = try InputOpener.open(path: path)
+            #expect(source.name == path)
+            #expect(source.expectedSize == Int64(content.count))
+            #expect(try readAll(source, chunkSize: 4) == content)
+        }
+
+        @Test("standard input is named <stdin>")
+        func standardInputName() {
+            #expect(FileSource.standardInput().name == "<stdin>")
+        }
+
+        @Test("a read error reaches the reader as an I/O error")
+        func readError() {
+            let source = FailingSource(sampleBytes(count: 100), goodBytes: 10)
+            var reader = ChunkReader(source: source, chunkSize: 64)
+            let error = sluiceError { () throws(SluiceError) in _ = try reader.next() }
+            #expect(error?.kind == .io)
+            #expect(error?.message == "read error on '<failing>': Input/output error")
+        }
+    }
+}
