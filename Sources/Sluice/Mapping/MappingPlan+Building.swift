@@ -1,0 +1,159 @@
+extension MappingPlan {
+    /// Where the records of an import are, when the command line says it instead of the model.
+    struct Locations {
+        /// `--entity`: overrides the model's `root`.
+        var entity: String?
+        /// `--path`: the key path of the records inside an envelope (needs an entity).
+        var path: KeyPath?
+
+        init(entity: String? = nil, path: KeyPath? = nil) {
+            self.entity = entity
+            self.path = path
+        }
+    }
+
+    /// Compiles `model`. Throws `.usage` with every problem found (a `default` that does not
+    /// convert, a bad `dateFormat`, records whose entity is unknown or not said).
+    init(model: Model, locations: Locations = Locations()) throws(SluiceError) {
+        var problems: [String] = []
+        for entity in model.entities {
+            let rootNode = keyNodes.count
+            keyNodes.append(KeyNode())
+            var attributes: [AttributePlan] = []
+            for (index, attribute) in entity.attributes.enumerated() {
+                let path = "entities.\(entity.name).attributes.\(attribute.name)"
+                let converter: ValueConverter
+                do {
+                    converter = try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat)
+                } catch {
+                    problems.append("\(path).dateFormat: \(error.message)")
+                    continue
+                }
+                var defaultValue: DatabaseValue?
+                if let value = attribute.defaultValue {
+                    do {
+                        defaultValue = try Self.convert(value, with: converter)
+                    } catch {
+                        problems.append("\(path).default: \(error.message)")
+                    }
+                }
+                attributes.append(AttributePlan(
+                    name: attribute.name, column: attribute.column, type: attribute.type, converter: converter,
+                    optional: attribute.optional, defaultValue: defaultValue, defaultWhenMissing: attribute.defaultWhenMissing))
+                for (priority, keyPath) in attribute.keys.enumerated() {
+                    let node = addKeyPath(keyPath, from: rootNode)
+                    keyNodes[node].targets.append((attribute: index, priority: priority))
+                    if attribute.type == .json { keyNodes[node].hasJSONTarget = true } else { keyNodes[node].hasScalarTarget = true }
+                }
+            }
+            let identity = entity.identity.compactMap { name in attributes.firstIndex { $0.name == name } }
+            entities.append(EntityPlan(name: entity.name, table: entity.table, attributes: attributes,
+                                       identity: identity, rootNode: rootNode))
+        }
+
+        if let name = locations.entity {
+            if let entity = entityIndex(named: name) {
+                addLocation(locations.path ?? KeyPath([]), entity: entity)
+            } else {
+                problems.append("--entity: unknown entity \"\(name)\"")
+            }
+        } else if locations.path != nil {
+            problems.append("--path: needs --entity to say which entity the records are")
+        } else {
+            switch model.root {
+            case .entity(let name)?:
+                if let entity = entityIndex(named: name) { addLocation(KeyPath([]), entity: entity) }
+            case .paths(let paths)?:
+                for (path, name) in paths {
+                    if let entity = entityIndex(named: name) { addLocation(path, entity: entity) }
+                }
+            case nil:
+                if entities.count == 1 {
+                    addLocation(KeyPath([]), entity: 0)
+                } else {
+                    problems.append("root: the model has no root and \(entities.count) entities: say which entity the records are with --entity")
+                }
+            }
+        }
+        if !problems.isEmpty {
+            throw SluiceError(.usage, problems.joined(separator: "; "))
+        }
+    }
+
+    private mutating func addKeyPath(_ path: KeyPath, from root: Int) -> Int {
+        var node = root
+        for key in path.keys {
+            if let child = keyNodes[node].children.lookup(key) {
+                node = child
+            } else {
+                keyNodes.append(KeyNode())
+                keyNodes[node].children.insert(key, node: keyNodes.count - 1)
+                node = keyNodes.count - 1
+            }
+        }
+        return node
+    }
+
+    private mutating func addLocation(_ path: KeyPath, entity: Int) {
+        var node = Self.rootLocation
+        for key in path.keys {
+            if let child = locationNodes[node].children.lookup(key) {
+                node = child
+            } else {
+                locationNodes.append(LocationNode())
+                locationNodes[node].children.insert(key, node: locationNodes.count - 1)
+                node = locationNodes.count - 1
+            }
+        }
+        locationNodes[node].entity = entity
+    }
+
+    /// A model `default` goes through the same conversion as input values.
+    private static func convert(_ value: JSONValue, with converter: ValueConverter) throws(ConversionError) -> DatabaseValue {
+        switch value {
+        case .null:
+            return .null
+        case .bool(let flag):
+            return try converter.convert(.bool(flag))
+        case .number(var text):
+            return try text.withUTF8 { bytes in
+                Result { () throws(ConversionError) in try converter.convert(.number(UnsafeRawBufferPointer(bytes))) }
+            }.get()
+        case .string(var text):
+            return try text.withUTF8 { bytes in
+                Result { () throws(ConversionError) in try converter.convert(.string(UnsafeRawBufferPointer(bytes))) }
+            }.get()
+        case .array, .object:
+            guard converter.type == .json else {
+                throw ConversionError(message: "an object or array is not a \(converter.type.rawValue)")
+            }
+            var writer = JSONTextWriter()
+            writer.write(value)
+            return .text(String(decoding: writer.bytes, as: UTF8.self))
+        }
+    }
+}
+
+extension JSONTextWriter {
+    /// Serialises a whole tree (for `default` values of json attributes).
+    mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: scalar(.null)
+        case .bool(let flag): scalar(.bool(flag))
+        case .number(var text): text.withUTF8 { scalar(.number(UnsafeRawBufferPointer($0))) }
+        case .string(var text): text.withUTF8 { scalar(.string(UnsafeRawBufferPointer($0))) }
+        case .array(let elements):
+            startArray()
+            for element in elements { write(element) }
+            endArray()
+        case .object(let members):
+            startObject()
+            for member in members {
+                var key = member.key
+                key.withUTF8 { self.key(UnsafeRawBufferPointer($0)) }
+                write(member.value)
+            }
+            endObject()
+        }
+    }
+}

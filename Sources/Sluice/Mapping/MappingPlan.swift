@@ -1,0 +1,88 @@
+/// The model compiled for the hot path: entities and attributes by index, converters built
+/// once, and tries of keys so that each key event is one short lookup.
+///
+/// Built once per import from a `Model` and the record locations (the model's `root`, or
+/// `--entity`/`--path`); `sluice check` builds it too, so every problem it can find is a
+/// model problem reported before any input is read.
+struct MappingPlan {
+    struct EntityPlan {
+        var name: String
+        var table: String
+        var attributes: [AttributePlan]
+        /// Indexes into `attributes` of the identity, in model order; empty for append-only.
+        var identity: [Int]
+        /// The key trie node of the record object itself.
+        var rootNode: Int
+    }
+
+    struct AttributePlan {
+        var name: String
+        var column: String
+        var type: AttributeType
+        var converter: ValueConverter
+        var optional: Bool
+        /// The model's `default`, converted; nil when it has none.
+        var defaultValue: DatabaseValue?
+        var defaultWhenMissing: Bool
+    }
+
+    /// Where a key path inside a record leads: attributes to fill, and deeper keys.
+    struct KeyNode {
+        /// Attributes whose value is the value at this path. `priority` is the fallback index
+        /// (0 = the first key listed), so the first listed key present in a record wins.
+        var targets: [(attribute: Int, priority: Int)] = []
+        var children = KeyTable()
+        var hasJSONTarget = false
+        var hasScalarTarget = false
+    }
+
+    /// Where records are, above them: an envelope's keys, or the records themselves.
+    struct LocationNode {
+        var entity: Int?
+        var children = KeyTable()
+    }
+
+    var entities: [EntityPlan] = []
+    var keyNodes: [KeyNode] = []
+    var locationNodes: [LocationNode] = [LocationNode()]
+    /// Where the top-level values go.
+    static let rootLocation = 0
+
+    func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
+}
+
+/// A small map from key bytes to node indexes. Records have a handful of keys, so a linear
+/// scan comparing lengths first beats hashing, and a lookup never allocates.
+struct KeyTable {
+    private var keys: [[UInt8]] = []
+    private var nodes: [Int] = []
+
+    var isEmpty: Bool { keys.isEmpty }
+
+    func lookup(_ key: UnsafeRawBufferPointer) -> Int? {
+        for index in keys.indices where keys[index].count == key.count {
+            let equal = keys[index].withUnsafeBytes { stored in
+                key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0
+            }
+            if equal { return nodes[index] }
+        }
+        return nil
+    }
+
+    func lookup(_ key: String) -> Int? {
+        keys.firstIndex(of: Array(key.utf8)).map { nodes[$0] }
+    }
+
+    mutating func insert(_ key: String, node: Int) {
+        keys.append(Array(key.utf8))
+        nodes.append(node)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,341 @@
+/// Turns a stream of JSON events into records, following a `MappingPlan`.
+///
+/// A state machine in the swift-nio manner: a struct whose events are mutating methods that
+/// return an `Action`, with no yajl and no SQLite inside, so it is tested on its own. It
+/// keeps only what the plan asks for: values at mapped key paths are converted as they
+/// arrive into one slot per attribute; a subtree no attribute needs is skipped by counting
+/// its brackets, never built; a `json` attribute's subtree is re-serialised as it streams.
+/// Memory is one record in progress, whatever the input's size.
+///
+/// Positions are asked for through a closure, only when a record starts or goes wrong.
+struct RecordAssembler {
+    enum Action {
+        case none
+        /// A record is complete: read it from `completed` before the next event.
+        case record
+        /// A record (or what stands where a record should) cannot be imported. The events of
+        /// that record are consumed; the next event continues with the next record.
+        case rejected(SluiceError.Reason)
+    }
+
+    /// What an open container is, from the mapping's point of view.
+    private enum Frame {
+        /// An object of the envelope above the records.
+        case location(Int)
+        /// An array in the envelope: its elements stand at the same location.
+        case locationArray(Int)
+        /// An array whose elements are records of an entity.
+        case records(Int)
+        /// An object inside the current record; `node` is its key trie node.
+        case object(node: Int, isRecord: Bool)
+    }
+
+    /// What the next value means, decided by the key before it or the array around it.
+    private enum Role {
+        case skip
+        case location(Int)
+        case record(Int)
+        case field(Int)
+    }
+
+    private struct OpenRecord {
+        var entity: Int
+        var slots: [Slot]
+        var position: TextPosition
+    }
+
+    /// A `json` attribute's value being serialised while its events stream past.
+    private struct Capture {
+        var node: Int
+        /// The container depth its value opened; it ends when that container closes.
+        var depth: Int
+        var writer: JSONTextWriter
+    }
+
+    let plan: MappingPlan
+    private(set) var completed = Record(entity: 0, values: [], position: TextPosition(line: 0, column: 0, offset: 0))
+    /// How many records have been completed or rejected.
+    private(set) var recordCount = 0
+
+    private var frames: [Frame] = []
+    private var keyedRole: Role?
+    /// Containers entered inside a skipped value; 0 when not skipping.
+    private var skipDepth = 0
+    private var depth = 0
+    /// Reused slot storage: only `open` of them are in use.
+    private var records: [OpenRecord] = []
+    private var open = 0
+    private var captures: [Capture] = []
+    private var spareWriters: [JSONTextWriter] = []
+
+    init(plan: MappingPlan) {
+        self.plan = plan
+    }
+
+    // MARK: Events
+
+    mutating func startObject(position: () -> TextPosition) -> Action {
+        feedCaptures { $0.startObject() }
+        depth += 1
+        if skipDepth > 0 {
+            skipDepth += 1
+            return .none
+        }
+        switch takeRole() {
+        case .skip:
+            skipDepth = 1
+        case .location(let node):
+            if let entity = plan.locationNodes[node].entity {
+                beginRecord(entity, at: position())
+            } else {
+                frames.append(.location(node))
+            }
+        case .record(let entity):
+            beginRecord(entity, at: position())
+        case .field(let node):
+            enterContainer(node: node, kind: "an object")
+            if plan.keyNodes[node].children.isEmpty {
+                skipDepth = 1
+            } else {
+                frames.append(.object(node: node, isRecord: false))
+            }
+        }
+        return .none
+    }
+
+    mutating func key(_ bytes: UnsafeRawBufferPointer) {
+        feedCaptures { $0.key(bytes) }
+        guard skipDepth == 0 else { return }
+        switch frames.last {
+        case .location(let node)?:
+            keyedRole = plan.locationNodes[node].children.lookup(bytes).map(Role.location) ?? .skip
+        case .object(let node, _)?:
+            keyedRole = plan.keyNodes[node].children.lookup(bytes).map(Role.field) ?? .skip
+        default:
+            keyedRole = .skip
+        }
+    }
+
+    mutating func endObject() -> Action {
+        feedCaptures { $0.endObject() }
+        finishCaptures()
+        depth -= 1
+        if skipDepth > 0 {
+            skipDepth -= 1
+            return .none
+        }
+        if case .object(_, let isRecord)? = frames.popLast(), isRecord {
+            return completeRecord()
+        }
+        return .none
+    }
+
+    mutating func startArray(position: () -> TextPosition) -> Action {
+        feedCaptures { $0.startArray() }
+        depth += 1
+        if skipDepth > 0 {
+            skipDepth += 1
+            return .none
+        }
+        switch takeRole() {
+        case .skip:
+            skipDepth = 1
+        case .location(let node):
+            if let entity = plan.locationNodes[node].entity {
+                frames.append(.records(entity))
+            } else {
+                frames.append(.locationArray(node))
+            }
+        case .record(let entity):
+            // An array where a record should be: reject it whole and go on after it.
+            skipDepth = 1
+            return reject(notAnObject: "an array", entity: entity, at: position())
+        case .field(let node):
+            enterContainer(node: node, kind: "an array")
+            skipDepth = 1
+        }
+        return .none
+    }
+
+    mutating func endArray() -> Action {
+        feedCaptures { $0.endArray() }
+        finishCaptures()
+        depth -= 1
+        if skipDepth > 0 {
+            skipDepth -= 1
+            return .none
+        }
+        frames.removeLast()
+        return .none
+    }
+
+    /// A scalar value. `position` gives where it starts, asked for only on a rejection.
+    mutating func scalar(_ value: Scalar, position: () -> TextPosition) -> Action {
+        feedCaptures { $0.scalar(value) }
+        guard skipDepth == 0 else { return .none }
+        switch takeRole() {
+        case .skip:
+            return .none
+        case .location(let node):
+            // A null or scalar where an envelope object was expected means "no records here";
+            // where records were expected, a null is none and anything else is wrong.
+            guard let entity = plan.locationNodes[node].entity, !value.isNull else { return .none }
+            return reject(notAnObject: value.kindDescription, entity: entity, at: position())
+        case .record(let entity):
+            return reject(notAnObject: value.kindDescription, entity: entity, at: position())
+        case .field(let node):
+            for (attribute, priority) in plan.keyNodes[node].targets {
+                set(attribute, priority: priority) { attribute throws(ConversionError) in
+                    try attribute.converter.convert(value)
+                }
+            }
+            return .none
+        }
+    }
+
+    // MARK: Roles and frames
+
+    private mutating func takeRole() -> Role {
+        if let role = keyedRole {
+            keyedRole = nil
+            return role
+        }
+        switch frames.last {
+        case nil: return .location(MappingPlan.rootLocation)
+        case .locationArray(let node)?: return .location(node)
+        case .records(let entity)?: return .record(entity)
+        case .location?, .object?: return .skip
+        }
+    }
+
+    /// An object or array at a mapped key path: `json` attributes capture it, the others
+    /// cannot take it.
+    private mutating func enterContainer(node: Int, kind: String) {
+        let keyNode = plan.keyNodes[node]
+        if keyNode.hasJSONTarget {
+            var writer = spareWriters.popLast() ?? JSONTextWriter()
+            writer.reset()
+            if kind == "an object" { writer.startObject() } else { writer.startArray() }
+            captures.append(Capture(node: node, depth: depth, writer: writer))
+        }
+        if keyNode.hasScalarTarget {
+            for (attribute, priority) in keyNode.targets where plan.entities[records[open - 1].entity].attributes[attribute].type != .json {
+                set(attribute, priority: priority) { attribute throws(ConversionError) in
+                    throw ConversionError(message: "expected a \(attribute.type.rawValue), got \(kind)")
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func feedCaptures(_ body: (inout JSONTextWriter) -> Void) {
+        guard !captures.isEmpty else { return }
+        for index in captures.indices { body(&captures[index].writer) }
+    }
+
+    /// Ends the captures whose container closes now (the closing bracket is already written).
+    private mutating func finishCaptures() {
+        while let capture = captures.last, capture.depth == depth {
+            captures.removeLast()
+            let text = DatabaseValue.text(String(decoding: capture.writer.bytes, as: UTF8.self))
+            for (attribute, priority) in plan.keyNodes[capture.node].targets
+            where plan.entities[records[open - 1].entity].attributes[attribute].type == .json {
+                set(attribute, priority: priority) { _ in text }
+            }
+            spareWriters.append(capture.writer)
+        }
+    }
+
+    // MARK: Records
+
+    private mutating func beginRecord(_ entity: Int, at position: TextPosition) {
+        let count = plan.entities[entity].attributes.count
+        if open < records.count {
+            records[open].entity = entity
+            records[open].position = position
+            records[open].slots.removeAll(keepingCapacity: true)
+            records[open].slots.append(contentsOf: repeatElement(Slot(), count: count))
+        } else {
+            records.append(OpenRecord(entity: entity, slots: Array(repeating: Slot(), count: count), position: position))
+        }
+        open += 1
+        frames.append(.object(node: plan.entities[entity].rootNode, isRecord: true))
+    }
+
+    /// Converts a value for an attribute of the innermost open record, if its key wins.
+    @inline(__always)
+    private mutating func set(_ attribute: Int, priority: Int,
+                              _ convert: (MappingPlan.AttributePlan) throws(ConversionError) -> DatabaseValue) {
+        guard records[open - 1].slots[attribute].accepts(priority: priority) else { return }
+        let state: Slot.State
+        do {
+            state = .value(try convert(plan.entities[records[open - 1].entity].attributes[attribute]))
+        } catch {
+            state = .failed(error.message)
+        }
+        records[open - 1].slots[attribute] = Slot(priority: priority, state: state)
+    }
+
+    private mutating func completeRecord() -> Action {
+        open -= 1
+        recordCount += 1
+        let record = records[open]
+        let entity = plan.entities[record.entity]
+        completed.entity = record.entity
+        completed.position = record.position
+        completed.values.removeAll(keepingCapacity: true)
+        for (index, attribute) in entity.attributes.enumerated() {
+            switch record.slots[index].state {
+            case .value(.null) where !attribute.optional:
+                return .rejected(.init("\(entity.name).\(attribute.name): null for a required attribute", at: record.position))
+            case .value(let value):
+                completed.values.append(value)
+            case .failed(let message):
+                return .rejected(.init("\(entity.name).\(attribute.name): \(message)", at: record.position))
+            case .missing:
+                if attribute.defaultWhenMissing, let value = attribute.defaultValue {
+                    completed.values.append(value)
+                } else if !attribute.optional && attribute.defaultValue == nil {
+                    return .rejected(.init("\(entity.name).\(attribute.name): missing required attribute", at: record.position))
+                } else {
+                    completed.values.append(nil)
+                }
+            }
+        }
+        return .record
+    }
+
+    private mutating func reject(notAnObject kind: String, entity: Int, at position: TextPosition) -> Action {
+        recordCount += 1
+        return .rejected(.init("a record of \(plan.entities[entity].name) must be an object, got \(kind)", at: position))
+    }
+}
+
+extension SluiceError {
+    /// A record-level problem before it is tied to a source: what and where in the text.
+    struct Reason: Sendable, Equatable {
+        var message: String
+        var position: TextPosition
+        init(_ message: String, at position: TextPosition) {
+            self.message = message
+            self.position = position
+        }
+    }
+}
+
+extension Scalar {
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// "a string", "a number", ... for messages.
+    var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        }
+    }
+}

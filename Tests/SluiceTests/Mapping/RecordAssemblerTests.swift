@@ -1,0 +1,165 @@
+import Testing
+@testable import Sluice
+
+/// Collects what a `RecordStream` produces: records as (entity name, column → value) and rejections.
+final class CollectingSink: RecordSink {
+    let plan: MappingPlan
+    var records: [(entity: String, values: [String: DatabaseValue?], line: Int, column: Int)] = []
+    var rejections: [String] = []
+
+    init(plan: MappingPlan) { self.plan = plan }
+
+    func accept(_ record: Record) {
+        let entity = plan.entities[record.entity]
+        var values: [String: DatabaseValue?] = [:]
+        for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = .some(record.values[index]) }
+        records.append((entity.name, values, record.position.line, record.position.column))
+    }
+
+    func reject(_ error: SluiceError) {
+        rejections.append(error.description)
+    }
+}
+
+/// Maps `json` (fed in chunks of `chunkSize` bytes) with `model`.
+func assemble(_ json: String, model: Model, locations: MappingPlan.Locations = .init(), chunkSize: Int = 1 << 20)
+    throws -> CollectingSink
+{
+    let plan = try MappingPlan(model: model, locations: locations)
+    let sink = CollectingSink(plan: plan)
+    let stream = RecordStream(plan: plan, sink: sink)
+    let parser = JSONParser(sourceName: "in.json", handler: stream)
+    stream.parser = parser
+    let bytes = Array(json.utf8)
+    var start = 0
+    while start < bytes.count {
+        let end = min(start + chunkSize, bytes.count)
+        try bytes[start..<end].withUnsafeBytes { try parser.parse($0) }
+        start = end
+    }
+    try parser.finish()
+    return sink
+}
+
+private let stop = Model.Entity(
+    name: "Stop", table: "stops", identity: ["id"],
+    attributes: [
+        .init(name: "id", type: .string, keys: [KeyPath(parsing: "stop_id")]),
+        .init(name: "name", type: .string, keys: [KeyPath(parsing: "stop_name"), KeyPath(parsing: "name")]),
+        .init(name: "code", type: .integer, keys: [KeyPath(parsing: "location.code")]),
+        .init(name: "meta", type: .json),
+    ])
+private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.init(name: "id", type: .integer, keys: [KeyPath(parsing: "trip_id")])])
+
+@Suite struct RecordAssemblerTests {
+    let model = Model(root: .entity("Stop"), entities: [stop, trip])
+
+    @Test func flatArrayMapsKeysAndSkipsTheRest() throws {
+        let json = #"[{"stop_id": "A", "stop_name": "Alpha", "ignored": {"deep": [1, {"x": 2}]}, "location": {"code": 7}},"#
+            + "\n" + #" {"stop_id": 42, "other": [1,2,3]}]"#
+        let sink = try assemble(json, model: model)
+        #expect(sink.rejections == [])
+        #expect(sink.records.count == 2)
+        #expect(sink.records[0].values["id"] == .some(.text("A")))
+        #expect(sink.records[0].values["name"] == .some(.text("Alpha")))
+        #expect(sink.records[0].values["code"] == .some(.integer(7)))
+        #expect(sink.records[0].values["meta"] == .some(nil))
+        #expect(sink.records[1].values["id"] == .some(.text("42")))
+        #expect(sink.records[1].values["name"] == .some(nil))
+        #expect(sink.records.map { [$0.line, $0.column] } == [[1, 2], [2, 2]])
+    }
+
+    @Test func theFirstListedFallbackKeyPresentWinsEvenWhenNullOrLater() throws {
+        let sink = try assemble(#"{"name": "B", "stop_name": null} {"name": "C"} {"stop_name": "D", "name": "E"}"#, model: model)
+        #expect(sink.records.map { $0.values["name"] } == [.some(.null), .some(.text("C")), .some(.text("D"))])
+    }
+
+    @Test func aFailedValueUnderALosingFallbackKeyIsNoError() throws {
+        let entity = Model.Entity(name: "N", attributes: [.init(name: "n", type: .integer, keys: [KeyPath(parsing: "a"), KeyPath(parsing: "b")])])
+        let model = Model(entities: [entity])
+        let sink = try assemble(#"{"b": "junk", "a": 5} {"a": "junk", "b": 5}"#, model: model)
+        #expect(sink.records.map { $0.values["n"] } == [.some(.integer(5))])
+        #expect(sink.rejections == [#"in.json:1:23: N.n: cannot convert "junk" to integer"#])
+    }
+
+    @Test func keyPathThroughANonObjectIsNotPresent() throws {
+        let sink = try assemble(#"[{"location": 5}, {"location": [1]}, {"location": null}, {"location": {"code": null}}]"#, model: model)
+        #expect(sink.rejections == [])
+        #expect(sink.records.map { $0.values["code"] } == [.some(nil), .some(nil), .some(nil), .some(.null)])
+    }
+
+    @Test func ndjsonAndChunkBoundariesEverywhere() throws {
+        let json = (1...20).map { #"{"stop_id": "s\#($0)", "location": {"code": \#($0)}}"# }.joined(separator: "\n")
+        for chunkSize in [1, 2, 3, 7, 64] {
+            let sink = try assemble(json, model: model, chunkSize: chunkSize)
+            #expect(sink.records.map { $0.values["code"] } == (1...20).map { .some(.integer(Int64($0))) }, "chunk \(chunkSize)")
+            #expect(sink.records.last?.line == 20)
+        }
+    }
+
+    @Test func rootMapOfKeyPathsToEntities() throws {
+        let model = Model(root: .paths([(KeyPath(parsing: "stops"), "Stop"), (KeyPath(parsing: "data.trips"), "Trip")]), entities: [stop, trip])
+        let json = #"{"meta": {"stops": [{"stop_id": "no"}]}, "stops": [{"stop_id": "A"}], "data": {"trips": {"trip_id": "9"}}, "tail": [1]}"#
+        let sink = try assemble(json, model: model)
+        #expect(sink.records.map(\.entity) == ["Stop", "Trip"])
+        #expect(sink.records[1].values["id"] == .some(.integer(9)))
+    }
+
+    @Test func entityAndPathFromTheCommandLine() throws {
+        let json = #"{"data": {"items": [{"trip_id": 1}, {"trip_id": "2"}]}, "count": 2}"#
+        let sink = try assemble(json, model: model, locations: .init(entity: "Trip", path: KeyPath(parsing: "data.items")))
+        #expect(sink.records.map { $0.values["id"] } == [.some(.integer(1)), .some(.integer(2))])
+    }
+
+    @Test func jsonAttributesKeepWholeSubtrees() throws {
+        let sink = try assemble(#"[{"meta": {"a": [1, {"b": null}], "c": "x"}}, {"meta": [true]}, {"meta": 5}]"#, model: model)
+        #expect(sink.records.map { $0.values["meta"] } == [
+            .some(.text(#"{"a":[1,{"b":null}],"c":"x"}"#)), .some(.text("[true]")), .some(.text("5")),
+        ])
+    }
+
+    @Test func anObjectForAScalarAttributeIsAnError() throws {
+        let sink = try assemble(#"[{"stop_id": {"x": 1}}]"#, model: model)
+        #expect(sink.rejections == ["in.json:1:2: Stop.id: expected a string, got an object"])
+    }
+
+    @Test func recordsThatAreNotObjects() throws {
+        let sink = try assemble("[{\"stop_id\": \"A\"}, 5, \"x\", [1, 2], null, {\"stop_id\": \"B\"}]", model: model)
+        #expect(sink.rejections == [
+            "in.json:1:20: a record of Stop must be an object, got a number",
+            "in.json:1:23: a record of Stop must be an object, got a string",
+            "in.json:1:28: a record of Stop must be an object, got an array",
+            "in.json:1:36: a record of Stop must be an object, got null",
+        ])
+        #expect(sink.records.map { $0.values["id"] } == [.some(.text("A")), .some(.text("B"))])
+        #expect(try assemble("7 {\"stop_id\": \"C\"}", model: model).rejections == ["in.json:1:1: a record of Stop must be an object, got a number"])
+    }
+
+    @Test func requiredAttributesAndDefaults() throws {
+        let entity = Model.Entity(name: "R", attributes: [
+            .init(name: "must", type: .string, optional: false),
+            .init(name: "flag", type: .integer, defaultValue: .number("3"), defaultWhenMissing: true),
+            .init(name: "soft", type: .integer, defaultValue: .number("4")),
+        ])
+        let sink = try assemble(#"{"must": "x"} {"must": null} {"flag": 1}"#, model: Model(entities: [entity]))
+        #expect(sink.records.count == 1)
+        #expect(sink.records[0].values["flag"] == .some(.integer(3)))
+        #expect(sink.records[0].values["soft"] == .some(nil))
+        #expect(sink.rejections == ["in.json:1:15: R.must: null for a required attribute", "in.json:1:30: R.must: missing required attribute"])
+    }
+
+    @Test func aDefaultThatDoesNotConvertIsAModelProblem() {
+        let entity = Model.Entity(name: "R", attributes: [.init(name: "n", type: .integer, defaultValue: .string("many"))])
+        #expect(throws: SluiceError.self) { try MappingPlan(model: Model(entities: [entity])) }
+    }
+
+    @Test func aModelWithoutRootNeedsAnEntity() {
+        do {
+            _ = try MappingPlan(model: Model(entities: [stop, trip]))
+            Issue.record("expected a usage error")
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.message == "root: the model has no root and 2 entities: say which entity the records are with --entity")
+        }
+    }
+}
