@@ -1,11 +1,45 @@
 import ArgumentParser
 import Sluice
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @main
 struct SluiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sluice",
         abstract: "Stream JSON of any size into SQLite, driven by a declarative model.",
-        version: "0.1.0"
+        version: SluiceVersion.current,
+        subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self]
     )
+
+    /// One place turns every failure into its line on stderr and its exit status (SPEC §1).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as SluiceError {
+            Diagnostics.fail(error)
+        } catch let error as ModelError {
+            Diagnostics.fail(error)
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            // swift-argument-parser's own: help and version go to stdout with status 0,
+            // usage mistakes to stderr with status 64 (EX_USAGE).
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+            } else {
+                Diagnostics.printError(message)
+            }
+            exit(code.rawValue)
+        }
+    }
 }

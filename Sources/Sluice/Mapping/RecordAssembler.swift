@@ -287,16 +287,16 @@ struct RecordAssembler {
         for (index, attribute) in entity.attributes.enumerated() {
             switch record.slots[index].state {
             case .value(.null) where !attribute.optional:
-                return .rejected(.init("\(entity.name).\(attribute.name): null for a required attribute", at: record.position))
+                return .rejected(.init("\(entity.name).\(attribute.name): null for a required attribute", at: record.position, entity: record.entity))
             case .value(let value):
                 completed.values.append(value)
             case .failed(let message):
-                return .rejected(.init("\(entity.name).\(attribute.name): \(message)", at: record.position))
+                return .rejected(.init("\(entity.name).\(attribute.name): \(message)", at: record.position, entity: record.entity))
             case .missing:
                 if attribute.defaultWhenMissing, let value = attribute.defaultValue {
                     completed.values.append(value)
                 } else if !attribute.optional && attribute.defaultValue == nil {
-                    return .rejected(.init("\(entity.name).\(attribute.name): missing required attribute", at: record.position))
+                    return .rejected(.init("\(entity.name).\(attribute.name): missing required attribute", at: record.position, entity: record.entity))
                 } else {
                     completed.values.append(nil)
                 }
@@ -307,7 +307,7 @@ struct RecordAssembler {
 
     private mutating func reject(notAnObject kind: String, entity: Int, at position: TextPosition) -> Action {
         recordCount += 1
-        return .rejected(.init("a record of \(plan.entities[entity].name) must be an object, got \(kind)", at: position))
+        return .rejected(.init("a record of \(plan.entities[entity].name) must be an object, got \(kind)", at: position, entity: entity))
     }
 }
 
@@ -316,9 +316,12 @@ extension SluiceError {
     struct Reason: Sendable, Equatable {
         var message: String
         var position: TextPosition
-        init(_ message: String, at position: TextPosition) {
+        /// The entity of the record that failed.
+        var entity: Int
+        init(_ message: String, at position: TextPosition, entity: Int) {
             self.message = message
             self.position = position
+            self.entity = entity
         }
     }
 }

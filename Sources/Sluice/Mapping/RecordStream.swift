@@ -2,9 +2,9 @@
 protocol RecordSink: AnyObject {
     /// A complete record; its values are valid only during the call (copy what you keep).
     func accept(_ record: Record) throws(SluiceError)
-    /// A record that cannot be imported, with its place in the input. Throw to stop the
-    /// import (`--on-error abort`), return to go on without it.
-    func reject(_ error: SluiceError) throws(SluiceError)
+    /// A record of `entity` that cannot be imported, with its place in the input. Throw to
+    /// stop the import (`--on-error abort`), return to go on without it.
+    func reject(_ error: SluiceError, entity: Int) throws(SluiceError)
 }
 
 /// Connects the parser to the record assembler: each JSON event goes to the state machine,
@@ -32,7 +32,7 @@ final class RecordStream: JSONEventHandler {
         case .rejected(let reason):
             let position = SourcePosition(source: parser?.sourceName ?? "", line: reason.position.line,
                                           column: reason.position.column, offset: reason.position.offset)
-            try sink.reject(SluiceError(.data, reason.message, at: position))
+            try sink.reject(SluiceError(.data, reason.message, at: position), entity: reason.entity)
         }
     }
 

@@ -1,0 +1,31 @@
+/// The converted identity of a record, for matching within a batch and against the rows
+/// found. Values are compared after conversion, so `"42"` and `42` are one integer identity.
+enum IdentityKey: Hashable {
+    case single(DatabaseValue)
+    case composite([DatabaseValue])
+
+    /// The key of `values` (one record, indexed by attribute), or nil when a part is missing
+    /// or null: such a record is inserted as new.
+    init?(_ values: ArraySlice<DatabaseValue?>, identity: [Int]) {
+        let base = values.startIndex
+        if identity.count == 1 {
+            guard let value = values[base + identity[0]], value != .null else { return nil }
+            self = .single(value)
+            return
+        }
+        var parts: [DatabaseValue] = []
+        parts.reserveCapacity(identity.count)
+        for index in identity {
+            guard let value = values[base + index], value != .null else { return nil }
+            parts.append(value)
+        }
+        self = .composite(parts)
+    }
+
+    var parts: [DatabaseValue] {
+        switch self {
+        case .single(let value): return [value]
+        case .composite(let values): return values
+        }
+    }
+}

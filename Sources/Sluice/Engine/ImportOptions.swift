@@ -1,0 +1,27 @@
+/// How an import runs (SPEC §1's import options that reach the library).
+public struct ImportOptions: Sendable {
+    public enum ErrorPolicy: String, Sendable, CaseIterable {
+        /// Stop at the first record that cannot be imported; nothing is written.
+        case abort
+        /// Skip such records, count them, and go on.
+        case skip
+    }
+
+    /// Records collected before one find-or-create round trip per entity.
+    public var batchSize = 5_000
+    public var onError = ErrorPolicy.abort
+    /// `--entity`: the entity of the top-level records (overrides the model's `root`).
+    public var entity: String?
+    /// `--path`: where the records are inside an envelope, e.g. `data.items`.
+    public var path: String?
+    /// The largest single JSON value accepted.
+    public var maxValueBytes = 64 << 20
+    /// Bytes read from an input at a time.
+    public var chunkSize = 1 << 20
+    /// Run `ANALYZE` before committing, so the query planner knows the new data.
+    public var analyze = false
+    /// Run `VACUUM` after committing, to give freed pages back.
+    public var vacuum = false
+
+    public init() {}
+}

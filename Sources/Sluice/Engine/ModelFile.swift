@@ -1,0 +1,31 @@
+import Crypto
+
+/// A model loaded from its file, with the digest `sluice_imports` records.
+public struct ModelFile: Sendable {
+    public var path: String
+    public var model: Model
+    /// SHA-256 of the file's bytes, lowercase hex (what `sha256sum` prints).
+    public var sha256: String
+
+    /// Reads and validates a model file. Throws `SluiceError` (the file cannot be read, or is
+    /// not JSON) or `ModelError` (every problem of the model, each with its path).
+    public static func load(path: String) throws -> ModelFile {
+        let source = try FileSource(path: path)
+        var reader = ChunkReader(source: source, chunkSize: 1 << 16)
+        var bytes: [UInt8] = []
+        while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
+        let model = try Model.parse(bytes, sourceName: path)
+        let digest = SHA256.hash(data: bytes).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+        return ModelFile(path: path, model: model, sha256: digest)
+    }
+
+    /// Checks what only an import reveals: defaults that do not convert, date formats, and
+    /// where the records are (`--entity`, `--path`, or the model's `root`).
+    public func validateForImport(entity: String? = nil, path keyPath: String? = nil) throws {
+        _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(KeyPath.init(parsing:))),
+                            sourceName: path)
+    }
+}

@@ -1,0 +1,4 @@
+/// The version `sluice --version` prints.
+public enum SluiceVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,44 @@
+import Sluice
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything the CLI writes to stderr, and the exit statuses of SPEC §1 (sysexits).
+enum Diagnostics {
+    static func exitStatus(for kind: SluiceError.Kind) -> Int32 {
+        switch kind {
+        case .usage: return 64
+        case .data: return 65
+        case .cannotOpenInput: return 66
+        case .cannotCreate: return 73
+        case .io: return 74
+        case .interrupted: return 130
+        }
+    }
+
+    static func printError(_ message: String) {
+        writeLine("sluice: error: \(message)")
+    }
+
+    static func writeLine(_ line: String) {
+        var text = line
+        if !text.hasSuffix("\n") { text += "\n" }
+        fputs(text, stderr)
+    }
+
+    static func fail(_ error: SluiceError) -> Never {
+        printError(error.description)
+        exit(exitStatus(for: error.kind))
+    }
+
+    /// A model with problems: one line for each, then exit 64.
+    static func fail(_ error: ModelError) -> Never {
+        for problem in error.problems { printError("\(error.source): \(problem)") }
+        exit(exitStatus(for: .usage))
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Sluice
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import JSON files (or standard input) into a SQLite database.",
+        discussion: """
+        Input may be a JSON array, one object, an object holding record arrays, or a stream of \
+        values (NDJSON, concatenated JSON), optionally gzip-compressed. With no FILE, or with -, \
+        standard input is read. The import is one transaction: on any error the database is \
+        left as it was.
+        """
+    )
+
+    @Option(name: .long, help: "The SQLite database to create or update.")
+    var db: String
+
+    @Option(name: .long, help: "The model file (JSON, comments allowed).")
+    var model: String
+
+    @Option(name: .long, help: "The entity of the top-level records (overrides the model's root).")
+    var entity: String?
+
+    @Option(name: .long, help: "The key path of the records inside an envelope, e.g. data.items.")
+    var path: String?
+
+    @Option(name: .long, help: "Records per find-or-create batch.")
+    var batchSize: Int = ImportOptions().batchSize
+
+    @Option(name: .long, help: "What a record that cannot be imported does: abort (default) or skip.")
+    var onError: ImportOptions.ErrorPolicy = .abort
+
+    @Option(name: .long, help: "The largest single JSON value accepted, in bytes.")
+    var maxValueBytes: Int = ImportOptions().maxValueBytes
+
+    @Option(name: .long, help: "Write the report as JSON to this file.")
+    var stats: String?
+
+    @Flag(name: .long, help: "Run ANALYZE after the import.")
+    var analyze = false
+
+    @Flag(name: .long, help: "Run VACUUM after the import.")
+    var vacuum = false
+
+    @Flag(name: .long, help: "Print nothing but errors.")
+    var quiet = false
+
+    @Argument(help: "JSON files to import; - or none reads standard input.")
+    var files: [String] = []
+
+    func validate() throws {
+        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
+        guard maxValueBytes > 0 else { throw ValidationError("--max-value-bytes must be at least 1") }
+    }
+
+    func run() throws {
+        let file = try ModelFile.load(path: model)
+        var options = ImportOptions()
+        options.entity = entity
+        options.path = path
+        options.batchSize = batchSize
+        options.onError = onError
+        options.maxValueBytes = maxValueBytes
+        options.analyze = analyze
+        options.vacuum = vacuum
+
+        let importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
+        for input in files.isEmpty ? ["-"] : files {
+            try importer.importFile(input)
+        }
+        let report = try importer.finish()
+        if let stats { try writeStats(report, to: stats) }
+        if !quiet { Diagnostics.writeLine(Summary.text(of: report)) }
+    }
+
+    private func writeStats(_ report: ImportReport, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw SluiceError(.io, "cannot write stats to '\(path)': \(error.localizedDescription)")
+        }
+    }
+}
+
+extension ImportOptions.ErrorPolicy: ExpressibleByArgument {}
