@@ -1,0 +1,28 @@
+extension Model {
+    /// The relationship of the target entity paired with `relationship` of `entity`: the one its
+    /// `inverse` names, or else one of the target's relationships back to `entity` whose own
+    /// `inverse` names `relationship` (an inverse may be declared on either side). nil when
+    /// there is none, or when the named one does not point back to `entity`.
+    public func inverseRelationship(of relationship: Relationship, in entity: Entity) -> Relationship? {
+        guard let target = self.entity(named: relationship.entity) else { return nil }
+        if let name = relationship.inverse {
+            return target.relationships.first { $0.name == name && $0.entity == entity.name }
+        }
+        return target.relationships.first { $0.entity == entity.name && $0.inverse == relationship.name }
+    }
+
+    /// The join table of a to-many of `entity` (SPEC §3): `<table>_<relationship>`, unless its
+    /// inverse is a to-one, whose column then stores the link. nil for to-ones and for
+    /// to-manys stored in their inverse's column.
+    public func joinTableName(of relationship: Relationship, in entity: Entity) -> String? {
+        guard relationship.toMany else { return nil }
+        if let inverse = inverseRelationship(of: relationship, in: entity), !inverse.toMany { return nil }
+        return "\(entity.table)_\(relationship.name)"
+    }
+
+    /// The table Sluice keeps its import log in (SPEC §3); no entity may use it.
+    public static let importsTable = "sluice_imports"
+
+    /// The primary-key column of every entity table; no attribute or relationship may use it.
+    public static let primaryKeyColumn = "pk"
+}

@@ -1,0 +1,142 @@
+/// The checks that need the whole model: names that refer to other parts (root, identity,
+/// relationship targets, `relatedBy`, `inverse`) and the tables and columns the model creates.
+/// The shape of each field was checked while decoding.
+///
+/// Table and column names are compared as SQLite does, ignoring ASCII case, so `Stops` and
+/// `stops` clash. When two things claim one name, the later one in the file is reported.
+struct ModelValidator {
+    let draft: ModelDraft
+    private let entities: [String: EntityDraft]
+
+    init(draft: ModelDraft) {
+        self.draft = draft
+        // Entity names are unique: repeated keys were dropped while decoding.
+        entities = Dictionary(draft.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func validate(into problems: inout ModelProblemCollector) {
+        validateRoot(into: &problems)
+        for entity in draft.entities where entity.isObject {
+            validateIdentity(of: entity, into: &problems)
+            validateColumns(of: entity, into: &problems)
+            for relationship in entity.relationships {
+                validate(relationship, of: entity, into: &problems)
+            }
+        }
+        validateTables(into: &problems)
+    }
+
+    private func validateRoot(into problems: inout ModelProblemCollector) {
+        for entry in draft.root?.entries ?? [] where entities[entry.entity] == nil {
+            problems.report("unknown entity \(ModelProblem.quote(entry.entity))", at: entry.location)
+        }
+    }
+
+    private func validateIdentity(of entity: EntityDraft, into problems: inout ModelProblemCollector) {
+        for name in entity.identity where !entity.attributes.contains(where: { $0.attribute.name == name }) {
+            problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)",
+                            at: entity.identityLocation)
+        }
+    }
+
+    /// Attributes and to-one relationships each own a column of the entity's table.
+    private func validateColumns(of entity: EntityDraft, into problems: inout ModelProblemCollector) {
+        var claims: [(column: String, owner: String, location: ModelLocation)] =
+            entity.attributes.map { ($0.attribute.column, "attribute \($0.attribute.name)", $0.columnLocation) }
+        for relationship in entity.relationships where !relationship.relationship.toMany {
+            claims.append((relationship.relationship.column, "relationship \(relationship.relationship.name)",
+                           relationship.columnLocation))
+        }
+        claims.sort { $0.location.order.lexicographicallyPrecedes($1.location.order) }
+        var owners: [String: String] = [:]
+        for claim in claims {
+            let folded = Self.fold(claim.column)
+            if folded == Model.primaryKeyColumn {
+                problems.report("column \(ModelProblem.quote(claim.column)) is reserved for the primary key",
+                                at: claim.location)
+            } else if let owner = owners[folded] {
+                problems.report("column \(ModelProblem.quote(claim.column)) is also the column of \(owner)",
+                                at: claim.location)
+            } else {
+                owners[folded] = claim.owner
+            }
+        }
+    }
+
+    private func validate(_ draft: RelationshipDraft, of entity: EntityDraft,
+                          into problems: inout ModelProblemCollector)
+    {
+        let relationship = draft.relationship
+        guard draft.hasEntity else { return }
+        guard let target = entities[relationship.entity] else {
+            problems.report("unknown entity \(ModelProblem.quote(relationship.entity))", at: draft.entityLocation)
+            return
+        }
+        // Nothing can be checked against an entity that was not an object.
+        guard target.isObject else { return }
+        if let relatedBy = relationship.relatedBy,
+           !target.attributes.contains(where: { $0.attribute.name == relatedBy })
+        {
+            problems.report("\(ModelProblem.quote(relatedBy)) is not an attribute of \(target.name)",
+                            at: draft.relatedByLocation)
+        }
+        if let inverseName = relationship.inverse {
+            if let inverse = target.relationships.first(where: { $0.relationship.name == inverseName }) {
+                if inverse.hasEntity, inverse.relationship.entity != entity.name {
+                    problems.report(
+                        "\(ModelProblem.quote(inverseName)) of \(target.name) relates to "
+                            + "\(inverse.relationship.entity), not to \(entity.name)",
+                        at: draft.inverseLocation)
+                }
+            } else {
+                problems.report("\(ModelProblem.quote(inverseName)) is not a relationship of \(target.name)",
+                                at: draft.inverseLocation)
+            }
+        }
+    }
+
+    /// Entity tables first (in file order), then join tables, which must not clash with any
+    /// entity table wherever it is written.
+    private func validateTables(into problems: inout ModelProblemCollector) {
+        var owners: [String: String] = [:]
+        for entity in draft.entities where entity.isObject {
+            let folded = Self.fold(entity.table)
+            if let reason = Self.reservedReason(folded) {
+                problems.report("table \(ModelProblem.quote(entity.table)) \(reason)", at: entity.tableLocation)
+            } else if let owner = owners[folded] {
+                problems.report("table \(ModelProblem.quote(entity.table)) is also the table of \(owner)",
+                                at: entity.tableLocation)
+            } else {
+                owners[folded] = entity.name
+            }
+        }
+        let model = draft.model
+        for entity in draft.entities where entity.isObject {
+            for relationship in entity.relationships where relationship.hasEntity {
+                guard entities[relationship.relationship.entity] != nil,
+                      let table = model.joinTableName(of: relationship.relationship, in: entity.entity)
+                else { continue }
+                let folded = Self.fold(table)
+                if let reason = Self.reservedReason(folded) {
+                    problems.report("join table \(ModelProblem.quote(table)) \(reason)", at: relationship.location)
+                } else if let owner = owners[folded] {
+                    problems.report("join table \(ModelProblem.quote(table)) is also the table of \(owner)",
+                                    at: relationship.location)
+                } else {
+                    owners[folded] = "\(entity.name).\(relationship.relationship.name)"
+                }
+            }
+        }
+    }
+
+    private static func reservedReason(_ folded: String) -> String? {
+        if folded == Model.importsTable { return "is reserved for the import log" }
+        if folded.hasPrefix("sqlite_") { return "is reserved by SQLite" }
+        return nil
+    }
+
+    /// SQLite compares identifiers ignoring the case of ASCII letters only.
+    static func fold(_ name: String) -> String {
+        String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,53 @@
+/// One thing wrong with a model file, with the path of the place it is about
+/// (`entities.Stop.attributes.lat.type`). An empty path is the document itself.
+public struct ModelProblem: Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `entities.Stop.attributes.lat.type: unknown type "flaot"`.
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
+    /// A name as it appears in a message: in double quotes, escaped as in JSON.
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { result.append("\\") }
+            result.append(character)
+        }
+        return result + "\""
+    }
+}
+
+/// Every problem of a model file at once, in document order (SPEC §2: `sluice check` lists
+/// them all). The CLI prints each problem as its own line, prefixed with `source`.
+public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The model file's name, as given to `Model.parse(_:sourceName:)`.
+    public var source: String
+    public var problems: [ModelProblem]
+
+    public init(source: String, problems: [ModelProblem]) {
+        self.source = source
+        self.problems = problems
+    }
+
+    /// One line per problem: `model.json: entities.Stop.identity: missing`.
+    public var description: String {
+        problems.map { "\(source): \($0)" }.joined(separator: "\n")
+    }
+
+    /// The same failure as one `SluiceError` of kind `.usage` (exit 64).
+    public var sluiceError: SluiceError { SluiceError(self) }
+}
+
+extension SluiceError {
+    /// A model error as one usage error: the problems joined by `; `, without the source name
+    /// (callers that print it name the file themselves).
+    public init(_ error: ModelError) {
+        self.init(.usage, error.problems.map(\.description).joined(separator: "; "))
+    }
+}
