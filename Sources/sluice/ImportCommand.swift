@@ -57,6 +57,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let file = try ModelFile.load(path: model)
+        try file.validateForImport(entity: entity, path: path)
         var options = ImportOptions()
         options.entity = entity
         options.path = path

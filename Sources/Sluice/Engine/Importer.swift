@@ -42,7 +42,11 @@ public final class Importer {
         self.options = options
         self.modelSHA256 = modelSHA256
         startedAt = UnixTime.now()
-        plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(KeyPath.init(parsing:))))
+        do {
+            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(KeyPath.init(parsing:))))
+        } catch {
+            throw SluiceError(error)
+        }
         database = try ImportDatabase.begin(path: databasePath)
         do {
             try SchemaMigration.migrate(database.connection, to: DatabaseLayout(model: model).tables)

@@ -12,10 +12,10 @@ extension MappingPlan {
         }
     }
 
-    /// Compiles `model`. Throws `.usage` with every problem found (a `default` that does not
-    /// convert, a bad `dateFormat`, records whose entity is unknown or not said).
-    init(model: Model, locations: Locations = Locations()) throws(SluiceError) {
-        var problems: [String] = []
+    /// Compiles `model`. Throws every problem found, each with its path: a `default` that does
+    /// not convert, a bad `dateFormat`, records whose entity is unknown or not said.
+    init(model: Model, locations: Locations = Locations(), sourceName: String = "model") throws(ModelError) {
+        var problems: [ModelProblem] = []
         for entity in model.entities {
             let rootNode = keyNodes.count
             keyNodes.append(KeyNode())
@@ -26,7 +26,7 @@ extension MappingPlan {
                 do {
                     converter = try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat)
                 } catch {
-                    problems.append("\(path).dateFormat: \(error.message)")
+                    problems.append(ModelProblem(path: "\(path).dateFormat", message: error.message))
                     continue
                 }
                 var defaultValue: DatabaseValue?
@@ -34,7 +34,7 @@ extension MappingPlan {
                     do {
                         defaultValue = try Self.convert(value, with: converter)
                     } catch {
-                        problems.append("\(path).default: \(error.message)")
+                        problems.append(ModelProblem(path: "\(path).default", message: error.message))
                     }
                 }
                 attributes.append(AttributePlan(
@@ -55,10 +55,10 @@ extension MappingPlan {
             if let entity = entityIndex(named: name) {
                 addLocation(locations.path ?? KeyPath([]), entity: entity)
             } else {
-                problems.append("--entity: unknown entity \"\(name)\"")
+                problems.append(ModelProblem(path: "--entity", message: "unknown entity \"\(name)\""))
             }
         } else if locations.path != nil {
-            problems.append("--path: needs --entity to say which entity the records are")
+            problems.append(ModelProblem(path: "--path", message: "needs --entity to say which entity the records are"))
         } else {
             switch model.root {
             case .entity(let name)?:
@@ -71,12 +71,14 @@ extension MappingPlan {
                 if entities.count == 1 {
                     addLocation(KeyPath([]), entity: 0)
                 } else {
-                    problems.append("root: the model has no root and \(entities.count) entities: say which entity the records are with --entity")
+                    problems.append(ModelProblem(
+                        path: "root",
+                        message: "the model has no root and \(entities.count) entities: say which entity the records are with --entity"))
                 }
             }
         }
         if !problems.isEmpty {
-            throw SluiceError(.usage, problems.joined(separator: "; "))
+            throw ModelError(source: sourceName, problems: problems)
         }
     }
 

@@ -150,7 +150,9 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
 
     @Test func aDefaultThatDoesNotConvertIsAModelProblem() {
         let entity = Model.Entity(name: "R", attributes: [.init(name: "n", type: .integer, defaultValue: .string("many"))])
-        #expect(throws: SluiceError.self) { try MappingPlan(model: Model(entities: [entity])) }
+        #expect(throws: ModelError(source: "model", problems: [
+            ModelProblem(path: "entities.R.attributes.n.default", message: #"cannot convert "many" to integer"#),
+        ])) { try MappingPlan(model: Model(entities: [entity])) }
     }
 
     @Test func aModelWithoutRootNeedsAnEntity() {
@@ -158,8 +160,7 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
             _ = try MappingPlan(model: Model(entities: [stop, trip]))
             Issue.record("expected a usage error")
         } catch {
-            #expect(error.kind == .usage)
-            #expect(error.message == "root: the model has no root and 2 entities: say which entity the records are with --entity")
+            #expect(error.description == "model: root: the model has no root and 2 entities: say which entity the records are with --entity")
         }
     }
 }
