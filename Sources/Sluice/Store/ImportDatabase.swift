@@ -1,0 +1,233 @@
+import Glibc
+
+/// The database of one import, all or nothing (SPEC §4).
+///
+/// * A NEW database is built in a temporary file next to `path`
+///   (`.<name>.sluice-<pid>.tmp`) with `journal_mode=OFF`, `synchronous=OFF` and an exclusive
+///   lock: no journal to write, no fsync per transaction, since a failed import discards the
+///   whole file anyway. `commit()` commits, closes, fsyncs the file, `rename()`s it to `path`
+///   (atomic: readers see no database or the whole one) and fsyncs the directory.
+///   `rollback()`, or dropping the object without `commit()`, deletes the temporary file.
+///   If another process creates `path` while we import, `commit()` still renames over it:
+///   the import the user asked for wins, whole, and nothing is ever half-merged.
+///   A temporary file left by a crashed or killed import (its pid no longer runs) is
+///   deleted by the next `begin` on the same path.
+/// * An EXISTING database is opened in place with `synchronous=FULL` (its journal mode is
+///   kept: rollback journal unless the user chose WAL), a 2 s busy timeout and
+///   `BEGIN IMMEDIATE`, so the write lock is taken up front, not halfway through.
+///   `commit()` is COMMIT, `rollback()` ROLLBACK; a crash leaves a hot journal that SQLite
+///   rolls back on the next open.
+///
+/// Both: `cache_size=-16384` (16 MiB), `foreign_keys=OFF` (relationships are linked in a
+/// second pass, so references point forward while the import runs).
+///
+/// After `commit()` or `rollback()` the connection is closed; statements prepared on it
+/// should be released before `commit()` (a live statement delays the close of the file,
+/// which is harmless but keeps the descriptor open). For `VACUUM` after a commit, pass
+/// `vacuum: true` or open a new `Connection`.
+final class ImportDatabase {
+    /// The path the user gave.
+    let path: String
+    /// The open connection, inside the import's transaction.
+    let connection: Connection
+    /// Whether the import creates the database (it did not exist at `begin`).
+    let isNew: Bool
+    /// The temporary file of a new database.
+    let temporaryPath: String?
+
+    private enum State { case active, committed, rolledBack }
+    private var state = State.active
+
+    private init(path: String, connection: Connection, isNew: Bool, temporaryPath: String?) {
+        self.path = path
+        self.connection = connection
+        self.isNew = isNew
+        self.temporaryPath = temporaryPath
+    }
+
+    deinit {
+        if state == .active { rollback() }
+    }
+
+    /// Opens or creates the database at `path` and begins the import's transaction.
+    ///
+    /// Throws `.cannotCreate` naming the path for a directory, a read-only file (its mode has
+    /// no write bit, checked even for root, or SQLite opened it read-only), a file that is not
+    /// a database, a database locked for longer than `busyTimeout` ms, or a directory where
+    /// the file cannot be created.
+    static func begin(path: String, busyTimeout: Int32 = 2000) throws(SluiceError) -> ImportDatabase {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw SluiceError(.cannotCreate, "cannot write database '\(path)': it is a directory")
+            }
+            if info.st_mode & 0o222 == 0 || access(path, W_OK) != 0 {
+                throw SluiceError(.cannotCreate, "cannot write database '\(path)': the file is read-only")
+            }
+            return try openExisting(path: path, busyTimeout: busyTimeout)
+        }
+        let error = errno
+        guard error == ENOENT else {
+            throw SluiceError(.cannotCreate, "cannot write database '\(path)': \(systemMessage(error))")
+        }
+        return try createNew(path: path)
+    }
+
+    private static func openExisting(path: String, busyTimeout: Int32) throws(SluiceError) -> ImportDatabase {
+        do {
+            let connection = try Connection(path: path, mode: .readWrite, displayName: path)
+            connection.setBusyTimeout(ms: busyTimeout)
+            if connection.isReadOnly {
+                throw SluiceError(.cannotCreate, "cannot write database '\(path)': the file is read-only")
+            }
+            try connection.execute("""
+                PRAGMA synchronous=FULL;
+                PRAGMA cache_size=-16384;
+                PRAGMA foreign_keys=OFF;
+                BEGIN IMMEDIATE;
+                """)
+            return ImportDatabase(path: path, connection: connection, isNew: false, temporaryPath: nil)
+        } catch let error as SQLiteError {
+            throw error.sluiceError(database: path)
+        } catch let error as SluiceError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")  // the do block throws only these two
+        }
+    }
+
+    private static func createNew(path: String) throws(SluiceError) -> ImportDatabase {
+        let (directory, name) = splitPath(path)
+        let prefix = directory == "." && !path.hasPrefix("./") ? "" : (directory.hasSuffix("/") ? directory : directory + "/")
+        let temporaryPath = "\(prefix).\(name).sluice-\(getpid()).tmp"
+        removeStaleTemporaryFiles(directory: directory, name: name)
+        unlink(temporaryPath)  // ours by name: a leftover of an earlier process with our pid
+
+        let connection: Connection
+        do {
+            connection = try Connection(path: temporaryPath, mode: .create, displayName: path)
+        } catch {
+            unlink(temporaryPath)
+            let reason = error.systemErrno != 0 ? systemMessage(error.systemErrno) : error.message
+            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(reason)")
+        }
+        do {
+            try connection.execute("""
+                PRAGMA journal_mode=OFF;
+                PRAGMA synchronous=OFF;
+                PRAGMA locking_mode=EXCLUSIVE;
+                PRAGMA cache_size=-16384;
+                PRAGMA foreign_keys=OFF;
+                BEGIN IMMEDIATE;
+                """)
+        } catch {
+            connection.close()
+            unlink(temporaryPath)
+            throw error.sluiceError(database: path)
+        }
+        return ImportDatabase(path: path, connection: connection, isNew: true, temporaryPath: temporaryPath)
+    }
+
+    /// Makes the import permanent. On failure everything is rolled back (a new database
+    /// leaves no file) and the error is thrown. `vacuum` runs VACUUM after the commit.
+    func commit(vacuum: Bool = false) throws(SluiceError) {
+        precondition(state == .active, "commit() after commit() or rollback()")  // our bug
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            rollback()
+            throw error.sluiceError(database: path)
+        }
+        state = .committed
+        if vacuum {
+            do {
+                try connection.execute("VACUUM")
+            } catch {
+                // The import itself is committed; for a new database nothing is renamed yet.
+                if isNew { discardTemporaryFile() } else { connection.close() }
+                throw error.sluiceError(database: path)
+            }
+        }
+        connection.close()
+        guard let temporaryPath else { return }
+
+        if let failure = fsyncFile(temporaryPath) {
+            discardTemporaryFile()
+            throw SluiceError(.io, "cannot write database '\(path)': \(failure)")
+        }
+        if rename(temporaryPath, path) != 0 {
+            let error = errno
+            discardTemporaryFile()
+            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(Self.systemMessage(error))")
+        }
+        // Best effort: the file itself is durable; some file systems refuse fsync on a
+        // directory, and failing now would leave the finished database in place anyway.
+        _ = fsyncFile(Self.splitPath(path).directory, directory: true)
+    }
+
+    /// Undoes the import. Harmless after `commit()` or a previous `rollback()`.
+    func rollback() {
+        guard state == .active else { return }
+        state = .rolledBack
+        if isNew {
+            discardTemporaryFile()
+        } else {
+            if !connection.isClosed, connection.isInTransaction {
+                try? connection.execute("ROLLBACK")  // fails only when SQLite already rolled back
+            }
+            connection.close()
+        }
+    }
+
+    // MARK: Files
+
+    private func discardTemporaryFile() {
+        connection.close()
+        guard let temporaryPath else { return }
+        for suffix in ["", "-journal", "-wal", "-shm"] {
+            unlink(temporaryPath + suffix)
+        }
+    }
+
+    /// Opens and fsyncs `path`; returns the failure's description, nil on success.
+    private func fsyncFile(_ path: String, directory: Bool = false) -> String? {
+        let fd = open(path, directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY)
+        guard fd >= 0 else { return Self.systemMessage(errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { return Self.systemMessage(errno) }
+        return nil
+    }
+
+    /// The directory ("." for a bare name) and the last component of `path`.
+    static func splitPath(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+
+    /// Deletes `.<name>.sluice-<pid>.tmp` files in `directory` whose process is gone.
+    private static func removeStaleTemporaryFiles(directory: String, name: String) {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefix = ".\(name).sluice-"
+        let me = getpid()
+        while let entry = readdir(dir) {
+            let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard fileName.hasPrefix(prefix), fileName.hasSuffix(".tmp"),
+                  let pid = pid_t(fileName.dropFirst(prefix.count).dropLast(4)), pid != me else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH {
+                let stale = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
+                unlink(stale)
+            }
+        }
+    }
+
+    static func systemMessage(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+@available(*, unavailable, message: "an import belongs to one thread")
+extension ImportDatabase: Sendable {}

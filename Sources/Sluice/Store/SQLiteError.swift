@@ -1,0 +1,125 @@
+internal import CSQLite
+import Glibc
+
+/// A failed sqlite3_* call: the (extended) result code, SQLite's message, and the SQL that
+/// failed when there was one.
+///
+/// Callers match result codes the way GRDB's users do:
+///
+///     do { try statement.step() }
+///     catch SQLiteError.constraint { ... }   // any SQLITE_CONSTRAINT_* code
+///     catch SQLiteError.constraintUnique { ... } // exactly SQLITE_CONSTRAINT_UNIQUE
+///
+/// Inside the library it stays an `SQLiteError`; at the Store's edge (`ImportDatabase`,
+/// `SchemaMigration`, `ImportLog`) it becomes a `SluiceError` through `sluiceError(database:)`.
+struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// An SQLite result code. Primary codes match every extended code of their family.
+    struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        var rawValue: Int32
+        init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// The primary code (the low byte) of an extended code.
+        var primary: ResultCode { ResultCode(rawValue: rawValue & 0xff) }
+
+        /// SQLite's English name of the code ("database is locked").
+        var description: String { String(cString: sqlite3_errstr(rawValue)) }
+
+        /// `catch SQLiteError.busy`: a primary pattern matches its whole family, an extended
+        /// pattern matches only itself.
+        static func ~= (pattern: ResultCode, error: any Error) -> Bool {
+            guard let error = error as? SQLiteError else { return false }
+            return pattern.matches(error.code)
+        }
+
+        static func ~= (pattern: ResultCode, code: ResultCode) -> Bool { pattern.matches(code) }
+
+        func matches(_ code: ResultCode) -> Bool {
+            rawValue == code.rawValue || (rawValue == (rawValue & 0xff) && rawValue == code.primary.rawValue)
+        }
+    }
+
+    static let error = ResultCode(rawValue: SQLITE_ERROR)
+    static let internalError = ResultCode(rawValue: SQLITE_INTERNAL)
+    static let perm = ResultCode(rawValue: SQLITE_PERM)
+    static let abort = ResultCode(rawValue: SQLITE_ABORT)
+    static let busy = ResultCode(rawValue: SQLITE_BUSY)
+    static let locked = ResultCode(rawValue: SQLITE_LOCKED)
+    static let noMemory = ResultCode(rawValue: SQLITE_NOMEM)
+    static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
+    static let interrupt = ResultCode(rawValue: SQLITE_INTERRUPT)
+    static let ioError = ResultCode(rawValue: SQLITE_IOERR)
+    static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
+    static let full = ResultCode(rawValue: SQLITE_FULL)
+    static let cantOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
+    static let tooBig = ResultCode(rawValue: SQLITE_TOOBIG)
+    static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
+    static let constraintUnique = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
+    static let constraintPrimaryKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (6 << 8))
+    static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
+    static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
+    static let range = ResultCode(rawValue: SQLITE_RANGE)
+    static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
+
+    var code: ResultCode
+    var message: String
+    var sql: String?
+    /// The errno of the failed system call, when SQLite reports one (0 otherwise).
+    var systemErrno: Int32
+
+    init(code: ResultCode, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+        self.systemErrno = systemErrno
+    }
+
+    /// The error of the last call on `db`, which returned `resultCode`.
+    init(resultCode: Int32, db: OpaquePointer?, sql: String? = nil) {
+        let message: String
+        if let db, let text = sqlite3_errmsg(db) {
+            message = String(cString: text)
+        } else {
+            message = String(cString: sqlite3_errstr(resultCode))
+        }
+        self.init(code: ResultCode(rawValue: resultCode), message: message, sql: sql,
+                  systemErrno: db.map { sqlite3_system_errno($0) } ?? 0)
+    }
+
+    var description: String {
+        var text = "SQLite error \(code.rawValue): \(message)"
+        if let sql { text += " (in: \(sql))" }
+        return text
+    }
+
+    /// The error a user sees, naming the database as they spelled it.
+    ///
+    /// * CANTOPEN, READONLY, PERM, BUSY, LOCKED, NOTADB, CORRUPT and anything unexpected:
+    ///   `.cannotCreate` (exit 73), "cannot write database 'out.sqlite': …".
+    /// * IOERR, FULL, NOMEM: `.io` (exit 74).
+    /// * INTERRUPT: `.interrupted` (the engine may call `sqlite3_interrupt` on SIGINT).
+    /// * CONSTRAINT, TOOBIG, MISMATCH: `.data` — a value the database refuses.
+    ///
+    /// The SQL is included only for codes that point to a bug of ours (SQL logic error,
+    /// misuse, range), where it is what a bug report needs.
+    func sluiceError(database: String) -> SluiceError {
+        var detail = message
+        if systemErrno != 0, code.primary == SQLiteError.cantOpen || code.primary == SQLiteError.ioError {
+            detail += " (\(String(cString: strerror(systemErrno))))"
+        }
+        let subject = "database '\(database)'"
+        switch code.primary {
+        case SQLiteError.ioError, SQLiteError.full, SQLiteError.noMemory:
+            return SluiceError(.io, "cannot write \(subject): \(detail)")
+        case SQLiteError.interrupt:
+            return SluiceError(.interrupted, "import of \(subject) interrupted")
+        case SQLiteError.constraint, SQLiteError.tooBig, SQLiteError.mismatch:
+            return SluiceError(.data, "cannot write \(subject): \(detail)")
+        case SQLiteError.cantOpen, SQLiteError.readOnly, SQLiteError.perm, SQLiteError.busy,
+             SQLiteError.locked, SQLiteError.notADatabase, SQLiteError.corrupt:
+            return SluiceError(.cannotCreate, "cannot write \(subject): \(detail)")
+        default:
+            if let sql { detail += " (in: \(sql))" }
+            return SluiceError(.cannotCreate, "cannot write \(subject): \(detail)")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+/// Brings a database up to a list of `TableDefinition`s without losing anything: creates
+/// missing tables, adds missing columns (`ALTER TABLE … ADD COLUMN`), creates missing indexes.
+///
+/// Everything is planned first, reading only; any incompatibility is reported before a
+/// single statement is written:
+/// * an existing column with another declared type (compared case-insensitively),
+/// * a primary key Sluice needs that the existing table lacks (it cannot be added),
+/// * existing rows with duplicate identities, which the unique index would refuse,
+/// * an index name Sluice needs that another table already uses.
+///
+/// Table and column names compare as SQLite compares them: ASCII case-insensitively.
+/// Run it inside the import's transaction, so the DDL is rolled back with a failed import.
+struct SchemaMigration {
+    /// The statements that bring the database up to date, in order. Empty when it is.
+    var statements: [String]
+
+    /// Plans the migration of `connection`'s database to `tables`. Reads only.
+    static func plan(_ connection: Connection, tables: [TableDefinition]) throws(SluiceError) -> SchemaMigration {
+        var problems: [String] = []
+        let statements: [String]
+        do {
+            statements = try makePlan(connection, tables: tables, problems: &problems)
+        } catch {
+            throw error.sluiceError(database: connection.displayName)
+        }
+        guard problems.isEmpty else {
+            throw SluiceError(.cannotCreate, "database '\(connection.displayName)' does not fit the model: "
+                + problems.joined(separator: "; "))
+        }
+        return SchemaMigration(statements: statements)
+    }
+
+    /// Plans, then applies. Returns the statements that ran.
+    @discardableResult
+    static func migrate(_ connection: Connection, to tables: [TableDefinition]) throws(SluiceError) -> [String] {
+        let migration = try plan(connection, tables: tables)
+        try migration.apply(to: connection)
+        return migration.statements
+    }
+
+    func apply(to connection: Connection) throws(SluiceError) {
+        for statement in statements {
+            do {
+                try connection.execute(statement)
+            } catch SQLiteError.constraint {
+                // Planning checked for duplicates; this is a race with another writer.
+                throw SluiceError(.cannotCreate, "cannot write database '\(connection.displayName)': "
+                    + "existing rows have duplicate identities; cannot run \(statement)")
+            } catch {
+                throw error.sluiceError(database: connection.displayName)
+            }
+        }
+    }
+
+    // MARK: Planning
+
+    private static func makePlan(_ connection: Connection, tables: [TableDefinition],
+                                 problems: inout [String]) throws(SQLiteError) -> [String] {
+        var statements: [String] = []
+
+        for table in tables {
+            let existing = try existingColumns(of: table.name, connection)
+            guard !existing.isEmpty else {
+                if let kind = try schemaObjectKind(named: table.name, connection) {
+                    problems.append("table \(quoteIdentifier(table.name)) cannot be created: a \(kind) has that name")
+                    continue
+                }
+                statements.append(table.createTableSQL)
+                statements += try indexStatements(for: table, tableExists: false, connection, problems: &problems)
+                continue
+            }
+            let byName = Dictionary(existing.map { (foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+            var columnProblems = false
+            for column in table.columns {
+                if let found = byName[foldCase(column.name)] {
+                    if foldCase(found.type) != foldCase(column.sqlType) {
+                        let type = found.type.isEmpty ? "no type" : "type \(found.type)"
+                        problems.append("table \(quoteIdentifier(table.name)) column \(quoteIdentifier(column.name)) "
+                            + "has \(type), the model needs \(column.sqlType)")
+                        columnProblems = true
+                    } else if table.primaryKey?.contains(column.name) == true, found.primaryKeyPosition == 0 {
+                        problems.append("table \(quoteIdentifier(table.name)) column \(quoteIdentifier(column.name)) "
+                            + "is not part of the primary key, the model needs it to be")
+                        columnProblems = true
+                    }
+                } else if table.primaryKey?.contains(column.name) == true {
+                    problems.append("table \(quoteIdentifier(table.name)) has no column \(quoteIdentifier(column.name)), "
+                        + "and a primary key cannot be added")
+                    columnProblems = true
+                } else {
+                    statements.append("ALTER TABLE \(quoteIdentifier(table.name)) ADD COLUMN \(table.columnSQL(column));")
+                }
+            }
+            if !columnProblems {
+                statements += try indexStatements(for: table, tableExists: true, connection, problems: &problems)
+            }
+        }
+        return statements
+    }
+
+    private struct ExistingColumn {
+        var name: String
+        var type: String
+        var primaryKeyPosition: Int64
+    }
+
+    private static func existingColumns(of table: String, _ connection: Connection) throws(SQLiteError) -> [ExistingColumn] {
+        try connection.rows("SELECT name, type, pk FROM pragma_table_info(?)", [.text(table)]).map { row in
+            ExistingColumn(name: row[0].textValue ?? "", type: row[1].textValue ?? "", primaryKeyPosition: row[2].integerValue ?? 0)
+        }
+    }
+
+    /// The kind ("table", "view", "index", "trigger") of the schema object named `name`.
+    private static func schemaObjectKind(named name: String, _ connection: Connection) throws(SQLiteError) -> String? {
+        try connection.scalar("SELECT type FROM sqlite_schema WHERE lower(name) = lower(?)", [.text(name)])?.textValue
+    }
+
+    private static func indexStatements(for table: TableDefinition, tableExists: Bool, _ connection: Connection,
+                                        problems: inout [String]) throws(SQLiteError) -> [String] {
+        var statements: [String] = []
+        for index in table.indexDefinitions {
+            let owner = try connection.scalar(
+                "SELECT tbl_name FROM sqlite_schema WHERE lower(name) = lower(?)", [.text(index.name)])
+            if let owner {
+                if owner.textValue.map(foldCase) == foldCase(table.name) { continue }  // already there
+                let ownerName = owner.textValue ?? "?"
+                problems.append("index \(quoteIdentifier(index.name)) cannot be created on table "
+                    + "\(quoteIdentifier(table.name)): the name is taken by \(quoteIdentifier(ownerName))")
+                continue
+            }
+            if index.unique, tableExists, try hasDuplicates(table.name, index.columns, connection) {
+                problems.append("table \(quoteIdentifier(table.name)) has rows with the same identity "
+                    + "(\(index.columns.map(quoteIdentifier).joined(separator: ", "))), so its unique index cannot be created")
+                continue
+            }
+            statements.append(table.createIndexSQL(index))
+        }
+        return statements
+    }
+
+    /// Whether two rows share all of `columns`, none NULL (NULLs never collide in a unique index).
+    private static func hasDuplicates(_ table: String, _ columns: [String], _ connection: Connection) throws(SQLiteError) -> Bool {
+        let list = columns.map(quoteIdentifier).joined(separator: ", ")
+        let notNull = columns.map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
+        let sql = "SELECT 1 FROM \(quoteIdentifier(table)) WHERE \(notNull) GROUP BY \(list) HAVING count(*) > 1 LIMIT 1"
+        return try connection.scalar(sql) != nil
+    }
+
+    /// ASCII lowercase, as SQLite folds identifiers.
+    static func foldCase(_ name: String) -> String {
+        String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}
+
+extension DatabaseValue {
+    var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    var integerValue: Int64? {
+        if case .integer(let number) = self { return number }
+        return nil
+    }
+}

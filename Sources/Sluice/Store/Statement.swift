@@ -1,0 +1,175 @@
+internal import CSQLite
+
+/// One prepared statement: prepared in `init`, finalized in `deinit`. Holds its connection
+/// strongly, so the connection outlives it.
+///
+/// Not `Sendable`: it belongs to its connection's thread.
+final class Statement {
+    let connection: Connection
+    private let handle: OpaquePointer
+
+    /// Prepares exactly one statement. Trailing whitespace or comments are fine; a second
+    /// statement is a bug of the caller and throws `SQLITE_MISUSE`.
+    init(connection: Connection, sql: String) throws(SQLiteError) {
+        self.connection = connection
+        let db = connection.handle
+        var statement: OpaquePointer?
+        var tailOffset = 0
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if let tail { tailOffset = text.distance(to: tail) }
+            return rc
+        }
+        guard rc == SQLITE_OK else {
+            throw SQLiteError(resultCode: rc, db: db, sql: sql)
+        }
+        guard let statement else {
+            throw SQLiteError(code: SQLiteError.misuse, message: "no SQL statement to prepare", sql: sql)
+        }
+        let rest = sql.utf8.dropFirst(tailOffset)
+        if rest.contains(where: { !(UInt8(ascii: " ") == $0 || (9...13).contains($0)) }) {
+            // A comment after the statement would land here too; we never write one.
+            sqlite3_finalize(statement)
+            throw SQLiteError(code: SQLiteError.misuse, message: "more than one SQL statement to prepare", sql: sql)
+        }
+        self.handle = statement
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// The SQL as prepared.
+    var sql: String { String(cString: sqlite3_sql(handle)) }
+
+    // MARK: Binding
+
+    /// Binds `value` to parameter `index` (1-based). Text and blobs are copied
+    /// (`SQLITE_TRANSIENT`); an empty blob stays an empty blob, not NULL.
+    func bind(_ value: DatabaseValue, at index: Int32) throws(SQLiteError) {
+        let rc: Int32
+        switch value {
+        case .null:
+            rc = sqlite3_bind_null(handle, index)
+        case .integer(let number):
+            rc = sqlite3_bind_int64(handle, index, number)
+        case .real(let number):
+            rc = sqlite3_bind_double(handle, index, number)
+        case .text(var text):
+            // Explicit length: a Swift string may hold NUL. A zero-length text needs a
+            // non-nil pointer, else SQLite binds NULL.
+            rc = text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text64(handle, index, "", 0, sluice_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
+                    sqlite3_bind_text64(handle, index, pointer, UInt64(bytes.count),
+                                        sluice_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            }
+        case .blob(let bytes):
+            if bytes.isEmpty {
+                rc = sqlite3_bind_zeroblob(handle, index, 0)
+            } else {
+                rc = bytes.withUnsafeBytes { raw in
+                    sqlite3_bind_blob64(handle, index, raw.baseAddress, UInt64(raw.count), sluice_sqlite_transient())
+                }
+            }
+        }
+        guard rc == SQLITE_OK else {
+            throw SQLiteError(resultCode: rc, db: connection.handle, sql: sql)
+        }
+    }
+
+    /// Binds `values` to parameters 1, 2, … in order.
+    func bind(_ values: some Collection<DatabaseValue>) throws(SQLiteError) {
+        var index: Int32 = 1
+        for value in values {
+            try bind(value, at: index)
+            index += 1
+        }
+    }
+
+    /// The number of parameters (`?`) of the statement.
+    var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
+    // MARK: Running
+
+    /// Runs one step: true when a row is ready to read, false when done.
+    @discardableResult
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let rc: throw SQLiteError(resultCode: rc, db: connection.handle, sql: sql)
+        }
+    }
+
+    /// Resets the statement for another run and clears its bindings (all become NULL).
+    func reset() {
+        // sqlite3_reset returns the error of the last step again, which step() already threw.
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values`, steps to the end, and resets. For INSERT/UPDATE/DELETE.
+    func run(_ values: some Collection<DatabaseValue>) throws(SQLiteError) {
+        defer { reset() }
+        try bind(values)
+        while try step() {}
+    }
+
+    // MARK: Reading
+
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    func columnName(at column: Int32) -> String {
+        guard let name = sqlite3_column_name(handle, column) else {
+            preconditionFailure("column \(column) out of range")  // our bug, or out of memory
+        }
+        return String(cString: name)
+    }
+
+    /// The value of `column` (0-based) of the current row, by its storage class.
+    func value(at column: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            // Pointer first, then the byte count, as the SQLite documentation asks.
+            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            guard let blob = sqlite3_column_blob(handle, column) else { return .blob([]) }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .blob(Array(UnsafeRawBufferPointer(start: blob, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    /// The column as an integer (SQLite's conversion: NULL is 0).
+    func int64(at column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    /// Whether the column of the current row is NULL.
+    func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    /// The column as text, nil when NULL.
+    /// The column as text (SQLite's conversion for numbers), nil when NULL.
+    func text(at column: Int32) -> String? {
+        guard !isNull(at: column), let text = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+}
+
+@available(*, unavailable, message: "a Statement belongs to its connection's thread")
+extension Statement: Sendable {}

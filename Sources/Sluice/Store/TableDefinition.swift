@@ -1,0 +1,98 @@
+/// A table as Sluice wants it: a pure description, and the DDL that creates it.
+/// `SchemaMigration` compares it with what a database holds.
+public struct TableDefinition: Sendable, Equatable {
+    public struct ColumnDefinition: Sendable, Equatable {
+        public var name: String
+        /// The declared type: `INTEGER`, `REAL`, `TEXT` or `BLOB`.
+        public var sqlType: String
+        /// The table whose `"pk"` this column refers to.
+        public var references: String?
+
+        public init(name: String, sqlType: String, references: String? = nil) {
+            self.name = name
+            self.sqlType = sqlType
+            self.references = references
+        }
+    }
+
+    public var name: String
+    public var columns: [ColumnDefinition]
+    /// The identity columns, covered by the unique index `"<table>_identity"`; empty for none.
+    public var uniqueIndex: [String]
+    /// Plain indexes, one column list each, named `"<table>_<col>_<col>"`.
+    public var indexes: [[String]]
+    /// The primary key. One column is declared inline (`"pk" INTEGER PRIMARY KEY`, an alias
+    /// of the rowid); several become a table constraint (join tables).
+    public var primaryKey: [String]?
+    /// `WITHOUT ROWID`: for join tables, whose composite key is then the only b-tree.
+    public var withoutRowID: Bool
+
+    public init(name: String, columns: [ColumnDefinition], uniqueIndex: [String] = [],
+                indexes: [[String]] = [], primaryKey: [String]? = nil, withoutRowID: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.uniqueIndex = uniqueIndex
+        self.indexes = indexes
+        self.primaryKey = primaryKey
+        self.withoutRowID = withoutRowID
+    }
+
+    /// An index of the table, with the name Sluice gives it.
+    public struct IndexDefinition: Sendable, Equatable {
+        public var name: String
+        public var columns: [String]
+        public var unique: Bool
+    }
+
+    /// The unique identity index first, then the plain indexes in order.
+    public var indexDefinitions: [IndexDefinition] {
+        var result: [IndexDefinition] = []
+        if !uniqueIndex.isEmpty {
+            result.append(IndexDefinition(name: "\(name)_identity", columns: uniqueIndex, unique: true))
+        }
+        for columns in indexes {
+            result.append(IndexDefinition(name: "\(name)_\(columns.joined(separator: "_"))", columns: columns, unique: false))
+        }
+        return result
+    }
+
+    /// Whether `column` is the single-column primary key.
+    func isInlinePrimaryKey(_ column: String) -> Bool {
+        primaryKey == [column]
+    }
+
+    /// The column's text inside CREATE TABLE or ALTER TABLE … ADD COLUMN.
+    public func columnSQL(_ column: ColumnDefinition) -> String {
+        var text = "\(quoteIdentifier(column.name)) \(column.sqlType)"
+        if isInlinePrimaryKey(column.name) { text += " PRIMARY KEY" }
+        if let target = column.references { text += " REFERENCES \(quoteIdentifier(target))(\"pk\")" }
+        return text
+    }
+
+    /// `CREATE TABLE IF NOT EXISTS`, one column a line.
+    public var createTableSQL: String {
+        var lines = columns.map { "  " + columnSQL($0) }
+        if let primaryKey, primaryKey.count > 1 {
+            lines.append("  PRIMARY KEY(\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))")
+        }
+        return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(name)) (\n"
+            + lines.joined(separator: ",\n")
+            + "\n)" + (withoutRowID ? " WITHOUT ROWID" : "") + ";"
+    }
+
+    public func createIndexSQL(_ index: IndexDefinition) -> String {
+        "CREATE \(index.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(index.name)) ON "
+            + "\(quoteIdentifier(name))(\(index.columns.map(quoteIdentifier).joined(separator: ", ")));"
+    }
+
+    /// The table and its indexes, each statement ending in `;`, one statement a line (the
+    /// table's columns on lines of their own).
+    public var ddl: String {
+        ([createTableSQL] + indexDefinitions.map(createIndexSQL)).joined(separator: "\n")
+    }
+}
+
+/// An SQL identifier in double quotes, any `"` inside doubled: `a"b` → `"a""b"`.
+func quoteIdentifier(_ name: String) -> String {
+    "\"" + name.replacing("\"", with: "\"\"") + "\""
+}
