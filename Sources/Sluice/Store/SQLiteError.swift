@@ -31,6 +31,11 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
             return pattern.matches(error.code)
         }
 
+        /// The same for a typed `throws(SQLiteError)`. Without this overload, Swift 6.3
+        /// crashes compiling `catch SQLiteError.x` after a typed throw (SIL ownership
+        /// verifier, through the `any Error` conversion).
+        static func ~= (pattern: ResultCode, error: SQLiteError) -> Bool { pattern.matches(error.code) }
+
         static func ~= (pattern: ResultCode, code: ResultCode) -> Bool { pattern.matches(code) }
 
         func matches(_ code: ResultCode) -> Bool {
