@@ -31,6 +31,12 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
             return pattern.matches(error.code)
         }
 
+        /// The same for a typed `throws(SQLiteError)`, with no `any Error` conversion.
+        /// Note: Swift 6.3.1 can crash (SIL ownership verifier) on a NON-exhaustive
+        /// `catch SQLiteError.x` after a typed throw inside a throwing function; an
+        /// exhaustive `catch { if SQLiteError.x ~= error … }` compiles (see StatementTests).
+        static func ~= (pattern: ResultCode, error: SQLiteError) -> Bool { pattern.matches(error.code) }
+
         static func ~= (pattern: ResultCode, code: ResultCode) -> Bool { pattern.matches(code) }
 
         func matches(_ code: ResultCode) -> Bool {

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import Sluice
+
+extension StoreTests {
+    @Suite struct ImportDatabaseTests {
+        @Test func newDatabaseRollbackLeavesNoFile() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("out.sqlite")
+            let database = try ImportDatabase.begin(path: path)
+            #expect(database.isNew)
+            #expect(database.temporaryPath == directory.file(".out.sqlite.sluice-\(getpid()).tmp"))
+            try database.connection.execute("CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+            #expect(directory.contents == [".out.sqlite.sluice-\(getpid()).tmp"])
+            database.rollback()
+            #expect(directory.contents == [])
+        }
+
+        @Test func newDatabaseDroppedWithoutCommitLeavesNoFile() throws {
+            let directory = TemporaryDirectory()
+            do {
+                let database = try ImportDatabase.begin(path: directory.file("out.sqlite"))
+                try database.connection.execute("CREATE TABLE t (a)")
+            }
+            #expect(directory.contents == [])
+        }
+
+        @Test func newDatabaseCommitLeavesExactlyTheFile() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("out.sqlite")
+            let database = try ImportDatabase.begin(path: path)
+            try database.connection.execute("CREATE TABLE t (a); INSERT INTO t VALUES (1), (2)")
+            try database.commit()
+            #expect(directory.contents == ["out.sqlite"])
+            let check = try Connection(path: path, mode: .readOnly)
+            #expect(try check.integer("SELECT sum(a) FROM t") == 3)
+            #expect(try check.scalar("PRAGMA integrity_check") == .text("ok"))
+        }
+
+        @Test func relativePathInTheCurrentDirectory() throws {
+            let directory = TemporaryDirectory()
+            let saved = FileManager.default.currentDirectoryPath
+            defer { _ = FileManager.default.changeCurrentDirectoryPath(saved) }
+            _ = FileManager.default.changeCurrentDirectoryPath(directory.path)
+            let database = try ImportDatabase.begin(path: "rel.sqlite")
+            #expect(database.temporaryPath == ".rel.sqlite.sluice-\(getpid()).tmp")
+            try database.connection.execute("CREATE TABLE t (a)")
+            try database.commit()
+            #expect(directory.contents == ["rel.sqlite"])
+        }
+
+        @Test func staleTemporaryFileOfADeadProcessIsRemoved() throws {
+            let directory = TemporaryDirectory()
+            // pid_max on Linux is at most 4194304, so this process cannot exist.
+            let stale = directory.file(".out.sqlite.sluice-99999999.tmp")
+            _ = FileManager.default.createFile(atPath: stale, contents: Data([1, 2, 3]))
+            _ = FileManager.default.createFile(atPath: directory.file(".other.sqlite.sluice-99999999.tmp"), contents: Data())
+            let database = try ImportDatabase.begin(path: directory.file("out.sqlite"))
+            database.rollback()
+            #expect(directory.contents == [".other.sqlite.sluice-99999999.tmp"])
+        }
+
+        @Test func existingDatabaseRollbackLeavesDataUnchanged() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("db.sqlite", "CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+            let before = directory.bytes(of: "db.sqlite")
+            let database = try ImportDatabase.begin(path: path)
+            #expect(!database.isNew)
+            try database.connection.execute("INSERT INTO t VALUES (2); CREATE TABLE u (b)")
+            database.rollback()
+            #expect(directory.bytes(of: "db.sqlite") == before)
+            #expect(directory.contents == ["db.sqlite"])
+            let check = try Connection(path: path)
+            #expect(try check.rows("SELECT a FROM t") == [[.integer(1)]])
+            #expect(try check.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'u'") == 0)
+        }
+
+        @Test func existingDatabaseCommitKeepsData() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("db.sqlite", "CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+            let database = try ImportDatabase.begin(path: path)
+            try database.connection.execute("INSERT INTO t VALUES (2)")
+            try database.commit()
+            let check = try Connection(path: path)
+            #expect(try check.rows("SELECT a FROM t ORDER BY a") == [[.integer(1)], [.integer(2)]])
+            #expect(directory.contents == ["db.sqlite"])
+        }
+
+        @Test func readOnlyFileIsCannotCreate() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("ro.sqlite", "CREATE TABLE t (a)")
+            chmod(path, 0o444)
+            let error = try #require(throws: SluiceError.self) { try ImportDatabase.begin(path: path) }
+            #expect(error.kind == .cannotCreate)
+            #expect(error.message == "cannot write database '\(path)': the file is read-only")
+        }
+
+        @Test func notADatabaseIsCannotCreate() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("junk.sqlite")
+            _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x41, count: 4096))
+            let error = try #require(throws: SluiceError.self) { try ImportDatabase.begin(path: path) }
+            #expect(error.kind == .cannotCreate)
+            #expect(error.message == "cannot write database '\(path)': file is not a database")
+            #expect(directory.bytes(of: "junk.sqlite") == Array(repeating: 0x41, count: 4096))
+        }
+
+        @Test func directoryIsCannotCreate() throws {
+            let directory = TemporaryDirectory()
+            let error = try #require(throws: SluiceError.self) { try ImportDatabase.begin(path: directory.path) }
+            #expect(error.kind == .cannotCreate)
+            #expect(error.message == "cannot write database '\(directory.path)': it is a directory")
+        }
+
+        @Test func missingDirectoryIsCannotCreate() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("nowhere/out.sqlite")
+            let error = try #require(throws: SluiceError.self) { try ImportDatabase.begin(path: path) }
+            #expect(error.kind == .cannotCreate)
+            #expect(error.message == "cannot create database '\(path)': No such file or directory")
+        }
+
+        @Test func lockedDatabaseIsCannotCreate() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("db.sqlite", "CREATE TABLE t (a)")
+            let other = try Connection(path: path)
+            try other.execute("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
+            let error = try #require(throws: SluiceError.self) { try ImportDatabase.begin(path: path, busyTimeout: 50) }
+            #expect(error.kind == .cannotCreate)
+            #expect(error.message == "cannot write database '\(path)': database is locked")
+            try other.execute("ROLLBACK")
+        }
+
+        @Test func migrationAndLogInsideAnImport() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("out.sqlite")
+            let layout = DatabaseLayout(DatabaseLayoutTests.transit)
+            let database = try ImportDatabase.begin(path: path)
+            try SchemaMigration.migrate(database.connection, to: layout.tables)
+            let record = ImportRecord(
+                startedAt: "2024-05-01T10:00:00Z", finishedAt: "2024-05-01T10:00:05Z", sources: "stops.json",
+                bytes: 1234, records: 10, inserted: 7, updated: 2, unchanged: 1, rejected: 0, unresolved: 3,
+                modelSHA256: String(repeating: "ab", count: 32))
+            let id = try ImportLog.insert(record, into: database.connection)
+            #expect(id == 1)
+            try database.commit()
+
+            let check = try Connection(path: path)
+            #expect(try check.rows("SELECT * FROM sluice_imports") == [[
+                .integer(1), .text("2024-05-01T10:00:00Z"), .text("2024-05-01T10:00:05Z"), .text("stops.json"),
+                .integer(1234), .integer(10), .integer(7), .integer(2), .integer(1), .integer(0), .integer(3),
+                .text(String(repeating: "ab", count: 32)),
+            ]])
+            #expect(try SchemaMigration.plan(check, tables: layout.tables).statements.isEmpty)
+        }
+    }
+}

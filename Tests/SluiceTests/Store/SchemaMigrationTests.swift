@@ -1,0 +1,105 @@
+import Testing
+@testable import Sluice
+
+extension StoreTests {
+    @Suite struct SchemaMigrationTests {
+        static let stops = TableDefinition(
+            name: "stops",
+            columns: [
+                .init(name: "pk", sqlType: "INTEGER"), .init(name: "stop_id", sqlType: "TEXT"),
+                .init(name: "lat", sqlType: "REAL"), .init(name: "parent_pk", sqlType: "INTEGER", references: "stops"),
+            ],
+            uniqueIndex: ["stop_id"], indexes: [["parent_pk"]], primaryKey: ["pk"])
+        static let trips = TableDefinition(
+            name: "trips", columns: [.init(name: "pk", sqlType: "INTEGER"), .init(name: "headsign", sqlType: "TEXT")],
+            primaryKey: ["pk"])
+
+        @Test func createsEverythingInAnEmptyDatabase() throws {
+            let connection = try Connection(path: ":memory:")
+            let statements = try SchemaMigration.migrate(connection, to: [Self.stops, Self.trips])
+            #expect(statements.count == 4)
+            #expect(try SchemaMigration.plan(connection, tables: [Self.stops, Self.trips]).statements.isEmpty)
+        }
+
+        @Test func addsMissingTableColumnAndIndexesKeepingData() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("old.sqlite", """
+                CREATE TABLE "stops" ("pk" INTEGER PRIMARY KEY, "STOP_ID" text);
+                INSERT INTO stops (stop_id) VALUES ('a'), ('b');
+                """)
+            let connection = try Connection(path: path)
+            let statements = try SchemaMigration.migrate(connection, to: [Self.stops, Self.trips])
+            #expect(statements == [
+                #"ALTER TABLE "stops" ADD COLUMN "lat" REAL;"#,
+                #"ALTER TABLE "stops" ADD COLUMN "parent_pk" INTEGER REFERENCES "stops"("pk");"#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "stops_identity" ON "stops"("stop_id");"#,
+                #"CREATE INDEX IF NOT EXISTS "stops_parent_pk" ON "stops"("parent_pk");"#,
+                Self.trips.createTableSQL,
+            ])
+            #expect(try connection.rows("SELECT pk, stop_id, lat, parent_pk FROM stops ORDER BY pk") == [
+                [.integer(1), .text("a"), .null, .null], [.integer(2), .text("b"), .null, .null],
+            ])
+            #expect(try connection.integer("SELECT count(*) FROM trips") == 0)
+            #expect(try connection.integer("SELECT count(*) FROM pragma_index_list('stops')") == 2)
+            #expect(try SchemaMigration.plan(connection, tables: [Self.stops, Self.trips]).statements.isEmpty)
+        }
+
+        @Test func incompatibleTypesAreReportedBeforeAnyWrite() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("old.sqlite", """
+                CREATE TABLE stops (pk INTEGER PRIMARY KEY, stop_id TEXT, lat TEXT, parent_pk BLOB);
+                INSERT INTO stops (stop_id, lat) VALUES ('a', '1.5');
+                """)
+            let before = directory.bytes(of: "old.sqlite")
+            let connection = try Connection(path: path)
+            do {
+                // trips comes first: a table that could be created is not created either.
+                try SchemaMigration.migrate(connection, to: [Self.trips, Self.stops])
+                Issue.record("expected an incompatibility")
+            } catch {
+                #expect(error.kind == .cannotCreate)
+                #expect(error.message == "database '\(path)' does not fit the model: "
+                    + #"table "stops" column "lat" has type TEXT, the model needs REAL; "#
+                    + #"table "stops" column "parent_pk" has type BLOB, the model needs INTEGER"#)
+            }
+            connection.close()
+            #expect(directory.bytes(of: "old.sqlite") == before)
+            #expect(directory.contents == ["old.sqlite"])
+        }
+
+        @Test func duplicateIdentitiesAreReportedBeforeAnyWrite() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("old.sqlite", """
+                CREATE TABLE stops (pk INTEGER PRIMARY KEY, stop_id TEXT, lat REAL, parent_pk INTEGER);
+                INSERT INTO stops (stop_id) VALUES ('a'), ('a'), (NULL), (NULL);
+                """)
+            let before = directory.bytes(of: "old.sqlite")
+            let connection = try Connection(path: path)
+            #expect {
+                try SchemaMigration.migrate(connection, to: [Self.trips, Self.stops])
+            } throws: { error in
+                let error = error as? SluiceError
+                return error?.kind == .cannotCreate && error?.message.contains(#"table "stops" has rows with the same identity ("stop_id")"#) == true
+            }
+            connection.close()
+            #expect(directory.bytes(of: "old.sqlite") == before)
+        }
+
+        @Test func nullIdentitiesDoNotCountAsDuplicates() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("""
+                CREATE TABLE stops (pk INTEGER PRIMARY KEY, stop_id TEXT, lat REAL, parent_pk INTEGER);
+                INSERT INTO stops (stop_id) VALUES ('a'), (NULL), (NULL);
+                """)
+            try SchemaMigration.migrate(connection, to: [Self.stops])
+            #expect(try connection.integer("SELECT count(*) FROM pragma_index_list('stops') WHERE \"unique\"") == 1)
+        }
+
+        @Test func missingPrimaryKeyIsAnIncompatibility() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("CREATE TABLE trips (headsign TEXT)")
+            #expect(throws: SluiceError.self) { try SchemaMigration.migrate(connection, to: [Self.trips]) }
+            #expect(try connection.integer("SELECT count(*) FROM pragma_table_info('trips')") == 1)
+        }
+    }
+}
