@@ -19,8 +19,6 @@ enum Scalar {
 struct ConversionError: Error, Equatable, Sendable, CustomStringConvertible {
     var message: String
 
-    init(_ message: String) { self.message = message }
-
     var description: String { message }
 
     /// `cannot convert <excerpt> to <type>[: <reason>]`. Only built on the failure path.
@@ -29,6 +27,10 @@ struct ConversionError: Error, Equatable, Sendable, CustomStringConvertible {
         if let reason { message += ": \(reason)" }
         return ConversionError(message)
     }
+}
+
+extension ConversionError {
+    init(_ message: String) { self.init(message: message) }
 }
 
 extension Scalar {

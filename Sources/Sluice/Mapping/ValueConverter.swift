@@ -35,7 +35,8 @@
 /// A converter is built once per attribute (the `dateFormat` is compiled then) and called per
 /// value on the hot path: conversions to integer, double, boolean and decimal validation
 /// allocate nothing (a double parses through a small, inline `String`); nothing here uses
-/// Foundation.
+/// Foundation. `convert(_: JSONValue)` (in `ValueConverter+JSONValue.swift`) converts values
+/// held in memory, such as a model's `default`, the same way.
 struct ValueConverter: Sendable {
     let type: AttributeType
     let dateInput: DateInput

@@ -317,3 +317,35 @@ struct ConversionTests {
         #expect(converted(.string("true"), to: .boolean) == .integer(1))
     }
 }
+
+extension ConversionTests {
+    /// In-memory values (an attribute's `default`) convert as the same input would.
+    @Test func jsonValues() throws {
+        let integer = try ValueConverter(type: .integer)
+        #expect(try integer.convert(JSONValue.number("1e3")) == .integer(1000))
+        #expect(try integer.convert(JSONValue.string("42")) == .integer(42))
+        #expect(try integer.convert(JSONValue.bool(true)) == .integer(1))
+        #expect(try integer.convert(JSONValue.null) == .null)
+        #expect(throws: ConversionError(message: #"cannot convert "x" to integer"#)) {
+            try integer.convert(JSONValue.string("x"))
+        }
+        #expect(throws: ConversionError(message: "cannot convert an array to integer")) {
+            try integer.convert(JSONValue.array([]))
+        }
+        #expect(throws: ConversionError(message: "cannot convert an object to integer")) {
+            try integer.convert(JSONValue.object([]))
+        }
+
+        let json = try ValueConverter(type: .json)
+        let value = JSONValue.object([
+            .init("a", .array([.number("1.50"), .bool(false), .null, .string("q\"")])),
+            .init("b", .object([])),
+            .init("a", .number("2")),
+        ])
+        #expect(try json.convert(value) == .text(#"{"a":[1.50,false,null,"q\""],"b":{},"a":2}"#))
+        #expect(try json.convert(JSONValue.string("s")) == .text(#""s""#))
+
+        let date = try ValueConverter(type: .date, dateFormat: "d.M.yyyy")
+        #expect(try date.convert(JSONValue.string("29.2.2012")) == .text("2012-02-29T00:00:00Z"))
+    }
+}
