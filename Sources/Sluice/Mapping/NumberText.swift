@@ -1,0 +1,131 @@
+/// JSON number text (RFC 8259 §6: `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`) read
+/// straight from its bytes, with no allocation and no round trip through `Double`, so every
+/// 64-bit integer survives exactly.
+struct NumberText {
+    var negative: Bool
+    /// Byte ranges of the digits before and after the decimal point (the latter may be empty).
+    var integerDigits: Range<Int>
+    var fractionDigits: Range<Int>
+    /// The exponent, clamped to ±`exponentLimit` (far beyond anything a 64-bit value or a
+    /// date can use, so clamping never changes a result).
+    var exponent: Int
+
+    static let exponentLimit = 1_000_000
+
+    /// Parts of `bytes` if they are exactly one JSON number (no whitespace, no `+`, no
+    /// leading zeros, no `inf`/`nan`/hex), else nil.
+    init?(_ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
+        var at = 0
+        negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+        if negative { at = 1 }
+
+        let integerStart = at
+        guard at < count, NumberText.isDigit(bytes[at]) else { return nil }
+        if bytes[at] == UInt8(ascii: "0") {
+            at += 1
+        } else {
+            while at < count && NumberText.isDigit(bytes[at]) { at += 1 }
+        }
+        integerDigits = integerStart..<at
+
+        fractionDigits = at..<at
+        if at < count && bytes[at] == UInt8(ascii: ".") {
+            at += 1
+            let fractionStart = at
+            while at < count && NumberText.isDigit(bytes[at]) { at += 1 }
+            guard at > fractionStart else { return nil }
+            fractionDigits = fractionStart..<at
+        }
+
+        exponent = 0
+        if at < count && (bytes[at] | 0x20) == UInt8(ascii: "e") {
+            at += 1
+            var exponentNegative = false
+            if at < count && (bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-")) {
+                exponentNegative = bytes[at] == UInt8(ascii: "-")
+                at += 1
+            }
+            let exponentStart = at
+            var value = 0
+            while at < count && NumberText.isDigit(bytes[at]) {
+                value = min(value * 10 + Int(bytes[at] &- UInt8(ascii: "0")), NumberText.exponentLimit)
+                at += 1
+            }
+            guard at > exponentStart else { return nil }
+            exponent = exponentNegative ? -value : value
+        }
+        guard at == count else { return nil }
+    }
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
+    /// Whether the number is zero in any spelling (`0`, `-0`, `0.0`, `0e5`).
+    func isZero(in bytes: UnsafeRawBufferPointer) -> Bool {
+        for index in integerDigits where bytes[index] != UInt8(ascii: "0") { return false }
+        for index in fractionDigits where bytes[index] != UInt8(ascii: "0") { return false }
+        return true
+    }
+
+    /// Whether the number is written as plain digits (no fraction, no exponent).
+    var isPlainInteger: Bool { fractionDigits.isEmpty && exponent == 0 }
+
+    enum IntegerResult: Equatable {
+        case value(Int64)
+        /// Digits remain after the decimal point (only when not rounding down).
+        case notIntegral
+        case outOfRange
+    }
+
+    /// The number times 10^`scale` as an Int64: exactly, or rounded toward negative infinity
+    /// when `roundingDown` (dates truncate sub-millisecond digits that way).
+    func integer(in bytes: UnsafeRawBufferPointer, scale: Int = 0, roundingDown: Bool = false) -> IntegerResult {
+        let integerCount = integerDigits.count
+        let digitCount = integerCount + fractionDigits.count
+        // The value is digits × 10^shift, digits being the integer then the fraction digits.
+        let shift = exponent - fractionDigits.count + scale
+        let kept = shift >= 0 ? digitCount : max(0, digitCount + shift)
+
+        @inline(__always)
+        func digit(_ index: Int) -> UInt64 {
+            let byte = index < integerCount
+                ? bytes[integerDigits.lowerBound + index]
+                : bytes[fractionDigits.lowerBound + index - integerCount]
+            return UInt64(byte &- UInt8(ascii: "0"))
+        }
+
+        // The magnitude may reach 2^63 (Int64.min); anything above is out of range.
+        let limit: UInt64 = 1 << 63
+        var magnitude: UInt64 = 0
+        for index in 0..<kept {
+            if magnitude > limit / 10 { return .outOfRange }
+            magnitude = magnitude * 10 + digit(index)
+            if magnitude > limit { return .outOfRange }
+        }
+        var droppedNonZero = false
+        for index in kept..<digitCount where digit(index) != 0 {
+            droppedNonZero = true
+            break
+        }
+        if magnitude != 0 && shift > 0 {
+            for _ in 0..<shift {
+                if magnitude > limit / 10 { return .outOfRange }
+                magnitude *= 10
+                if magnitude > limit { return .outOfRange }
+            }
+        }
+        if droppedNonZero {
+            guard roundingDown else { return .notIntegral }
+            if negative { magnitude += 1 }
+        }
+        if negative {
+            guard magnitude <= limit else { return .outOfRange }
+            return .value(magnitude == limit ? Int64.min : -Int64(magnitude))
+        }
+        guard magnitude < limit else { return .outOfRange }
+        return .value(Int64(magnitude))
+    }
+}

@@ -1,0 +1,231 @@
+/// Converts JSON scalars to the column values of an attribute's type (SPEC §3, §4).
+///
+/// `null` is `.null` for every type (the caller enforces `optional: false`). Otherwise:
+///
+/// * **string** ← strings; numbers as their JSON text exactly as written (`10248909829` →
+///   `"10248909829"`, `1.50` → `"1.50"`); `true`/`false` → `"true"`/`"false"`.
+/// * **integer** ← integral numbers within 64 bits, exactly (`12.0`, `1e3`, `-0` included;
+///   digits are read from the text, never through `Double`); numeric strings the same way;
+///   booleans → 1/0. A fraction (`1.5`), overflow, an empty string or junk is an error, never 0.
+/// * **double** ← numbers and numeric strings; the result must be finite (`1e400` is an
+///   error, `1e-400` is 0.0). Booleans → 1.0/0.0. Parsing is locale-independent.
+/// * **decimal** ← numbers and numeric strings, stored as `.text` with the digits exactly as
+///   written (`1.20` stays `"1.20"`). Booleans are an error.
+/// * **boolean** ← `true`/`false`; numbers: zero in any spelling (`0`, `-0`, `0.0`, `0e5`) is
+///   false, any other number true; strings `true yes y t 1` / `false no n f 0` in any letter
+///   case. Stored as `.integer(1)`/`.integer(0)`.
+/// * **date** → `.text` `YYYY-MM-DDTHH:MM:SSZ`, or `YYYY-MM-DDTHH:MM:SS.sssZ` when the
+///   milliseconds are not zero, in UTC. Strings: without `dateFormat`, ISO 8601 (see
+///   `ISO8601`); with a pattern, as `DatePattern` documents. Numbers are Unix seconds
+///   (fractions allowed, truncated to milliseconds) for every `dateFormat` except `unix-ms`
+///   (alias `UnixTime`), which means milliseconds; `unix` and `unix-ms` also accept numeric
+///   strings. Month, day (leap years included), hour, minute and second are range-checked;
+///   only the years 0000…9999 (in UTC) exist. Booleans are an error.
+/// * **uuid** ← canonical 8-4-4-4-12 UUID strings in any case → lowercase `.text`.
+/// * **binary** ← base64 strings (see `Base64Decoding`) → `.blob`.
+/// * **json** ← any value: a string → its compact JSON encoding (quoted, escaped), a number →
+///   its raw text, a boolean → `true`/`false`, all as `.text`. Objects and arrays are written
+///   by `JSONTextWriter` and never reach a converter.
+///
+/// Decided details: numeric strings follow the JSON number grammar exactly (no surrounding
+/// whitespace, no leading `+` or zeros, no hex, `inf` or `nan`), so `"007"` is not an integer;
+/// a number given to a `uuid` or `binary` attribute is an error; `dateFormat` is accepted for
+/// `date` attributes only.
+///
+/// A converter is built once per attribute (the `dateFormat` is compiled then) and called per
+/// value on the hot path: conversions to integer, double, boolean and decimal validation
+/// allocate nothing (a double parses through a small, inline `String`); nothing here uses
+/// Foundation. `convert(_: JSONValue)` (in `ValueConverter+JSONValue.swift`) converts values
+/// held in memory, such as a model's `default`, the same way.
+struct ValueConverter: Sendable {
+    let type: AttributeType
+    let dateInput: DateInput
+
+    init(type: AttributeType, dateFormat: String? = nil) throws(ConversionError) {
+        if dateFormat != nil && type != .date {
+            throw ConversionError("dateFormat applies only to date attributes, not \(type.rawValue)")
+        }
+        self.type = type
+        self.dateInput = try DateInput(dateFormat: dateFormat)
+    }
+
+    func convert(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        if case .null = scalar { return .null }
+        switch type {
+        case .string: return toString(scalar)
+        case .integer: return try toInteger(scalar)
+        case .double: return try toDouble(scalar)
+        case .decimal: return try toDecimal(scalar)
+        case .boolean: return try toBoolean(scalar)
+        case .date: return try toDate(scalar)
+        case .uuid: return try toUUID(scalar)
+        case .binary: return try toBinary(scalar)
+        case .json: return toJSON(scalar)
+        }
+    }
+
+    private func fail(_ scalar: Scalar, _ reason: String? = nil) -> ConversionError {
+        ConversionError.cannotConvert(scalar, to: type, reason)
+    }
+
+    // MARK: - Per type
+
+    private func toString(_ scalar: Scalar) -> DatabaseValue {
+        switch scalar {
+        case .null: return .null
+        case .bool(let value): return .text(value ? "true" : "false")
+        case .number(let bytes), .string(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    private func toInteger(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        switch scalar {
+        case .null: return .null
+        case .bool(let value): return .integer(value ? 1 : 0)
+        case .number(let bytes), .string(let bytes):
+            guard let number = NumberText(bytes) else { throw fail(scalar) }
+            switch number.integer(in: bytes) {
+            case .value(let value): return .integer(value)
+            case .notIntegral: throw fail(scalar, "not a whole number")
+            case .outOfRange: throw fail(scalar, "out of the 64-bit range")
+            }
+        }
+    }
+
+    private func toDouble(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        switch scalar {
+        case .null: return .null
+        case .bool(let value): return .real(value ? 1 : 0)
+        case .number(let bytes), .string(let bytes):
+            guard let number = NumberText(bytes) else { throw fail(scalar) }
+            // Up to 15 digits, an integer is exact in a Double: skip the text parser.
+            if number.isPlainInteger && number.integerDigits.count <= 15,
+               case .value(let value) = number.integer(in: bytes) {
+                return .real(number.negative && value == 0 ? -0.0 : Double(value))
+            }
+            // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
+            guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
+                throw fail(scalar, "out of the double range")
+            }
+            return .real(value)
+        }
+    }
+
+    private func toDecimal(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        switch scalar {
+        case .null: return .null
+        case .bool: throw fail(scalar)
+        case .number(let bytes), .string(let bytes):
+            guard NumberText(bytes) != nil else { throw fail(scalar) }
+            return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    private func toBoolean(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        switch scalar {
+        case .null: return .null
+        case .bool(let value): return .integer(value ? 1 : 0)
+        case .number(let bytes):
+            guard let number = NumberText(bytes) else { throw fail(scalar) }
+            return .integer(number.isZero(in: bytes) ? 0 : 1)
+        case .string(let bytes):
+            guard let value = ValueConverter.booleanWord(bytes) else { throw fail(scalar) }
+            return .integer(value ? 1 : 0)
+        }
+    }
+
+    /// `true yes y t 1` → true, `false no n f 0` → false, in any letter case; else nil.
+    private static func booleanWord(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        // Longest word is 5 bytes: pack the lowercased bytes into an integer and compare.
+        guard (1...5).contains(bytes.count) else { return nil }
+        var packed: UInt64 = 0
+        for byte in bytes {
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            packed = packed << 8 | UInt64(lower)
+        }
+        switch packed {
+        case pack("true"), pack("yes"), pack("y"), pack("t"), pack("1"): return true
+        case pack("false"), pack("no"), pack("n"), pack("f"), pack("0"): return false
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    private static func pack(_ word: StaticString) -> UInt64 {
+        var packed: UInt64 = 0
+        for index in 0..<word.utf8CodeUnitCount { packed = packed << 8 | UInt64(word.utf8Start[index]) }
+        return packed
+    }
+
+    private func toDate(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        let instant: Int64
+        switch scalar {
+        case .null: return .null
+        case .bool: throw fail(scalar)
+        case .number(let bytes):
+            instant = try unixInstant(scalar, bytes, milliseconds: dateInput.isMilliseconds)
+        case .string(let bytes):
+            switch dateInput {
+            case .unixSeconds: instant = try unixInstant(scalar, bytes, milliseconds: false)
+            case .unixMilliseconds: instant = try unixInstant(scalar, bytes, milliseconds: true)
+            case .iso8601, .pattern:
+                do throws(DateFailure) {
+                    if case .pattern(let pattern) = dateInput {
+                        instant = try pattern.instant(bytes)
+                    } else {
+                        instant = try ISO8601.instant(bytes)
+                    }
+                } catch {
+                    throw fail(scalar, error.reason)
+                }
+            }
+        }
+        return .text(CivilTime.iso8601(milliseconds: instant))
+    }
+
+    private func unixInstant(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer, milliseconds: Bool)
+        throws(ConversionError) -> Int64 {
+        guard let number = NumberText(bytes) else {
+            throw fail(scalar, milliseconds ? "not Unix milliseconds" : "not Unix seconds")
+        }
+        let result = number.integer(in: bytes, scale: milliseconds ? 0 : 3, roundingDown: true)
+        guard case .value(let instant) = result, instant >= CivilTime.earliest, instant <= CivilTime.latest else {
+            throw fail(scalar, "outside the years 0000…9999")
+        }
+        return instant
+    }
+
+    private func toUUID(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        guard case .string(let bytes) = scalar, let text = UUIDText.lowercased(bytes) else {
+            if case .null = scalar { return .null }
+            throw fail(scalar)
+        }
+        return .text(text)
+    }
+
+    private func toBinary(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+        guard case .string(let bytes) = scalar else {
+            if case .null = scalar { return .null }
+            throw fail(scalar)
+        }
+        guard let data = Base64Decoding.decode(bytes) else { throw fail(scalar, "not base64") }
+        return .blob(data)
+    }
+
+    private func toJSON(_ scalar: Scalar) -> DatabaseValue {
+        switch scalar {
+        case .null: return .null
+        case .bool(let value): return .text(value ? "true" : "false")
+        case .number(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        case .string(let bytes): return .text(JSONEscaping.quotedString(bytes))
+        }
+    }
+}
+
+extension DateInput {
+    /// Whether numbers mean Unix milliseconds rather than seconds.
+    var isMilliseconds: Bool {
+        if case .unixMilliseconds = self { return true }
+        return false
+    }
+}
