@@ -28,17 +28,28 @@ enum Diagnostics {
     static func writeLine(_ line: String) {
         var text = line
         if !text.hasSuffix("\n") { text += "\n" }
-        fputs(text, stderr)
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
     }
 
     static func fail(_ error: SluiceError) -> Never {
         printError(error.description)
-        exit(exitStatus(for: error.kind))
+        Self.exit(exitStatus(for: error.kind))
     }
 
     /// A model with problems: one line for each, then exit 64.
     static func fail(_ error: ModelError) -> Never {
         for problem in error.problems { printError("\(error.source): \(problem)") }
-        exit(exitStatus(for: .usage))
+        Self.exit(exitStatus(for: .usage))
     }
 }

@@ -12,6 +12,6 @@ struct SchemaCommand: ParsableCommand {
 
     func run() throws {
         let file = try ModelFile.load(path: model)
-        print(DatabaseLayout(model: file.model).ddl, terminator: "")
+        print(DatabaseLayout(file.model).ddl, terminator: "")
     }
 }

@@ -28,7 +28,7 @@ struct SluiceCommand: ParsableCommand {
         } catch let error as ModelError {
             Diagnostics.fail(error)
         } catch let code as ExitCode {
-            exit(code.rawValue)
+            Diagnostics.exit(code.rawValue)
         } catch {
             // swift-argument-parser's own: help and version go to stdout with status 0,
             // usage mistakes to stderr with status 64 (EX_USAGE).
@@ -39,7 +39,7 @@ struct SluiceCommand: ParsableCommand {
             } else {
                 Diagnostics.printError(message)
             }
-            exit(code.rawValue)
+            Diagnostics.exit(code.rawValue)
         }
     }
 }

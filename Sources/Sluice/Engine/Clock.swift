@@ -44,11 +44,18 @@ struct MonotonicClock {
     }
 }
 
+#if canImport(Glibc)
+/// Glibc imports RUSAGE_SELF as an enum case where getrusage wants an Int32.
+private let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
+#else
+private let RUSAGE_SELF_WHO = RUSAGE_SELF
+#endif
+
 /// The process's peak resident memory so far (getrusage's maxrss, KiB on Linux).
 enum PeakMemory {
     static func residentBytes() -> Int64 {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(RUSAGE_SELF_WHO, &usage)
         #if canImport(Darwin)
         return Int64(usage.ru_maxrss)
         #else

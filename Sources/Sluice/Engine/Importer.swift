@@ -49,9 +49,10 @@ public final class Importer {
         }
         database = try ImportDatabase.begin(path: databasePath)
         do {
-            try SchemaMigration.migrate(database.connection, to: DatabaseLayout(model: model).tables)
-            let writers = try plan.entities.map { (entity) throws(SluiceError) in
-                try EntityWriter(plan: entity, connection: database.connection, databaseName: databasePath)
+            try SchemaMigration.migrate(database.connection, to: DatabaseLayout(model).tables)
+            var writers: [EntityWriter] = []
+            for entity in plan.entities {
+                writers.append(try EntityWriter(plan: entity, connection: database.connection, databaseName: databasePath))
             }
             writer = BatchWriter(writers: writers, batchSize: options.batchSize, onError: options.onError)
         } catch {

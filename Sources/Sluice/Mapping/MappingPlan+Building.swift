@@ -32,7 +32,7 @@ extension MappingPlan {
                 var defaultValue: DatabaseValue?
                 if let value = attribute.defaultValue {
                     do {
-                        defaultValue = try Self.convert(value, with: converter)
+                        defaultValue = try converter.convert(value)
                     } catch {
                         problems.append(ModelProblem(path: "\(path).default", message: error.message))
                     }
@@ -108,54 +108,5 @@ extension MappingPlan {
             }
         }
         locationNodes[node].entity = entity
-    }
-
-    /// A model `default` goes through the same conversion as input values.
-    private static func convert(_ value: JSONValue, with converter: ValueConverter) throws(ConversionError) -> DatabaseValue {
-        switch value {
-        case .null:
-            return .null
-        case .bool(let flag):
-            return try converter.convert(.bool(flag))
-        case .number(var text):
-            return try text.withUTF8 { bytes in
-                Result { () throws(ConversionError) in try converter.convert(.number(UnsafeRawBufferPointer(bytes))) }
-            }.get()
-        case .string(var text):
-            return try text.withUTF8 { bytes in
-                Result { () throws(ConversionError) in try converter.convert(.string(UnsafeRawBufferPointer(bytes))) }
-            }.get()
-        case .array, .object:
-            guard converter.type == .json else {
-                throw ConversionError(message: "an object or array is not a \(converter.type.rawValue)")
-            }
-            var writer = JSONTextWriter()
-            writer.write(value)
-            return .text(String(decoding: writer.bytes, as: UTF8.self))
-        }
-    }
-}
-
-extension JSONTextWriter {
-    /// Serialises a whole tree (for `default` values of json attributes).
-    mutating func write(_ value: JSONValue) {
-        switch value {
-        case .null: scalar(.null)
-        case .bool(let flag): scalar(.bool(flag))
-        case .number(var text): text.withUTF8 { scalar(.number(UnsafeRawBufferPointer($0))) }
-        case .string(var text): text.withUTF8 { scalar(.string(UnsafeRawBufferPointer($0))) }
-        case .array(let elements):
-            startArray()
-            for element in elements { write(element) }
-            endArray()
-        case .object(let members):
-            startObject()
-            for member in members {
-                var key = member.key
-                key.withUTF8 { self.key(UnsafeRawBufferPointer($0)) }
-                write(member.value)
-            }
-            endObject()
-        }
     }
 }
