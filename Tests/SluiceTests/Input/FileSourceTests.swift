@@ -7,7 +7,7 @@ extension InputTests {
     struct FileSourceTests {
         @Test("a file comes back exactly through 7-byte chunks")
         func readsBackExactly() throws {
-            let directory = try TemporaryDirectory()
+            let directory = TemporaryDirectory()
             let content = sampleBytes(count: 1_000)  // 142 full chunks and one of 6 bytes
             let path = try directory.write(content, to: "records.json")
             let source = try FileSource(path: path)
@@ -18,7 +18,7 @@ extension InputTests {
 
         @Test("a chunk size that divides the file leaves no empty last chunk")
         func exactMultiple() throws {
-            let directory = try TemporaryDirectory()
+            let directory = TemporaryDirectory()
             let content = sampleBytes(count: 70)
             let source = try FileSource(path: try directory.write(content, to: "a.json"))
             var reader = ChunkReader(source: source, chunkSize: 7)
@@ -33,7 +33,7 @@ extension InputTests {
 
         @Test("an empty file has no chunks")
         func emptyFile() throws {
-            let directory = try TemporaryDirectory()
+            let directory = TemporaryDirectory()
             let source = try FileSource(path: try directory.write([], to: "empty.json"))
             #expect(source.expectedSize == 0)
             var reader = ChunkReader(source: source)
@@ -51,10 +51,10 @@ extension InputTests {
 
         @Test("a directory cannot be opened")
         func directory() throws {
-            let directory = try TemporaryDirectory()
-            let error = sluiceError { () throws(SluiceError) in _ = try FileSource(path: directory.url.path) }
+            let directory = TemporaryDirectory()
+            let error = sluiceError { () throws(SluiceError) in _ = try FileSource(path: directory.path) }
             #expect(error?.kind == .cannotOpenInput)
-            #expect(error?.message == "cannot open '\(directory.url.path)': Is a directory")
+            #expect(error?.message == "cannot open '\(directory.path)': Is a directory")
         }
 
         @Test("InputOpener reports a missing file the same way")
@@ -66,7 +66,7 @@ extension InputTests {
 
         @Test("a plain file through InputOpener keeps its size and every byte")
         func openerPlainFile() throws {
-            let directory = try TemporaryDirectory()
+            let directory = TemporaryDirectory()
             let content = Array("[{\"a\":1}]".utf8)
             let path = try directory.write(content, to: "plain.json")
             let source = try InputOpener.open(path: path)

@@ -7,7 +7,7 @@ extension InputTests {
     struct GzipSourceTests {
         @Test("a gzip file is inflated transparently")
         func roundTrip() throws {
-            let directory = try TemporaryDirectory()
+            let directory = TemporaryDirectory()
             let content = sampleBytes(count: 300_000)
             let path = try directory.write(try gzip(content), to: "records.json.gz")
             let source = try InputOpener.open(path: path)
@@ -34,7 +34,7 @@ extension InputTests {
 
         @Test("concatenated members are read one after another, as gunzip does")
         func multiMember() throws {
-            let directory = try TemporaryDirectory()
+            let directory = TemporaryDirectory()
             let first = Array("[{\"id\":1},\n".utf8) + sampleBytes(count: 10_000, seed: 2)
             let second = sampleBytes(count: 20_000, seed: 5)
             let third = Array("{\"id\":3}\n".utf8)
@@ -53,7 +53,7 @@ extension InputTests {
 
         @Test("truncated gzip data is a data error", arguments: [0.5, 0.99])
         func truncated(fraction: Double) throws {
-            let directory = try TemporaryDirectory()
+            let directory = TemporaryDirectory()
             let content = sampleBytes(count: 50_000)
             let compressed = try gzip(content)
             let cut = Array(compressed.prefix(Int(Double(compressed.count) * fraction)))

@@ -6,35 +6,9 @@ import Testing
 /// The namespace of the Input layer's suites, so that `swift test --filter Input` runs them all.
 enum InputTests {}
 
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sluice-input-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    /// Writes `bytes` to `name` and returns its path.
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let path = path(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-}
-
 /// `bytes` compressed by `/usr/bin/gzip` (one member).
 func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let directory = try TemporaryDirectory()
+    let directory = TemporaryDirectory()
     let input = try directory.write(bytes, to: "plain")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
