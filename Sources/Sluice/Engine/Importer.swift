@@ -32,6 +32,9 @@ public final class Importer {
     private var records = 0
     private var finished = false
 
+    /// The connection the import writes through (for tests that trace its SQL).
+    var connection: Connection { database.connection }
+
     /// Opens (or prepares to create) the database and brings its schema up to the model.
     /// - Parameter modelSHA256: recorded in `sluice_imports`; by default the digest of the model
     ///   file's bytes as loaded by `ModelFile`, or empty.

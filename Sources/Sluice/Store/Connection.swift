@@ -32,6 +32,8 @@ final class Connection {
     var displayName: String
 
     private var db: OpaquePointer?
+    /// The closure `trace(_:)` installed, owned here because SQLite keeps only a pointer.
+    var traceBox: TraceBox?
 
     /// Opens `path` (`":memory:"` for an in-memory database) with extended result codes on.
     init(path: String, mode: Mode = .create, displayName: String? = nil) throws(SQLiteError) {

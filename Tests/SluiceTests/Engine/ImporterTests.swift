@@ -1,0 +1,258 @@
+import Testing
+@testable import Sluice
+
+/// Imports `json` into the database at `path` with `model`, in one import.
+@discardableResult
+func importJSON(_ json: String, model: Model, into path: String, options: ImportOptions = ImportOptions())
+    throws(SluiceError) -> ImportReport
+{
+    let importer = try Importer(databasePath: path, model: model, options: options)
+    try importer.importBytes(Array(json.utf8), name: "in.json")
+    return try importer.finish()
+}
+
+/// The rows of a query, for assertions.
+func query(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
+    try Connection(path: path, mode: .readOnly).rows(sql)
+}
+
+private let item = Model.Entity(
+    name: "Item", table: "items", identity: ["id"],
+    attributes: [
+        .init(name: "id", type: .integer),
+        .init(name: "name", type: .string),
+        .init(name: "price", type: .double, defaultValue: .number("1.5")),
+        .init(name: "stock", type: .integer, keys: [KeyPath(parsing: "stock.count")]),
+    ])
+private let items = Model(root: .entity("Item"), entities: [item])
+
+/// Triggers that count every row write on `items`, per kind and per updated column.
+private let countingTriggers = """
+    CREATE TABLE writes (kind TEXT PRIMARY KEY, n INTEGER);
+    INSERT INTO writes VALUES ('insert', 0), ('update', 0), ('name', 0), ('price', 0), ('stock', 0);
+    CREATE TRIGGER items_insert AFTER INSERT ON items BEGIN UPDATE writes SET n = n + 1 WHERE kind = 'insert'; END;
+    CREATE TRIGGER items_update AFTER UPDATE ON items BEGIN UPDATE writes SET n = n + 1 WHERE kind = 'update'; END;
+    CREATE TRIGGER items_name AFTER UPDATE OF name ON items BEGIN UPDATE writes SET n = n + 1 WHERE kind = 'name'; END;
+    CREATE TRIGGER items_price AFTER UPDATE OF price ON items BEGIN UPDATE writes SET n = n + 1 WHERE kind = 'price'; END;
+    CREATE TRIGGER items_stock AFTER UPDATE OF stock ON items BEGIN UPDATE writes SET n = n + 1 WHERE kind = 'stock'; END;
+    """
+
+private func writes(_ path: String) throws -> [String: Int64] {
+    var result: [String: Int64] = [:]
+    for row in try query(path, "SELECT kind, n FROM writes") {
+        if case .text(let kind) = row[0], case .integer(let count) = row[1] { result[kind] = count }
+    }
+    return result
+}
+
+@Suite struct ImporterTests {
+    let first = """
+        [{"id": 1, "name": "apple", "price": 2.5, "stock": {"count": 10}},
+         {"id": 2, "name": "pear", "price": 3},
+         {"id": "3", "name": "plum"}]
+        """
+
+    @Test func insertsRowsWithConvertedValuesAndDefaults() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        let report = try importJSON(first, model: items, into: db)
+        #expect(report.entities == [counts("Item", inserted: 3)])
+        #expect(report.records == 3)
+        #expect(try query(db, "SELECT pk, id, name, price, stock FROM items ORDER BY pk") == [
+            [.integer(1), .integer(1), .text("apple"), .real(2.5), .integer(10)],
+            [.integer(2), .integer(2), .text("pear"), .real(3), .null],
+            [.integer(3), .integer(3), .text("plum"), .real(1.5), .null],
+        ])
+        #expect(try query(db, "SELECT records, inserted, updated, unchanged, rejected, sources FROM sluice_imports") == [
+            [.integer(3), .integer(3), .integer(0), .integer(0), .integer(0), .text("in.json")],
+        ])
+    }
+
+    @Test func reimportingTheSameInputWritesNothing() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        try importJSON(first, model: items, into: db)
+        try Connection(path: db).execute(countingTriggers)
+        let before = try query(db, "SELECT * FROM items ORDER BY pk")
+
+        let report = try importJSON(first, model: items, into: db)
+        #expect(report.entities == [counts("Item", unchanged: 3)])
+        #expect(try writes(db) == ["insert": 0, "update": 0, "name": 0, "price": 0, "stock": 0])
+        #expect(try query(db, "SELECT * FROM items ORDER BY pk") == before)
+    }
+
+    @Test func aChangedValueUpdatesExactlyThatColumn() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        try importJSON(first, model: items, into: db)
+        try Connection(path: db).execute(countingTriggers)
+
+        let changed = first.replacingOccurrences(of: "\"pear\"", with: "\"Pear\"")
+        let report = try importJSON(changed, model: items, into: db)
+        #expect(report.entities == [counts("Item", updated: 1, unchanged: 2)])
+        #expect(try writes(db) == ["insert": 0, "update": 1, "name": 1, "price": 0, "stock": 0])
+        #expect(try query(db, "SELECT name FROM items WHERE id = 2") == [[.text("Pear")]])
+    }
+
+    @Test func missingKeysLeaveColumnsAloneAndNullClearsThem() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        try importJSON(first, model: items, into: db)
+        // `stock: null` does not reach the key path stock.count: not present, left alone.
+        let report = try importJSON(#"{"id": 1, "name": null, "stock": null} {"id": 2}"#, model: items, into: db)
+        #expect(report.entities == [counts("Item", updated: 1, unchanged: 1)])
+        #expect(try query(db, "SELECT name, price, stock FROM items WHERE id IN (1, 2) ORDER BY id") == [
+            [.null, .real(2.5), .integer(10)],
+            [.text("pear"), .real(3), .null],
+        ])
+    }
+
+    @Test func defaultWhenMissingAppliesOnUpdateToo() throws {
+        var entity = item
+        entity.attributes[1].defaultValue = .string("unnamed")
+        entity.attributes[1].defaultWhenMissing = true
+        let model = Model(root: .entity("Item"), entities: [entity])
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        try importJSON(first, model: model, into: db)
+        try importJSON(#"{"id": 1}"#, model: model, into: db)
+        #expect(try query(db, "SELECT name FROM items WHERE id = 1") == [[.text("unnamed")]])
+    }
+
+    @Test func identitiesAreComparedAfterConversion() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        let report = try importJSON(#"{"id": "42", "name": "a"} {"id": 42, "name": "b"} {"id": 42.0, "price": 9}"#, model: items, into: db)
+        #expect(report.entities == [counts("Item", inserted: 1, updated: 2)])
+        #expect(try query(db, "SELECT id, name, price FROM items") == [[.integer(42), .text("b"), .real(9)]])
+        try importJSON(#"{"id": 42e0, "name": "c"}"#, model: items, into: db)
+        #expect(try query(db, "SELECT id, name FROM items") == [[.integer(42), .text("c")]])
+    }
+
+    @Test func recordsWithTheSameIdentityMergeWithinAndAcrossBatches() throws {
+        var options = ImportOptions()
+        options.batchSize = 2
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        let json = #"{"id": 1, "name": "a"} {"id": 1, "price": 5} {"id": 2} {"id": 1, "name": "z"} {"id": 1, "name": "z"}"#
+        let report = try importJSON(json, model: items, into: db, options: options)
+        // Batch 1 inserts id 1 (merged), batch 2 inserts id 2 and updates id 1, batch 3 finds
+        // id 1 unchanged; every record is counted once.
+        #expect(report.entities == [counts("Item", inserted: 2, updated: 2, unchanged: 1)])
+        #expect(try query(db, "SELECT id, name, price FROM items ORDER BY pk") == [
+            [.integer(1), .text("z"), .real(5)], [.integer(2), .null, .real(1.5)],
+        ])
+    }
+
+    @Test func compositeIdentity() throws {
+        let stopTime = Model.Entity(
+            name: "StopTime", identity: ["trip", "sequence"],
+            attributes: [.init(name: "trip", type: .string), .init(name: "sequence", type: .integer), .init(name: "at", type: .string)])
+        let model = Model(root: .entity("StopTime"), entities: [stopTime])
+        let directory = TemporaryDirectory()
+        let db = directory.file("t.sqlite")
+        let json = #"[{"trip": "A", "sequence": 1, "at": "08:00"}, {"trip": "A", "sequence": 2}, {"trip": "B", "sequence": 1}]"#
+        try importJSON(json, model: model, into: db)
+        let report = try importJSON(#"[{"trip": "A", "sequence": "2", "at": "08:05"}, {"trip": "B", "sequence": 1}, {"trip": "A"}]"#,
+                                    model: model, into: db)
+        #expect(report.entities == [counts("StopTime", inserted: 1, updated: 1, unchanged: 1)])
+        #expect(try query(db, "SELECT trip, sequence, at FROM StopTime ORDER BY pk") == [
+            [.text("A"), .integer(1), .text("08:00")], [.text("A"), .integer(2), .text("08:05")],
+            [.text("B"), .integer(1), .null], [.text("A"), .null, .null],
+        ])
+    }
+
+    @Test func withoutIdentityEveryRecordIsAppended() throws {
+        let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
+        let model = Model(entities: [log])
+        let directory = TemporaryDirectory()
+        let db = directory.file("log.sqlite")
+        try importJSON(#"{"message": "a"} {"message": "a"}"#, model: model, into: db)
+        let report = try importJSON(#"{"message": "a"}"#, model: model, into: db)
+        #expect(report.entities == [counts("Log", inserted: 1)])
+        #expect(try query(db, "SELECT count(*) FROM Log") == [[.integer(3)]])
+    }
+
+    @Test func oneLookupQueryPerBatchNotPerRecord() throws {
+        var options = ImportOptions()
+        options.batchSize = 5
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        let importer = try Importer(databasePath: db, model: items, options: options)
+        var statements: [String] = []
+        importer.connection.trace { statements.append($0) }
+        let json = (1...12).map { #"{"id": \#($0), "name": "n\#($0)"}"# }.joined(separator: "\n")
+        try importer.importBytes(Array(json.utf8))
+        _ = try importer.finish()
+        let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("FROM \"items\"") }
+        #expect(lookups.count == 3)
+        #expect(lookups.first?.contains("\"id\" IN (?, ?, ?, ?, ?)") == true)
+        #expect(statements.filter { $0.hasPrefix("INSERT INTO \"items\"") }.count == 12)
+    }
+
+    @Test func aFailedImportLeavesNoNewDatabaseBehind() throws {
+        var options = ImportOptions()
+        options.batchSize = 1
+        let directory = TemporaryDirectory()
+        let db = directory.file("new.sqlite")
+        let json = #"{"id": 1} {"id": 2} {"id": "three"}"#
+        #expect(throws: SluiceError.self) { try importJSON(json, model: items, into: db, options: options) }
+        #expect(directory.contents == [])
+    }
+
+    @Test func aFailedImportLeavesAnExistingDatabaseAsItWas() throws {
+        var options = ImportOptions()
+        options.batchSize = 1
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        try importJSON(first, model: items, into: db)
+        let before = try query(db, "SELECT * FROM items ORDER BY pk")
+        let json = #"{"id": 1, "name": "changed"} {"id": 7} {"id": 8, "price": "cheap"}"#
+        do {
+            try importJSON(json, model: items, into: db, options: options)
+            Issue.record("expected the import to fail")
+        } catch {
+            #expect(error.description == #"in.json:1:40: Item.price: cannot convert "cheap" to double"#)
+            #expect(error.kind == .data)
+        }
+        #expect(try query(db, "SELECT * FROM items ORDER BY pk") == before)
+        #expect(try query(db, "SELECT count(*) FROM sluice_imports") == [[.integer(1)]])
+        #expect(try query(db, "PRAGMA integrity_check") == [[.text("ok")]])
+        #expect(directory.contents == ["shop.sqlite"])
+    }
+
+    @Test func skippedRecordsAreCountedAndTheRestImported() throws {
+        var options = ImportOptions()
+        options.onError = .skip
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        let report = try importJSON(#"[{"id": 1}, {"id": "x"}, 5, {"id": 2}]"#, model: items, into: db, options: options)
+        #expect(report.entities == [counts("Item", inserted: 2, rejected: 2)])
+        #expect(try query(db, "SELECT rejected FROM sluice_imports") == [[.integer(2)]])
+    }
+
+    @Test func anIncompatibleExistingColumnFailsBeforeAnyWrite() throws {
+        let directory = TemporaryDirectory()
+        let db = try directory.makeDatabase("shop.sqlite", "CREATE TABLE items (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT, price TEXT, stock INTEGER)")
+        let before = directory.bytes(of: "shop.sqlite")
+        do {
+            try importJSON(first, model: items, into: db)
+            Issue.record("expected the import to fail")
+        } catch {
+            #expect(error.kind == .cannotCreate)
+            #expect(error.message.contains(#"table "items" column "price" has type TEXT, the model needs REAL"#))
+        }
+        #expect(directory.bytes(of: "shop.sqlite") == before)
+    }
+}
+
+private func counts(_ entity: String, inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, rejected: Int = 0)
+    -> ImportReport.EntityCounts
+{
+    var counts = ImportReport.EntityCounts(entity: entity)
+    counts.inserted = inserted
+    counts.updated = updated
+    counts.unchanged = unchanged
+    counts.rejected = rejected
+    return counts
+}
