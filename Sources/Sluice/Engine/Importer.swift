@@ -23,7 +23,8 @@ public final class Importer {
     public let options: ImportOptions
     private let plan: MappingPlan
     private let database: ImportDatabase
-    private let writer: BatchWriter
+    /// Owns the prepared statements; released before the commit so the file closes with it.
+    private var writer: BatchWriter?
     private let modelSHA256: String
     private let startedAt: UnixTime
     private let clock = MonotonicClock()
@@ -59,6 +60,7 @@ public final class Importer {
             }
             writer = BatchWriter(writers: writers, batchSize: options.batchSize, onError: options.onError)
         } catch {
+            writer = nil
             database.rollback()
             throw error
         }
@@ -86,16 +88,19 @@ public final class Importer {
     /// Writes what is left, records the import in `sluice_imports` and commits.
     public func finish() throws(SluiceError) -> ImportReport {
         precondition(!finished, "finish() called twice")
+        guard let writer else { preconditionFailure("finish() after cancel()") }
         do {
             try writer.flush()
-            let report = makeReport()
+            let report = makeReport(writer)
             let log = ImportRecord(
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
                 inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
                 rejected: Int64(report.rejected), unresolved: 0, modelSHA256: modelSHA256)
             try ImportLog.insert(log, into: database.connection)
-            try database.commit()
+            if options.analyze { try execute("ANALYZE") }
+            self.writer = nil
+            try database.commit(vacuum: options.vacuum)
             finished = true
             return report
         } catch {
@@ -108,11 +113,13 @@ public final class Importer {
     public func cancel() {
         guard !finished else { return }
         finished = true
+        writer = nil
         database.rollback()
     }
 
     private func run(_ source: ByteSource) throws(SluiceError) {
         precondition(!finished, "import after finish() or cancel()")
+        guard let writer else { preconditionFailure("import after cancel()") }
         do {
             sources.append(source.name)
             let stream = RecordStream(plan: plan, sink: writer)
@@ -133,7 +140,15 @@ public final class Importer {
         }
     }
 
-    private func makeReport() -> ImportReport {
+    private func execute(_ sql: String) throws(SluiceError) {
+        do {
+            try database.connection.execute(sql)
+        } catch {
+            throw error.sluiceError(database: database.path)
+        }
+    }
+
+    private func makeReport(_ writer: BatchWriter) -> ImportReport {
         ImportReport(entities: writer.writers.map(\.counts), sources: sources, bytes: bytes, records: records,
                      seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
     }

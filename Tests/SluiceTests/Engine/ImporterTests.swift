@@ -231,6 +231,33 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(try query(db, "SELECT rejected FROM sluice_imports") == [[.integer(2)]])
     }
 
+    @Test func theDatabaseIsFreeAsSoonAsFinishReturns() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        for _ in 0..<2 {  // new, then existing
+            let importer = try Importer(databasePath: db, model: items)
+            try importer.importBytes(Array(first.utf8))
+            _ = try importer.finish()
+            // The importer is still alive: its statements must not keep a lock on the file.
+            let other = try Connection(path: db)
+            other.setBusyTimeout(ms: 0)
+            try other.execute("INSERT INTO items (id) VALUES (99); DELETE FROM items WHERE id = 99")
+            withExtendedLifetime(importer) {}
+        }
+    }
+
+    @Test func analyzeAndVacuum() throws {
+        var options = ImportOptions()
+        options.analyze = true
+        options.vacuum = true
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        try importJSON(first, model: items, into: db, options: options)
+        #expect(try query(db, "SELECT count(*) > 0 FROM sqlite_stat1 WHERE tbl = 'items'") == [[.integer(1)]])
+        try importJSON(first, model: items, into: db, options: options)
+        #expect(try query(db, "SELECT count(*) FROM items") == [[.integer(3)]])
+    }
+
     @Test func anIncompatibleExistingColumnFailsBeforeAnyWrite() throws {
         let directory = TemporaryDirectory()
         let db = try directory.makeDatabase("shop.sqlite", "CREATE TABLE items (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT, price TEXT, stock INTEGER)")
