@@ -285,18 +285,21 @@ struct RecordAssembler {
         completed.position = record.position
         completed.values.removeAll(keepingCapacity: true)
         for (index, attribute) in entity.attributes.enumerated() {
+            func rejection(_ problem: String) -> Action {
+                .rejected(.init("\(entity.name).\(attribute.name): \(problem)", at: record.position, entity: record.entity))
+            }
             switch record.slots[index].state {
             case .value(.null) where !attribute.optional:
-                return .rejected(.init("\(entity.name).\(attribute.name): null for a required attribute", at: record.position, entity: record.entity))
+                return rejection("null for a required attribute")
             case .value(let value):
                 completed.values.append(value)
             case .failed(let message):
-                return .rejected(.init("\(entity.name).\(attribute.name): \(message)", at: record.position, entity: record.entity))
+                return rejection(message)
             case .missing:
                 if attribute.defaultWhenMissing, let value = attribute.defaultValue {
                     completed.values.append(value)
                 } else if !attribute.optional && attribute.defaultValue == nil {
-                    return .rejected(.init("\(entity.name).\(attribute.name): missing required attribute", at: record.position, entity: record.entity))
+                    return rejection("missing required attribute")
                 } else {
                     completed.values.append(nil)
                 }
@@ -307,7 +310,8 @@ struct RecordAssembler {
 
     private mutating func reject(notAnObject kind: String, entity: Int, at position: TextPosition) -> Action {
         recordCount += 1
-        return .rejected(.init("a record of \(plan.entities[entity].name) must be an object, got \(kind)", at: position, entity: entity))
+        let message = "a record of \(plan.entities[entity].name) must be an object, got \(kind)"
+        return .rejected(.init(message, at: position, entity: entity))
     }
 }
 
