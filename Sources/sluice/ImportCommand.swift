@@ -11,16 +11,24 @@ struct ImportCommand: ParsableCommand {
         values (NDJSON, concatenated JSON), optionally gzip-compressed. With no FILE, or with -, \
         standard input is read. The import is one transaction: on any error the database is \
         left as it was.
+
+        Without --model the import is zero-config: the records go to one table (--table, by \
+        default the first FILE's name without its extensions, or "records" for standard input), \
+        one column per key seen, added as new keys appear; nested objects and arrays are stored \
+        as JSON text. Every record is appended as a new row.
         """
     )
 
     @Option(name: .long, help: "The SQLite database to create or update.")
     var db: String
 
-    @Option(name: .long, help: "The model file (JSON, comments allowed).")
-    var model: String
+    @Option(name: .long, help: "The model file (JSON, comments allowed). Without it the import is zero-config.")
+    var model: String?
 
-    @Option(name: .long, help: "The entity of the top-level records (overrides the model's root).")
+    @Option(name: .long, help: "Without --model: the table to import into (default: the first FILE's stem, or records).")
+    var table: String?
+
+    @Option(name: .long, help: "The entity of the top-level records (overrides the model's root; needs --model).")
     var entity: String?
 
     @Option(name: .long, help: "The key path of the records inside an envelope, e.g. data.items.")
@@ -53,11 +61,17 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
         guard maxValueBytes > 0 else { throw ValidationError("--max-value-bytes must be at least 1") }
+        if model != nil {
+            guard table == nil else {
+                throw ValidationError("--table is only for imports without --model; a model names its own tables")
+            }
+        } else {
+            guard entity == nil else { throw ValidationError("--entity needs --model") }
+            guard table != "" else { throw ValidationError("--table must not be empty") }
+        }
     }
 
     func run() throws {
-        let file = try ModelFile.load(path: model)
-        try file.validateForImport(entity: entity, path: path)
         var options = ImportOptions()
         options.entity = entity
         options.path = path
@@ -67,13 +81,31 @@ struct ImportCommand: ParsableCommand {
         options.analyze = analyze
         options.vacuum = vacuum
 
-        let importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
+        let importer: Importer
+        if let model {
+            let file = try ModelFile.load(path: model)
+            try file.validateForImport(entity: entity, path: path)
+            importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
+        } else {
+            importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)
+        }
         for input in files.isEmpty ? ["-"] : files {
             try importer.importFile(input)
         }
         let report = try importer.finish()
         if let stats { try writeStats(report, to: stats) }
         if !quiet { Diagnostics.writeLine(Summary.text(of: report)) }
+    }
+
+    /// The zero-config table of `files`: the first one's name without its directory and
+    /// extensions (`data/stops.json.gz` → `stops`, `x.ndjson` → `x`), or `records` for
+    /// standard input. A `.gz` is dropped, then one more extension.
+    static func defaultTable(for files: [String]) -> String {
+        guard let first = files.first, first != "-" else { return "records" }
+        var name = first.split(separator: "/").last ?? ""
+        if name.lowercased().hasSuffix(".gz") { name = name.dropLast(3) }
+        if let dot = name.lastIndex(of: ".") { name = name[..<dot] }
+        return name.isEmpty ? "records" : String(name)
     }
 
     private func writeStats(_ report: ImportReport, to path: String) throws {

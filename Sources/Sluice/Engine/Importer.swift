@@ -18,13 +18,18 @@ import Darwin
 /// try importer.importFile("stops.json")
 /// let report = try importer.finish()
 /// ```
+///
+/// Without a model (`Importer(databasePath:table:)`) the import is zero-config: the records
+/// are assembled by `FreeformAssembler` and appended to one table by `FreeformWriter`, through
+/// the same input, parser, transaction and report.
 public final class Importer {
-    public let model: Model
+    /// The model the import follows; nil for a zero-config import.
+    public let model: Model?
     public let options: ImportOptions
-    private let plan: MappingPlan
+    /// Released before the commit: its statements would keep the connection (and a new
+    /// database's exclusive lock) open for as long as the importer lives.
+    private var target: Target?
     private let database: ImportDatabase
-    /// Owns the prepared statements; released before the commit so the file closes with it.
-    private var writer: BatchWriter?
     private let modelSHA256: String
     private let startedAt: UnixTime
     private let clock = MonotonicClock()
@@ -36,31 +41,72 @@ public final class Importer {
     /// The connection the import writes through (for tests that trace its SQL).
     var connection: Connection { database.connection }
 
+    /// Where records go: the model's entities, or one zero-config table. A zero-config import
+    /// keeps one stream for all its inputs, so a key is the same column in every file.
+    private enum Target {
+        case model(MappingPlan, BatchWriter)
+        case freeform(FreeformWriter, FreeformStream)
+    }
+
     /// Opens (or prepares to create) the database and brings its schema up to the model.
     /// - Parameter modelSHA256: recorded in `sluice_imports`; by default the digest of the model
     ///   file's bytes as loaded by `ModelFile`, or empty.
-    public init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(), modelSHA256: String = "")
-        throws(SluiceError)
+    public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
+                            modelSHA256: String = "") throws(SluiceError)
     {
-        self.model = model
-        self.options = options
-        self.modelSHA256 = modelSHA256
-        startedAt = UnixTime.now()
+        let plan: MappingPlan
         do {
             plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(KeyPath.init(parsing:))))
         } catch {
             throw SluiceError(error)
         }
-        database = try ImportDatabase.begin(path: databasePath)
-        do {
-            try SchemaMigration.migrate(database.connection, to: DatabaseLayout(model).tables)
+        try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
+                      tables: DatabaseLayout(model).tables) { connection throws(SluiceError) in
             var writers: [EntityWriter] = []
             for entity in plan.entities {
-                writers.append(try EntityWriter(plan: entity, connection: database.connection, databaseName: databasePath))
+                writers.append(try EntityWriter(plan: entity, connection: connection, databaseName: databasePath))
             }
-            writer = BatchWriter(writers: writers, batchSize: options.batchSize, onError: options.onError)
+            return .model(plan, BatchWriter(writers: writers, batchSize: options.batchSize, onError: options.onError))
+        }
+    }
+
+    /// Opens (or prepares to create) the database for a zero-config import into `table`
+    /// (SPEC §1): one column per key seen, added as new keys appear, nested values as JSON
+    /// text, every record appended as a new row. An existing table is appended to.
+    ///
+    /// `options.path` may name an envelope holding the records; `options.entity` needs a
+    /// model and is a usage error here, as is an empty table name or `sluice_imports`.
+    public convenience init(databasePath: String, table: String, options: ImportOptions = ImportOptions())
+        throws(SluiceError)
+    {
+        guard !table.isEmpty else { throw SluiceError(.usage, "the table name is empty") }
+        guard SchemaMigration.foldCase(table) != SchemaMigration.foldCase(DatabaseLayout.importsTableName) else {
+            throw SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
+        }
+        guard options.entity == nil else {
+            throw SluiceError(.usage, "an entity (--entity) needs a model; without one, records go to one table")
+        }
+        let path = options.path.map { KeyPath(parsing: $0).keys } ?? []
+        try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
+                      tables: [DatabaseLayout.importsTable]) { connection throws(SluiceError) in
+            let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError)
+            return .freeform(writer, FreeformStream(table: table, path: path, sink: writer))
+        }
+    }
+
+    /// Begins the import's transaction, brings `tables` up to date, then makes the target.
+    private init(databasePath: String, model: Model?, options: ImportOptions, modelSHA256: String,
+                 tables: [TableDefinition], makeTarget: (Connection) throws(SluiceError) -> Target) throws(SluiceError)
+    {
+        self.model = model
+        self.options = options
+        self.modelSHA256 = modelSHA256
+        startedAt = UnixTime.now()
+        database = try ImportDatabase.begin(path: databasePath)
+        do {
+            try SchemaMigration.migrate(database.connection, to: tables)
+            target = try makeTarget(database.connection)
         } catch {
-            writer = nil
             database.rollback()
             throw error
         }
@@ -88,10 +134,9 @@ public final class Importer {
     /// Writes what is left, records the import in `sluice_imports` and commits.
     public func finish() throws(SluiceError) -> ImportReport {
         precondition(!finished, "finish() called twice")
-        guard let writer else { preconditionFailure("finish() after cancel()") }
         do {
-            try writer.flush()
-            let report = makeReport(writer)
+            if case .model(_, let writer)? = target { try writer.flush() }
+            let report = makeReport()
             let log = ImportRecord(
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
@@ -99,7 +144,7 @@ public final class Importer {
                 rejected: Int64(report.rejected), unresolved: 0, modelSHA256: modelSHA256)
             try ImportLog.insert(log, into: database.connection)
             if options.analyze { try execute("ANALYZE") }
-            self.writer = nil
+            target = nil
             try database.commit(vacuum: options.vacuum)
             finished = true
             return report
@@ -113,16 +158,23 @@ public final class Importer {
     public func cancel() {
         guard !finished else { return }
         finished = true
-        writer = nil
         database.rollback()
     }
 
     private func run(_ source: ByteSource) throws(SluiceError) {
         precondition(!finished, "import after finish() or cancel()")
-        guard let writer else { preconditionFailure("import after cancel()") }
         do {
             sources.append(source.name)
-            let stream = RecordStream(plan: plan, sink: writer)
+            let stream: any RecordEventHandler
+            switch target {
+            case .model(let plan, let writer)?:
+                stream = RecordStream(plan: plan, sink: writer)
+            case .freeform(_, let freeform)?:
+                stream = freeform
+            case nil:
+                preconditionFailure("no target after finish()")  // our bug: `finished` is set with it
+            }
+            let recordsBefore = stream.recordCount
             var parserOptions = JSONParser.Options()
             parserOptions.maxValueBytes = options.maxValueBytes
             let parser = JSONParser(sourceName: source.name, handler: stream, options: parserOptions)
@@ -133,7 +185,7 @@ public final class Importer {
             }
             try parser.finish()
             bytes += reader.bytesRead
-            records += stream.recordCount
+            records += stream.recordCount - recordsBefore
         } catch {
             cancel()
             throw error
@@ -148,8 +200,14 @@ public final class Importer {
         }
     }
 
-    private func makeReport(_ writer: BatchWriter) -> ImportReport {
-        ImportReport(entities: writer.writers.map(\.counts), sources: sources, bytes: bytes, records: records,
+    private func makeReport() -> ImportReport {
+        let entities: [ImportReport.EntityCounts]
+        switch target {
+        case .model(_, let writer)?: entities = writer.writers.map(\.counts)
+        case .freeform(let writer, _)?: entities = [writer.counts]
+        case nil: entities = []
+        }
+        return ImportReport(entities: entities, sources: sources, bytes: bytes, records: records,
                      seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
     }
 }

@@ -7,9 +7,17 @@ protocol RecordSink: AnyObject {
     func reject(_ error: SluiceError, entity: Int) throws(SluiceError)
 }
 
+/// What the importer drives: the parser's event handler, which counts the records it assembles.
+protocol RecordEventHandler: JSONEventHandler {
+    /// The parser that drives the handler, set once both exist; positions come from it.
+    var parser: JSONParser? { get set }
+    /// Records completed or rejected so far.
+    var recordCount: Int { get }
+}
+
 /// Connects the parser to the record assembler: each JSON event goes to the state machine,
 /// each record it completes to the sink. Positions come from the parser, only when needed.
-final class RecordStream: JSONEventHandler {
+final class RecordStream: RecordEventHandler {
     private var assembler: RecordAssembler
     private unowned let sink: any RecordSink
     /// Set once the parser that drives this stream exists (the parser needs its handler first).

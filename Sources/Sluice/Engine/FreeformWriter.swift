@@ -1,0 +1,133 @@
+/// Writes the records of a zero-config import into one table: the sink at the end of a
+/// `FreeformStream`.
+///
+/// Append-only: there is no identity, so nothing is looked up and every record is a new row.
+/// That is why it does not batch like `BatchWriter`: a batch exists for the one `IN` query
+/// per entity, and here it would only delay the same inserts and copy every value once more.
+/// Each record is inserted as it arrives, inside the import's one transaction.
+///
+/// Columns: an existing table's columns are read first; a key that matches none of them
+/// (ASCII case-insensitively, as SQLite matches names) adds a column with no declared type,
+/// so a second import appends and adds only what is new. A key named `pk` (any case) would
+/// collide with the table's primary key; it is stored in the column `pk_1`.
+///
+/// Each record is inserted with the columns it has, so a column it lacks gets the column's
+/// default (NULL for the columns Sluice adds). The INSERTs are cached by that column list;
+/// records of one shape, the usual case, reuse one statement.
+final class FreeformWriter: FreeformSink {
+    let table: String
+    private(set) var counts: ImportReport.EntityCounts
+    private let connection: Connection
+    private let onError: ImportOptions.ErrorPolicy
+
+    /// The table's columns, as named in the database, and their ASCII-lowercased names.
+    private var tableColumns: [String]
+    private var tableColumnNumbers: [String: Int]
+    /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far.
+    private var tableColumnOf: [Int] = []
+
+    /// Reused per record: a value per table column, and the table columns the record sets, in
+    /// the order of its record columns.
+    private var row: [DatabaseValue?] = []
+    private var bound: [Int] = []
+    /// Per table column, the number of the last record that set it (to set each once).
+    private var setBy: [Int] = []
+    private var recordNumber = 0
+
+    /// INSERTs by the table columns they set, in binding order; the last one used is kept
+    /// apart to skip the hashing for a run of records of the same shape.
+    private var inserts: [[Int]: Statement] = [:]
+    private var lastColumns: [Int]?
+    private var lastInsert: Statement?
+    /// More distinct shapes than this and the cache starts over (sparse data has many).
+    private static let maxCachedInserts = 64
+
+    /// Opens `table`, creating it when missing, and reads its columns.
+    init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy) throws(SluiceError) {
+        self.table = table
+        self.connection = connection
+        self.onError = onError
+        counts = ImportReport.EntityCounts(entity: table)
+        tableColumns = try FreeformTable.open(table, in: connection)
+        tableColumnNumbers = [:]
+        for (number, name) in tableColumns.enumerated() where tableColumnNumbers[SchemaMigration.foldCase(name)] == nil {
+            tableColumnNumbers[SchemaMigration.foldCase(name)] = number
+        }
+        row = Array(repeating: nil, count: tableColumns.count)
+        setBy = Array(repeating: -1, count: tableColumns.count)
+    }
+
+    func accept(_ record: Record, columnNames: [String]) throws(SluiceError) {
+        while tableColumnOf.count < columnNames.count {
+            tableColumnOf.append(try tableColumn(forKey: columnNames[tableColumnOf.count]))
+        }
+        recordNumber += 1
+        bound.removeAll(keepingCapacity: true)
+        for (column, value) in record.values.enumerated() {
+            guard let value else { continue }
+            let target = tableColumnOf[column]
+            row[target] = value  // two keys on one column (`pk` and `pk_1`): the later wins
+            if setBy[target] != recordNumber {
+                setBy[target] = recordNumber
+                bound.append(target)
+            }
+        }
+        let insert = try insertStatement()
+        do {
+            var index: Int32 = 1
+            for target in bound {
+                try insert.bind(row[target] ?? .null, at: index)
+                index += 1
+            }
+            _ = try insert.step()
+            insert.reset()
+        } catch {
+            insert.reset()
+            throw error.sluiceError(database: connection.displayName)
+        }
+        counts.inserted += 1
+    }
+
+    func reject(_ error: SluiceError) throws(SluiceError) {
+        if onError == .abort { throw error }
+        counts.rejected += 1
+    }
+
+    // MARK: Columns
+
+    /// The table column a key's values go to, added when the table has none of that name.
+    private func tableColumn(forKey key: String) throws(SluiceError) -> Int {
+        let name = SchemaMigration.foldCase(key) == "pk" ? "pk_1" : key
+        if let number = tableColumnNumbers[SchemaMigration.foldCase(name)] { return number }
+        try FreeformTable.addColumn(name, to: table, in: connection)
+        let number = tableColumns.count
+        tableColumns.append(name)
+        tableColumnNumbers[SchemaMigration.foldCase(name)] = number
+        row.append(nil)
+        setBy.append(-1)
+        return number
+    }
+
+    // MARK: Statements
+
+    /// The INSERT setting the columns in `bound`, in that order.
+    private func insertStatement() throws(SluiceError) -> Statement {
+        if let lastInsert, lastColumns == bound { return lastInsert }
+        let statement: Statement
+        if let cached = inserts[bound] {
+            statement = cached
+        } else {
+            let sql = FreeformTable.insertSQL(into: table, columns: bound.map { tableColumns[$0] })
+            do {
+                statement = try connection.prepare(sql)
+            } catch {
+                throw error.sluiceError(database: connection.displayName)
+            }
+            if inserts.count >= Self.maxCachedInserts { inserts.removeAll() }
+            inserts[bound] = statement
+        }
+        lastColumns = bound
+        lastInsert = statement
+        return statement
+    }
+}

@@ -1,0 +1,305 @@
+/// Turns a stream of JSON events into records with no model: the zero-config import (SPEC §1).
+///
+/// The records are the top-level values (each top-level value of NDJSON or concatenated JSON,
+/// or each element of a top-level array), or, with an envelope `path`, the values found
+/// there. Each key of a record names a column; columns are numbered in the order their keys
+/// first appear, and `columnNames` keeps their names. Keys compare as SQLite compares column
+/// names, ASCII case-insensitively: `ID` after `id` is the same column, named as first seen.
+///
+/// Values, by their JSON kind (no inference across records, no model):
+/// * string → `.text`;
+/// * number → `.integer` when written as plain digits (no fraction, no exponent) within 64
+///   bits; any other finite number → `.real` (`2.0` stays a real, as SQLite stores it);
+///   what neither holds exactly (plain digits beyond 64 bits, `1e400`) → `.text` of the
+///   digits as written, so no digit is silently lost;
+/// * `true`/`false` → `.integer` 1/0; `null` → `.null`;
+/// * object or array → `.text` of its compact JSON (`JSONTextWriter`, numbers as written).
+///
+/// A repeated key in one record: the last value wins. A record that is not an object is
+/// rejected (`a record of <table> must be an object, got a number`) and the next one follows.
+///
+/// The same state-machine shape as `RecordAssembler`: a struct whose events are mutating
+/// methods returning an `Action`, with no yajl and no SQLite inside. Memory is one record in
+/// progress plus one entry per column name.
+struct FreeformAssembler {
+    enum Action {
+        case none
+        /// A record is complete: read it from `completed` before the next event.
+        case record
+        /// What stands where a record should is not an object. Its events are consumed; the
+        /// next event continues with the next record.
+        case rejected(SluiceError.Reason)
+    }
+
+    /// What an open container is.
+    private enum Frame {
+        /// An object of the envelope, at this many keys of the path.
+        case location(Int)
+        /// An array in the envelope: its elements stand at the same place of the path.
+        case locationArray(Int)
+        /// An array whose elements are records.
+        case records
+        /// The record's own object.
+        case record
+    }
+
+    /// What the next value means, decided by the key before it or the array around it.
+    private enum Role {
+        case skip
+        /// The value stands this many keys down the path (records when all of it).
+        case location(Int)
+        case record
+        case column(Int)
+    }
+
+    /// The table the records are for; rejections name it.
+    let table: String
+    /// The envelope keys above the records, as UTF-8 bytes; empty for top-level records.
+    private let path: [[UInt8]]
+
+    /// The column names, numbered as `completed.values` is: the spelling of each key's first
+    /// appearance.
+    private(set) var columnNames: [String] = []
+    /// ASCII-lowercased key bytes → column number.
+    private var columnNumbers: [[UInt8]: Int] = [:]
+    /// Reused for the folded bytes of each key, so looking up a known key allocates nothing.
+    private var foldedKey: [UInt8] = []
+
+    /// The record being assembled, then the completed one: `values` holds one entry per
+    /// column known when it completed, nil where the record has no such key. Entity is 0.
+    private(set) var completed = Record(entity: 0, values: [], position: TextPosition(line: 0, column: 0, offset: 0))
+    /// How many records have been completed or rejected.
+    private(set) var recordCount = 0
+
+    private var frames: [Frame] = []
+    private var keyedRole: Role?
+    /// Containers entered inside a skipped value; 0 when not skipping.
+    private var skipDepth = 0
+    /// Containers open inside the value being serialised for `captureColumn`; 0 when none.
+    private var captureDepth = 0
+    private var captureColumn = 0
+    private var writer = JSONTextWriter()
+
+    /// - Parameter path: the keys of an envelope above the records (`--path data.items`).
+    init(table: String, path: [String] = []) {
+        self.table = table
+        self.path = path.map { Array($0.utf8) }
+    }
+
+    // MARK: Events
+
+    mutating func startObject(position: () -> TextPosition) -> Action {
+        if captureDepth > 0 {
+            writer.startObject()
+            captureDepth += 1
+            return .none
+        }
+        if skipDepth > 0 {
+            skipDepth += 1
+            return .none
+        }
+        switch takeRole() {
+        case .skip:
+            skipDepth = 1
+        case .location(let level) where level < path.count:
+            frames.append(.location(level))
+        case .location, .record:
+            beginRecord(at: position())
+        case .column(let column):
+            beginCapture(column)
+            writer.startObject()
+        }
+        return .none
+    }
+
+    mutating func key(_ bytes: UnsafeRawBufferPointer) {
+        if captureDepth > 0 {
+            writer.key(bytes)
+            return
+        }
+        guard skipDepth == 0 else { return }
+        switch frames.last {
+        case .record?:
+            keyedRole = .column(columnNumber(for: bytes))
+        case .location(let level)?:
+            keyedRole = bytes.elementsEqual(path[level]) ? .location(level + 1) : .skip
+        default:
+            keyedRole = .skip
+        }
+    }
+
+    mutating func endObject() -> Action {
+        if captureDepth > 0 {
+            writer.endObject()
+            endCaptureLevel()
+            return .none
+        }
+        if skipDepth > 0 {
+            skipDepth -= 1
+            return .none
+        }
+        if case .record? = frames.popLast() {
+            return completeRecord()
+        }
+        return .none
+    }
+
+    mutating func startArray(position: () -> TextPosition) -> Action {
+        if captureDepth > 0 {
+            writer.startArray()
+            captureDepth += 1
+            return .none
+        }
+        if skipDepth > 0 {
+            skipDepth += 1
+            return .none
+        }
+        switch takeRole() {
+        case .skip:
+            skipDepth = 1
+        case .location(let level):
+            frames.append(level < path.count ? .locationArray(level) : .records)
+        case .record:
+            // An array where a record should be: reject it whole and go on after it.
+            skipDepth = 1
+            return reject("an array", at: position())
+        case .column(let column):
+            beginCapture(column)
+            writer.startArray()
+        }
+        return .none
+    }
+
+    mutating func endArray() -> Action {
+        if captureDepth > 0 {
+            writer.endArray()
+            endCaptureLevel()
+            return .none
+        }
+        if skipDepth > 0 {
+            skipDepth -= 1
+            return .none
+        }
+        frames.removeLast()
+        return .none
+    }
+
+    /// A scalar value. `position` gives where it starts, asked for only on a rejection.
+    mutating func scalar(_ value: Scalar, position: () -> TextPosition) -> Action {
+        if captureDepth > 0 {
+            writer.scalar(value)
+            return .none
+        }
+        guard skipDepth == 0 else { return .none }
+        switch takeRole() {
+        case .skip:
+            return .none
+        case .location(let level):
+            // Where an envelope object was expected, a scalar means "no records here"; where
+            // records were expected, a null is none and anything else is wrong.
+            guard level == path.count, !value.isNull else { return .none }
+            return reject(value.kindDescription, at: position())
+        case .record:
+            return reject(value.kindDescription, at: position())
+        case .column(let column):
+            set(column, Self.databaseValue(of: value))
+            return .none
+        }
+    }
+
+    // MARK: Values
+
+    /// The stored form of a scalar (see the type's comment).
+    static func databaseValue(of scalar: Scalar) -> DatabaseValue {
+        switch scalar {
+        case .null:
+            return .null
+        case .bool(let value):
+            return .integer(value ? 1 : 0)
+        case .string(let bytes):
+            return .text(String(decoding: bytes, as: UTF8.self))
+        case .number(let bytes):
+            // The parser hands over valid JSON numbers only; anything else is kept as text.
+            guard let number = NumberText(bytes) else { return .text(String(decoding: bytes, as: UTF8.self)) }
+            if number.isPlainInteger {
+                if case .value(let value) = number.integer(in: bytes) { return .integer(value) }
+                return .text(String(decoding: bytes, as: UTF8.self))
+            }
+            // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let value = Double(text), value.isFinite { return .real(value) }
+            return .text(text)
+        }
+    }
+
+    // MARK: Roles and columns
+
+    private mutating func takeRole() -> Role {
+        if let role = keyedRole {
+            keyedRole = nil
+            return role
+        }
+        switch frames.last {
+        case nil: return .location(0)
+        case .locationArray(let level)?: return .location(level)
+        case .records?: return .record
+        case .location?, .record?: return .skip  // a member's value always follows its key
+        }
+    }
+
+    /// The column of a key, numbering it when it is new.
+    private mutating func columnNumber(for key: UnsafeRawBufferPointer) -> Int {
+        foldedKey.removeAll(keepingCapacity: true)
+        for byte in key {
+            foldedKey.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+        }
+        if let number = columnNumbers[foldedKey] { return number }
+        let number = columnNames.count
+        columnNumbers[foldedKey] = number
+        columnNames.append(String(decoding: key, as: UTF8.self))
+        return number
+    }
+
+    private mutating func beginCapture(_ column: Int) {
+        writer.reset()
+        captureColumn = column
+        captureDepth = 1
+    }
+
+    /// A container inside the captured value closed (its bracket is written); when it was the
+    /// value itself, its text becomes the column's value.
+    private mutating func endCaptureLevel() {
+        captureDepth -= 1
+        guard captureDepth == 0 else { return }
+        set(captureColumn, .text(writer.text))
+    }
+
+    // MARK: Records
+
+    private mutating func beginRecord(at position: TextPosition) {
+        completed.position = position
+        completed.values.removeAll(keepingCapacity: true)
+        frames.append(.record)
+    }
+
+    /// Sets a column of the open record; a repeated key replaces its earlier value.
+    private mutating func set(_ column: Int, _ value: DatabaseValue) {
+        if column >= completed.values.count {
+            completed.values.append(contentsOf: repeatElement(nil, count: column + 1 - completed.values.count))
+        }
+        completed.values[column] = value
+    }
+
+    private mutating func completeRecord() -> Action {
+        recordCount += 1
+        if completed.values.count < columnNames.count {
+            completed.values.append(contentsOf: repeatElement(nil, count: columnNames.count - completed.values.count))
+        }
+        return .record
+    }
+
+    private mutating func reject(_ kind: String, at position: TextPosition) -> Action {
+        recordCount += 1
+        return .rejected(.init("a record of \(table) must be an object, got \(kind)", at: position, entity: 0))
+    }
+}
