@@ -26,6 +26,6 @@ let package = Package(
             dependencies: ["Sluice", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice"]),
-        .testTarget(name: "sluiceTests", dependencies: ["sluice"]),
+        .testTarget(name: "sluiceTests", dependencies: ["sluice", "Sluice"]),
     ]
 )

@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+@testable import Sluice
+
+/// Failures: one line on stderr naming the place, the sysexits status, and a database left
+/// exactly as it was (SPEC §1, §4 atomicity).
+@Suite struct ErrorReportingTests {
+    /// A model with two problems: an unknown type, and an identity that is not an attribute.
+    static let brokenModel = """
+        {
+          "root": "T",
+          "entities": {
+            "T": {
+              "identity": "nope",
+              "attributes": { "id": "integer", "n": { "type": "flaot" } }
+            }
+          }
+        }
+        """
+
+    /// One failing `sluice import` run, in a workspace holding `model.json`
+    /// (`Fixtures.numberModel`: `T(id integer identity, n integer)`) and `broken.json`.
+    struct Failure: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// After `import --db out.sqlite`.
+        var arguments: [String]
+        var stdin: String
+        var status: Int32
+        /// The whole of stderr, line by line; one `…` in a line stands for any text.
+        var stderr: [String]
+
+        var testDescription: String { name }
+
+        func matches(_ lines: [String]) -> Bool {
+            guard lines.count == stderr.count else { return false }
+            return zip(lines, stderr).allSatisfy { line, expected in
+                let parts = expected.split(separator: "…", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2 else { return line == expected }
+                return line.count >= parts[0].count + parts[1].count
+                    && line.hasPrefix(parts[0]) && line.hasSuffix(parts[1])
+            }
+        }
+    }
+
+    static let model = ["--model", "model.json"]
+    /// Data errors run with batches of one record, so rows are written before the failure and
+    /// the rollback is what keeps the database as it was.
+    static let smallBatches = ["--batch-size", "1"]
+
+    static let failures: [Failure] = [
+        Failure(name: "invalid JSON", arguments: model + smallBatches,
+                stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2 \"n\": 22}\n", status: 65,
+                stderr: ["sluice: error: <stdin>:2:11: invalid JSON: …"]),
+        Failure(name: "truncated JSON", arguments: model + smallBatches,
+                stdin: "[{\"id\": 1, \"n\": 11},\n {\"id\": 2, \"n\": ", status: 65,
+                stderr: ["sluice: error: <stdin>:2:18: unexpected end of input: the JSON is truncated"]),
+        Failure(name: "value that does not convert", arguments: model + smallBatches,
+                stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2, \"n\": \"abc\"}\n", status: 65,
+                stderr: [#"sluice: error: <stdin>:2:1: T.n: cannot convert "abc" to integer"#]),
+        Failure(name: "fraction for an integer", arguments: model + smallBatches,
+                stdin: "{\"id\": 1, \"n\": 11}\n  {\"id\": 2, \"n\": 2.5}\n", status: 65,
+                stderr: ["sluice: error: <stdin>:2:3: T.n: cannot convert 2.5 to integer: not a whole number"]),
+        Failure(name: "record that is not an object", arguments: model + smallBatches,
+                stdin: "[{\"id\": 1, \"n\": 11},\n 7]", status: 65,
+                stderr: ["sluice: error: <stdin>:2:2: a record of T must be an object, got a number"]),
+        Failure(name: "missing input file", arguments: model + ["nope.json"],
+                stdin: "", status: 66,
+                stderr: ["sluice: error: cannot open 'nope.json': No such file or directory"]),
+        Failure(name: "missing input file after a good one", arguments: model + smallBatches + ["-", "nope.json"],
+                stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 3, \"n\": 33}\n", status: 66,
+                stderr: ["sluice: error: cannot open 'nope.json': No such file or directory"]),
+        Failure(name: "missing model file", arguments: ["--model", "nope-model.json"],
+                stdin: "{\"id\": 1, \"n\": 11}\n", status: 66,
+                stderr: ["sluice: error: cannot open 'nope-model.json': No such file or directory"]),
+        Failure(name: "model with two problems", arguments: ["--model", "broken.json"],
+                stdin: "{\"id\": 1, \"n\": 11}\n", status: 64,
+                stderr: [
+                    #"sluice: error: broken.json: entities.T.identity: "nope" is not an attribute of T"#,
+                    #"sluice: error: broken.json: entities.T.attributes.n.type: unknown type "flaot""#,
+                ]),
+        Failure(name: "value larger than --max-value-bytes", arguments: model + ["--max-value-bytes", "1000"],
+                stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2, \"n\": 1, \"junk\": \"\(String(repeating: "x", count: 3 << 20))\"}\n",
+                status: 65,
+                stderr: ["sluice: error: <stdin>:2:…: a single value is larger than 1000 bytes (--max-value-bytes)"]),
+    ]
+
+    private func prepare(_ workspace: Workspace) throws {
+        try workspace.write(Fixtures.numberModel, to: "model.json")
+        try workspace.write(Self.brokenModel, to: "broken.json")
+    }
+
+    @Test(arguments: failures)
+    func failingImportIntoANewDatabase(_ failure: Failure) throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        let before = workspace.contents
+
+        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + failure.arguments, stdin: Array(failure.stdin.utf8))
+
+        #expect(result.status == failure.status, "\(result)")
+        #expect(failure.matches(result.stderrLines), "\(result)")
+        #expect(result.stdout == "")
+        // No database, no temporary file, no journal.
+        #expect(workspace.contents == before)
+    }
+
+    @Test(arguments: failures)
+    func failingImportIntoAnExistingDatabase(_ failure: Failure) throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        let setup = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
+                                         stdin: Array("{\"id\": 1, \"n\": 10}\n{\"id\": 2, \"n\": 20}\n".utf8))
+        try #require(setup.status == 0, "\(setup)")
+        let rows: [[DatabaseValue]]
+        let log: [[DatabaseValue]]
+        do {
+            let db = try workspace.database("out.sqlite")
+            rows = try db.dump("t")
+            log = try db.dump("sluice_imports", orderBy: "id")
+        }
+        let before = workspace.contents
+        let bytes = workspace.bytes(of: "out.sqlite")
+
+        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + failure.arguments, stdin: Array(failure.stdin.utf8))
+
+        #expect(result.status == failure.status, "\(result)")
+        #expect(failure.matches(result.stderrLines), "\(result)")
+        #expect(workspace.contents == before, "no journal or temporary file is left")
+        #expect(workspace.bytes(of: "out.sqlite") == bytes, "the file is byte for byte as it was")
+        let db = try workspace.database("out.sqlite")
+        #expect(try db.integrityCheck() == .text("ok"))
+        #expect(try db.dump("t") == rows)
+        #expect(try db.dump("sluice_imports", orderBy: "id") == log)
+    }
+
+    @Test func databaseInADirectoryThatDoesNotExist() throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        let before = workspace.contents
+
+        let result = try workspace.sluice("import", "--db", "no/such/dir/out.sqlite", "--model", "model.json",
+                                          stdin: Array("{\"id\": 1, \"n\": 11}\n".utf8))
+
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderrLines == ["sluice: error: cannot create database 'no/such/dir/out.sqlite': No such file or directory"],
+                "\(result)")
+        #expect(workspace.contents == before)
+    }
+
+    @Test func databaseThatIsADirectory() throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        try FileManager.default.createDirectory(atPath: workspace.file("out.sqlite"), withIntermediateDirectories: false)
+
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
+                                          stdin: Array("{\"id\": 1, \"n\": 11}\n".utf8))
+
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderrLines == ["sluice: error: cannot write database 'out.sqlite': it is a directory"], "\(result)")
+    }
+
+    // MARK: --on-error skip
+
+    @Test func skipImportsTheGoodRecordsAndCountsTheBadOnes() throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        let input = """
+            {"id": 1, "n": 1}
+            {"id": 2, "n": "abc"}
+            {"id": 3, "n": 2.5}
+            {"id": 4, "n": "4"}
+            7
+            {"id": 5, "n": 5}
+
+            """
+
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--on-error", "skip",
+                                          stdin: Array(input.utf8))
+
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("sluice: imported ") == true, "\(result)")
+        #expect(result.entityLines == ["T  3 inserted, 0 updated, 0 unchanged, 3 rejected"], "\(result)")
+        let db = try workspace.database("out.sqlite")
+        #expect(try db.rows(#"SELECT "id", "n" FROM "t" ORDER BY "id""#)
+            == [[.integer(1), .integer(1)], [.integer(4), .integer(4)], [.integer(5), .integer(5)]])
+        #expect(try db.rows(#"SELECT "inserted", "rejected" FROM "sluice_imports""#) == [[.integer(3), .integer(3)]])
+    }
+
+    @Test func skipDoesNotSkipInvalidJSON() throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--on-error", "skip",
+                                          stdin: Array("{\"id\": 1, \"n\": 1}\n{\"id\": 2,, \"n\": 2}\n".utf8))
+
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("sluice: error: <stdin>:2:") == true, "\(result)")
+        #expect(!workspace.exists("out.sqlite"))
+    }
+
+    // MARK: Usage errors
+
+    @Test(arguments: [
+        ["import", "--db", "out.sqlite", "--model", "model.json", "--frobnicate"],
+        ["import", "--db", "out.sqlite", "--model", "model.json", "--on-error", "ignore"],
+        ["import", "--db", "out.sqlite", "--model", "model.json", "--batch-size", "0"],
+        ["import", "--model", "model.json"],
+        ["frobnicate"],
+    ])
+    func usageErrorIsOneLine(_ arguments: [String]) throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        let before = workspace.contents
+
+        let result = try workspace.sluice(arguments,
+                                          stdin: Array("{\"id\": 1, \"n\": 1}\n".utf8))
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout == "")
+        #expect(result.stderrLines.first?.hasPrefix("sluice: error: ") == true, "\(result)")
+        #expect(workspace.contents == before)
+        // SPEC §1: every error is ONE line. ArgumentParser's message today is several lines
+        // (the error, a "Help:" line, "Usage: …", "See 'sluice import --help'…") and repeats
+        // "Error: " after "sluice: error: ".
+        withKnownIssue("usage errors print ArgumentParser's multi-line message") {
+            #expect(result.stderrLines.count == 1, "\(result)")
+            #expect(!result.stderr.contains("error: Error:"), "\(result)")
+        }
+    }
+
+    @Test func valueLargerThanMaxValueBytesWithinOneChunk() throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        let input = "{\"id\": 1, \"n\": 11, \"junk\": \"\(String(repeating: "x", count: 64))\"}\n"
+
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--max-value-bytes", "16",
+                                          stdin: Array(input.utf8))
+
+        // SPEC §4: "a single value larger than --max-value-bytes is a clear input error". The
+        // parser only measures values that span its 1 MiB read chunks, so a 64-byte string
+        // passes a 16-byte limit.
+        withKnownIssue("--max-value-bytes is only enforced for values longer than a read chunk") {
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stderrLines.first?.hasPrefix("sluice: error: <stdin>:1:") == true, "\(result)")
+            #expect(!workspace.exists("out.sqlite"))
+        }
+    }
+}

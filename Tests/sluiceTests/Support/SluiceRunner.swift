@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What one run of the `sluice` binary did.
+struct SluiceResult: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// stderr split into lines, without the empty piece after the final newline.
+    var stderrLines: [String] {
+        var lines = stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// The per-entity lines of the import summary (`  Stop  76 inserted, ...`), trimmed.
+    var entityLines: [String] {
+        stderrLines.filter { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The summary line of one entity, with the column padding collapsed:
+    /// `Stop: 76 inserted, 0 updated, 0 unchanged, 0 rejected`.
+    func entityLine(_ entity: String) -> String? {
+        for line in entityLines where line.hasPrefix(entity + " ") {
+            let counts = line.dropFirst(entity.count).trimmingCharacters(in: .whitespaces)
+            return "\(entity): \(counts)"
+        }
+        return nil
+    }
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Runs the `sluice` binary built next to this test bundle, the way a user does: arguments,
+/// bytes piped into standard input, a working directory; captures stdout, stderr and the
+/// exit status.
+enum SluiceRunner {
+    /// The `sluice` executable: SwiftPM builds it into the same directory as the test
+    /// executable (the `sluiceTests` target depends on it).
+    static let executable: URL = {
+        #if os(Linux)
+        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = running.deletingLastPathComponent()
+        #else
+        // Darwin: <dir>/SluicePackageTests.xctest/Contents/MacOS/SluicePackageTests
+        var directory = Bundle.main.bundleURL
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            directory = bundle.bundleURL
+        }
+        directory = directory.deletingLastPathComponent()
+        #endif
+        // The xctest bundle may be a directory holding the executable (…/X.xctest/X).
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("sluice")
+    }()
+
+    /// Runs `sluice arguments…` in `directory` with `stdin` piped in. Fails the run (status -1)
+    /// after `timeout` seconds rather than hanging the test suite.
+    static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: String,
+                    timeout: TimeInterval = 120) throws -> SluiceResult {
+        // A write to a pipe whose reader has exited must fail with EPIPE, not kill the tests.
+        signal(SIGPIPE, SIG_IGN)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        process.environment = environment
+
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+
+        // Feed stdin and drain stdout/stderr concurrently: any one of them can fill its pipe
+        // and block the child while we wait on another.
+        let collected = Collected()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin))
+            try? input.fileHandleForWriting.close()
+        }
+        DispatchQueue.global().async(group: group) {
+            collected.set(stdout: output.fileHandleForReading.readDataToEndOfFile())
+        }
+        DispatchQueue.global().async(group: group) {
+            collected.set(stderr: errors.fileHandleForReading.readDataToEndOfFile())
+        }
+
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        var timedOut = false
+        if process.isRunning {
+            timedOut = true
+            process.terminate()
+        }
+        process.waitUntilExit()
+        group.wait()
+        let (out, err) = collected.values
+        return SluiceResult(status: timedOut ? -1 : process.terminationStatus,
+                            stdout: String(decoding: out, as: UTF8.self),
+                            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// The bytes the readers collected, written from other threads.
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stdout = Data()
+        private var stderr = Data()
+
+        func set(stdout data: Data) { lock.withLock { stdout = data } }
+        func set(stderr data: Data) { lock.withLock { stderr = data } }
+        var values: (Data, Data) { lock.withLock { (stdout, stderr) } }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+@testable import Sluice
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fresh temporary directory to run `sluice` in, deleted with its contents on release.
+final class Workspace {
+    let path: String
+
+    init() {
+        var template = Array((NSTemporaryDirectory() + "sluice-e2e-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }
+        path = String(cString: made)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// The package's root directory, found from this file's path.
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
+        }
+        fatalError("Package.swift not found above \(#filePath)")
+    }()
+
+    /// A file of the package, e.g. `Examples/transit/model.json`.
+    static func packageFile(_ relativePath: String) -> String {
+        packageRoot + "/" + relativePath
+    }
+
+    static func packageBytes(_ relativePath: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: packageFile(relativePath))))
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `text` to `name` (relative to the workspace) and returns the name.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        try write(Array(text.utf8), to: name)
+    }
+
+    @discardableResult
+    func write(_ bytes: [UInt8], to name: String) throws -> String {
+        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
+        return name
+    }
+
+    func exists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: file(name))
+    }
+
+    func bytes(of name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: file(name)).map { Array($0) }
+    }
+
+    /// Every name in the workspace (hidden ones too), sorted.
+    var contents: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    /// Runs `sluice arguments…` here.
+    func sluice(_ arguments: String..., stdin: [UInt8] = []) throws -> SluiceResult {
+        try SluiceRunner.run(arguments, stdin: stdin, in: path)
+    }
+
+    func sluice(_ arguments: [String], stdin: [UInt8] = []) throws -> SluiceResult {
+        try SluiceRunner.run(arguments, stdin: stdin, in: path)
+    }
+
+    /// Opens a database of the workspace read-only.
+    func database(_ name: String) throws -> TestDatabase {
+        try TestDatabase(path: file(name))
+    }
+}
+
+/// Read-only queries on a database an import wrote, through the library's own `Connection`.
+struct TestDatabase {
+    let connection: Connection
+
+    init(path: String) throws {
+        connection = try Connection(path: path, mode: .readOnly)
+    }
+
+    func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        try connection.rows(sql, arguments)
+    }
+
+    func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+        try connection.scalar(sql, arguments)
+    }
+
+    func count(_ table: String) throws -> Int64? {
+        guard case .integer(let count)? = try scalar("SELECT count(*) FROM \"\(table)\"") else { return nil }
+        return count
+    }
+
+    /// Every row of `table` in key order: the whole content, to compare before and after.
+    func dump(_ table: String, orderBy key: String = "pk") throws -> [[DatabaseValue]] {
+        try rows("SELECT * FROM \"\(table)\" ORDER BY \"\(key)\"")
+    }
+
+    /// The names of the tables, sorted.
+    func tables() throws -> [String] {
+        try rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap {
+            if case .text(let name) = $0[0] { return name }
+            return nil
+        }
+    }
+
+    func integrityCheck() throws -> DatabaseValue? {
+        try scalar("PRAGMA integrity_check")
+    }
+}
+
+/// Small inputs and models used by several suites.
+enum Fixtures {
+    static let transitModel = "Examples/transit/model.json"
+    static let transitSample = "Examples/transit/sample.json"
+
+    /// One entity `T` with an integer identity `id` and a string `n`; records at the top level.
+    static let itemModel = """
+        {
+          "root": "T",
+          "entities": {
+            "T": {
+              "table": "t",
+              "identity": "id",
+              "attributes": { "id": "integer", "n": "string" }
+            }
+          }
+        }
+        """
+
+    /// Like `itemModel`, with `n` an integer (for conversion errors).
+    static let numberModel = """
+        {
+          "root": "T",
+          "entities": {
+            "T": {
+              "table": "t",
+              "identity": "id",
+              "attributes": { "id": "integer", "n": "integer" }
+            }
+          }
+        }
+        """
+}
+
+extension DatabaseValue {
+    var text: String? {
+        if case .text(let value) = self { return value }
+        return nil
+    }
+
+    var integer: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    var real: Double? {
+        if case .real(let value) = self { return value }
+        return nil
+    }
+}
