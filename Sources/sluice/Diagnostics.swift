@@ -21,6 +21,13 @@ enum Diagnostics {
         }
     }
 
+    /// swift-argument-parser's message without its own "Error: " prefix and help lines.
+    static func oneLine(_ message: String) -> String {
+        var line = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
+        if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
+        return line
+    }
+
     static func printError(_ message: String) {
         writeLine("sluice: error: \(message)")
     }

@@ -31,13 +31,13 @@ struct SluiceCommand: ParsableCommand {
             Diagnostics.exit(code.rawValue)
         } catch {
             // swift-argument-parser's own: help and version go to stdout with status 0,
-            // usage mistakes to stderr with status 64 (EX_USAGE).
+            // usage mistakes to stderr as one line with status 64 (EX_USAGE); `--help` has
+            // the usage.
             let code = exitCode(for: error)
-            let message = fullMessage(for: error)
             if code == .success {
-                print(message)
+                print(fullMessage(for: error))
             } else {
-                Diagnostics.printError(message)
+                Diagnostics.printError(Diagnostics.oneLine(message(for: error)))
             }
             Diagnostics.exit(code.rawValue)
         }

@@ -220,13 +220,9 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderrLines.first?.hasPrefix("sluice: error: ") == true, "\(result)")
         #expect(workspace.contents == before)
-        // SPEC §1: every error is ONE line. ArgumentParser's message today is several lines
-        // (the error, a "Help:" line, "Usage: …", "See 'sluice import --help'…") and repeats
-        // "Error: " after "sluice: error: ".
-        withKnownIssue("usage errors print ArgumentParser's multi-line message") {
-            #expect(result.stderrLines.count == 1, "\(result)")
-            #expect(!result.stderr.contains("error: Error:"), "\(result)")
-        }
+        // SPEC §1: every error is ONE line, without ArgumentParser's own "Error: " and help.
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(!result.stderr.contains("error: Error:"), "\(result)")
     }
 
     @Test func valueLargerThanMaxValueBytesWithinOneChunk() throws {
@@ -237,13 +233,11 @@ import Testing
         let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--max-value-bytes", "16",
                                           stdin: Array(input.utf8))
 
-        // SPEC §4: "a single value larger than --max-value-bytes is a clear input error". The
-        // parser only measures values that span its 1 MiB read chunks, so a 64-byte string
-        // passes a 16-byte limit.
-        withKnownIssue("--max-value-bytes is only enforced for values longer than a read chunk") {
-            #expect(result.status == 65, "\(result)")
-            #expect(result.stderrLines.first?.hasPrefix("sluice: error: <stdin>:1:") == true, "\(result)")
-            #expect(!workspace.exists("out.sqlite"))
-        }
+        // SPEC §4: a single value larger than --max-value-bytes is a clear input error, also
+        // when it arrives whole within one read chunk.
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines == ["sluice: error: <stdin>:1:28: a single value is larger than 16 bytes (--max-value-bytes)"],
+                "\(result)")
+        #expect(!workspace.exists("out.sqlite"))
     }
 }

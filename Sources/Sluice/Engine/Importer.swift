@@ -168,7 +168,7 @@ public final class Importer {
             let stream: any RecordEventHandler
             switch target {
             case .model(let plan, let writer)?:
-                stream = RecordStream(plan: plan, sink: writer)
+                stream = RecordStream(plan: plan, sink: writer, maxValueBytes: options.maxValueBytes)
             case .freeform(_, let freeform)?:
                 stream = freeform
             case nil:

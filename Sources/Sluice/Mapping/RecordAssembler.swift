@@ -50,9 +50,14 @@ struct RecordAssembler {
         /// The container depth its value opened; it ends when that container closes.
         var depth: Int
         var writer: JSONTextWriter
+        /// Set when the text passed `maxValueBytes`: writing stops, the value is an error.
+        var overflowed = false
     }
 
     let plan: MappingPlan
+    /// The largest `json` value re-serialised from a subtree, so that one value cannot take
+    /// unbounded memory even when each of its tokens is small.
+    let maxValueBytes: Int
     private(set) var completed = Record(entity: 0, values: [], position: TextPosition(line: 0, column: 0, offset: 0))
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
@@ -68,8 +73,9 @@ struct RecordAssembler {
     private var captures: [Capture] = []
     private var spareWriters: [JSONTextWriter] = []
 
-    init(plan: MappingPlan) {
+    init(plan: MappingPlan, maxValueBytes: Int = 64 << 20) {
         self.plan = plan
+        self.maxValueBytes = maxValueBytes
     }
 
     // MARK: Events
@@ -230,7 +236,13 @@ struct RecordAssembler {
     @inline(__always)
     private mutating func feedCaptures(_ body: (inout JSONTextWriter) -> Void) {
         guard !captures.isEmpty else { return }
-        for index in captures.indices { body(&captures[index].writer) }
+        for index in captures.indices where !captures[index].overflowed {
+            body(&captures[index].writer)
+            if captures[index].writer.bytes.count > maxValueBytes {
+                captures[index].overflowed = true
+                captures[index].writer.reset()
+            }
+        }
     }
 
     /// Ends the captures whose container closes now (the closing bracket is already written).
@@ -238,9 +250,15 @@ struct RecordAssembler {
         while let capture = captures.last, capture.depth == depth {
             captures.removeLast()
             let text = DatabaseValue.text(String(decoding: capture.writer.bytes, as: UTF8.self))
+            let limit = maxValueBytes
             for (attribute, priority) in plan.keyNodes[capture.node].targets
             where plan.entities[records[open - 1].entity].attributes[attribute].type == .json {
-                set(attribute, priority: priority) { _ in text }
+                set(attribute, priority: priority) { _ throws(ConversionError) in
+                    guard !capture.overflowed else {
+                        throw ConversionError(message: "a json value larger than \(limit) bytes (--max-value-bytes)")
+                    }
+                    return text
+                }
             }
             spareWriters.append(capture.writer)
         }

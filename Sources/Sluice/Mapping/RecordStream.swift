@@ -23,8 +23,8 @@ final class RecordStream: RecordEventHandler {
     /// Set once the parser that drives this stream exists (the parser needs its handler first).
     unowned(unsafe) var parser: JSONParser?
 
-    init(plan: MappingPlan, sink: any RecordSink) {
-        assembler = RecordAssembler(plan: plan)
+    init(plan: MappingPlan, sink: any RecordSink, maxValueBytes: Int = 64 << 20) {
+        assembler = RecordAssembler(plan: plan, maxValueBytes: maxValueBytes)
         self.sink = sink
     }
 

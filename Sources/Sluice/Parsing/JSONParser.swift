@@ -37,6 +37,8 @@ final class JSONParser {
     /// Offset in the chunk just past the last token an event was delivered for.
     fileprivate var lastEventEnd = 0
     private var bytesSinceEvent = 0
+    /// Where the token that yajl is still buffering starts, once a chunk ended inside it.
+    private var pendingTokenStart: TextPosition?
     /// Whether the input so far held anything but whitespace (an empty input is zero values).
     private var sawContent = false
 
@@ -77,18 +79,38 @@ final class JSONParser {
         eventsInChunk = 0
         let status = yajl_parse(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         try check(status, handle: handle)
-        lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
         // yajl keeps an unfinished string or number in a buffer of its own, growing it chunk
         // after chunk; stop before one token can take unbounded memory.
         if eventsInChunk == 0 {
             bytesSinceEvent += bytes.count
         } else {
             bytesSinceEvent = bytes.count - lastEventEnd
+            pendingTokenStart = nil
         }
+        if pendingTokenStart == nil { notePendingToken(in: bytes) }
+        lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
         if bytesSinceEvent > options.maxValueBytes {
-            throw fail("a single value is larger than \(options.maxValueBytes) bytes (--max-value-bytes)",
-                       at: tokenPosition(length: 0))
+            throw tooLarge(at: pendingTokenStart ?? tokenPosition(length: 0))
         }
+    }
+
+    /// Remembers where an unfinished token at the end of this chunk starts, for the message
+    /// if it grows too large: the first byte after the last event that is not whitespace or
+    /// a separator.
+    private func notePendingToken(in bytes: UnsafeRawBufferPointer) {
+        var index = eventsInChunk > 0 ? lastEventEnd : 0
+        while index < bytes.count, Self.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: ":")
+            || bytes[index] == UInt8(ascii: ",") {
+            index += 1
+        }
+        guard index < bytes.count else { return }
+        let offset = chunkStart + Int64(index)
+        lines.advance(to: offset, in: bytes, chunkStart: chunkStart)
+        pendingTokenStart = lines.position(of: offset)
+    }
+
+    fileprivate func tooLarge(at position: TextPosition) -> SluiceError {
+        fail("a single value is larger than \(options.maxValueBytes) bytes (--max-value-bytes)", at: position)
     }
 
     /// Ends the input: fails if it stopped inside a value.
@@ -223,6 +245,12 @@ extension JSONParser {
         }
     }
 
+    /// A string or number that arrived whole within one chunk but is over the limit.
+    fileprivate func refuseLarge(length: Int) -> Int32 {
+        pendingError = tooLarge(at: tokenPosition(length: length))
+        return 0
+    }
+
     fileprivate func descend(_ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
         depth += 1
         if depth > options.maxDepth {
@@ -240,12 +268,16 @@ extension JSONParser {
         yajl_integer: nil,
         yajl_double: nil,
         yajl_number: { context, text, length in
-            parser(context).deliver { handler throws(SluiceError) in
+            let parser = parser(context)
+            guard length <= parser.options.maxValueBytes else { return parser.refuseLarge(length: length) }
+            return parser.deliver { handler throws(SluiceError) in
                 try handler.number(UnsafeRawBufferPointer(start: text, count: length))
             }
         },
         yajl_string: { context, bytes, length in
-            parser(context).deliver { handler throws(SluiceError) in
+            let parser = parser(context)
+            guard length <= parser.options.maxValueBytes else { return parser.refuseLarge(length: length + 2) }
+            return parser.deliver { handler throws(SluiceError) in
                 try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
             }
         },

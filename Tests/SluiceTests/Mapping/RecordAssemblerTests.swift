@@ -22,12 +22,12 @@ final class CollectingSink: RecordSink {
 }
 
 /// Maps `json` (fed in chunks of `chunkSize` bytes) with `model`.
-func assemble(_ json: String, model: Model, locations: MappingPlan.Locations = .init(), chunkSize: Int = 1 << 20)
-    throws -> CollectingSink
+func assemble(_ json: String, model: Model, locations: MappingPlan.Locations = .init(), chunkSize: Int = 1 << 20,
+              maxValueBytes: Int = 64 << 20) throws -> CollectingSink
 {
     let plan = try MappingPlan(model: model, locations: locations)
     let sink = CollectingSink(plan: plan)
-    let stream = RecordStream(plan: plan, sink: sink)
+    let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes)
     let parser = JSONParser(sourceName: "in.json", handler: stream)
     stream.parser = parser
     let bytes = Array(json.utf8)
@@ -116,6 +116,13 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         #expect(sink.records.map { $0.values["meta"] } == [
             .some(.text(#"{"a":[1,{"b":null}],"c":"x"}"#)), .some(.text("[true]")), .some(.text("5")),
         ])
+    }
+
+    @Test func aJSONValueMadeOfSmallTokensIsStillLimited() throws {
+        let big = "[" + Array(repeating: "1", count: 40).joined(separator: ",") + "]"
+        let sink = try assemble(#"[{"stop_id": "A", "meta": \#(big)}, {"stop_id": "B", "meta": [1, 2]}]"#, model: model, maxValueBytes: 50)
+        #expect(sink.rejections == ["in.json:1:2: Stop.meta: a json value larger than 50 bytes (--max-value-bytes)"])
+        #expect(sink.records.map { $0.values["meta"] } == [.some(.text("[1,2]"))])
     }
 
     @Test func anObjectForAScalarAttributeIsAnError() throws {

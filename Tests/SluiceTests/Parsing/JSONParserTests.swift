@@ -151,6 +151,19 @@ func parseError(_ chunks: [String], options: JSONParser.Options = .init()) -> Sl
         #expect(parseError(["[\"" + String(repeating: "x", count: 90) + "\"]"], options: options) == nil)
     }
 
+    @Test func largeTokensArePlacedWhereTheyStart() {
+        let options = JSONParser.Options(maxValueBytes: 100)
+        // Whole within one chunk: a string and a number.
+        let string = parseError(["[1,\n  \"" + String(repeating: "x", count: 101) + "\"]"], options: options)
+        #expect(string?.description == "in.json:2:3: a single value is larger than 100 bytes (--max-value-bytes)")
+        let number = parseError(["[" + String(repeating: "9", count: 101) + " ]"], options: options)
+        #expect(number?.description == "in.json:1:2: a single value is larger than 100 bytes (--max-value-bytes)")
+        // Across chunks, starting after a newline in the first.
+        let chunks = ["{\"a\": 1, \"b\":\n   \"xx"] + Array(repeating: String(repeating: "y", count: 60), count: 3)
+        #expect(parseError(chunks, options: options)?.description
+            == "in.json:2:4: a single value is larger than 100 bytes (--max-value-bytes)")
+    }
+
     @Test func handlerErrorsStopTheParseUnchanged() {
         final class Refuser: JSONEventHandler {
             func startObject() throws(SluiceError) { throw SluiceError(.data, "no objects here") }
