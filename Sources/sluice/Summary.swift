@@ -12,8 +12,16 @@ enum Summary {
         let width = report.entities.map(\.entity.count).max() ?? 0
         for entity in report.entities {
             let name = entity.entity + String(repeating: " ", count: width - entity.entity.count)
-            lines.append("  \(name)  \(entity.inserted) inserted, \(entity.updated) updated, "
-                + "\(entity.unchanged) unchanged, \(entity.rejected) rejected")
+            var line = "  \(name)  \(entity.inserted) inserted, \(entity.updated) updated, "
+                + "\(entity.unchanged) unchanged, \(entity.rejected) rejected"
+            if entity.deleted > 0 { line += ", \(entity.deleted) deleted" }
+            if entity.hasRelationships { line += "; \(entity.links) links, \(entity.unresolved) unresolved" }
+            lines.append(line)
+        }
+        if report.unresolved > 0 {
+            let count = report.unresolved
+            lines.append("sluice: \(count) \(count == 1 ? "reference" : "references") left unresolved (links left empty), "
+                + "first: " + report.unresolvedExamples.joined(separator: "; "))
         }
         return lines.joined(separator: "\n")
     }

@@ -27,10 +27,10 @@ import Testing
         #expect(second.status == 0, "\(second)")
         #expect(second.stderrLines.first?.hasPrefix("sluice: imported 155 records (") == true, "\(second)")
         #expect(second.entityLines == [
-            "Stop      0 inserted, 0 updated, 76 unchanged, 0 rejected",
-            "Route     0 inserted, 0 updated, 1 unchanged, 0 rejected",
-            "Trip      0 inserted, 0 updated, 2 unchanged, 0 rejected",
-            "StopTime  0 inserted, 0 updated, 76 unchanged, 0 rejected",
+            "Stop      0 inserted, 0 updated, 76 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "Route     0 inserted, 0 updated, 1 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "Trip      0 inserted, 0 updated, 2 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "StopTime  0 inserted, 0 updated, 76 unchanged, 0 rejected; 0 links, 0 unresolved",
         ], "\(second)")
         let db = try workspace.database("t.sqlite")
         #expect(try dumpDataTables(db) == before)
@@ -61,10 +61,10 @@ import Testing
 
         #expect(third.status == 0, "\(third)")
         #expect(third.entityLines == [
-            "Stop      0 inserted, 1 updated, 75 unchanged, 0 rejected",
-            "Route     0 inserted, 0 updated, 1 unchanged, 0 rejected",
-            "Trip      0 inserted, 0 updated, 2 unchanged, 0 rejected",
-            "StopTime  0 inserted, 0 updated, 76 unchanged, 0 rejected",
+            "Stop      0 inserted, 1 updated, 75 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "Route     0 inserted, 0 updated, 1 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "Trip      0 inserted, 0 updated, 2 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "StopTime  0 inserted, 0 updated, 76 unchanged, 0 rejected; 0 links, 0 unresolved",
         ], "\(third)")
         let after = try dumpDataTables(workspace.database("t.sqlite"))
         for table in Self.dataTables where table != "stops" {

@@ -1,16 +1,27 @@
-/// Writes the records of one entity a batch at a time, the way Core Data's guidance and
+/// Writes the rows of one entity a batch at a time, the way Core Data's guidance and
 /// FastEasyMapping do it: one `IN` query finds which identities exist, new records are
-/// inserted, existing rows are updated in the columns whose value changed, and a record
-/// that changes nothing writes nothing.
+/// inserted, existing rows are updated in the columns whose value changed, and a record that
+/// changes nothing writes nothing.
 ///
-/// A batch lives in flat arrays reused from batch to batch, so memory is bounded by the
-/// batch size whatever the input.
+/// A row's columns are the entity's attributes, then its to-one relationships' columns, so
+/// a link known when the row is written costs no second write and an unchanged link none.
+/// The batch lives in flat arrays reused from batch to batch, so memory is bounded by the
+/// batch size whatever the input. A batch is written in steps that `BatchWriter` runs for
+/// all entities together: `prepare()` (merge, find), `write()` (rows), then links, `reset()`.
 final class EntityWriter {
     let plan: MappingPlan.EntityPlan
-    private(set) var counts: ImportReport.EntityCounts
+    /// The entity's index in the mapping plan.
+    let entity: Int
+    var counts: ImportReport.EntityCounts
+    /// Per relationship: its column among the row's columns when it is a to-one.
+    let toOneColumns: [Int?]
     private let connection: Connection
     private let databaseName: String
-    private let width: Int
+    /// Columns per row: attributes, then to-one relationship columns.
+    let width: Int
+    private let attributeCount: Int
+    private let relationshipCount: Int
+    private let columnNames: [String]
     /// SQLite's limit on bound parameters (SQLITE_MAX_VARIABLE_NUMBER, 32766 since 3.32).
     private static let maxParameters = 32_766
 
@@ -20,144 +31,226 @@ final class EntityWriter {
     /// Lookup statements by how many identities their `IN` list holds.
     private var lookups: [Int: Statement] = [:]
 
-    /// The batch: `width` values per record, in input order.
+    // The batch, in input order.
+    /// `width` values per record; to-one columns start nil and are filled before `write()`.
     private var values: [DatabaseValue?] = []
-    private var count = 0
+    /// `relationshipCount` links per record.
+    private var links: [Link?] = []
+    private(set) var positions: [TextPosition] = []
+    /// The index of the input each record came from.
+    private(set) var sources: [Int] = []
+    private(set) var count = 0
 
-    init(plan: MappingPlan.EntityPlan, connection: Connection, databaseName: String) throws(SluiceError) {
+    // Filled by `prepare()` and `write()`.
+    /// The record each record was merged into (itself unless an earlier one shares its identity).
+    private(set) var representative: [Int] = []
+    private var fates: [Fate] = []
+    /// The stored values of rows found by identity, by record; nil for new rows.
+    private var current: [[DatabaseValue]?] = []
+    private var pks: [Int64] = []
+
+    init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
+         connection: Connection, databaseName: String) throws(SluiceError) {
         self.plan = plan
+        self.entity = entity
         self.connection = connection
         self.databaseName = databaseName
-        width = plan.attributes.count
-        counts = ImportReport.EntityCounts(entity: plan.name)
-        let columns = plan.attributes.map { quoteIdentifier($0.column) }
-        let sql = "INSERT INTO \(quoteIdentifier(plan.table)) (\(columns.joined(separator: ", "))) VALUES (\(Self.placeholders(width)))"
+        attributeCount = plan.attributes.count
+        relationshipCount = plan.relationships.count
+        width = attributeCount + toOnes.count
+        var columns = Array(repeating: Int?.none, count: plan.relationships.count)
+        for (offset, toOne) in toOnes.enumerated() { columns[toOne.relationship] = attributeCount + offset }
+        toOneColumns = columns
+        columnNames = plan.attributes.map(\.column) + toOnes.map(\.column)
+        counts = ImportReport.EntityCounts(entity: plan.name, hasRelationships: !plan.relationships.isEmpty)
+        let quoted = columnNames.map(quoteIdentifier)
+        let sql = "INSERT INTO \(quoteIdentifier(plan.table)) (\(quoted.joined(separator: ", "))) VALUES (\(Self.placeholders(width)))"
         insert = try Self.prepare(sql, connection, databaseName)
     }
 
     var isEmpty: Bool { count == 0 }
 
-    func append(_ record: Record) {
+    func append(_ record: Record, source: Int) -> RecordHandle {
         values.append(contentsOf: record.values)
+        values.append(contentsOf: repeatElement(nil, count: width - attributeCount))
+        links.append(contentsOf: record.links)
+        positions.append(record.position)
+        sources.append(source)
         count += 1
+        return RecordHandle(entity: entity, index: count - 1)
     }
 
     func countRejected() {
         counts.rejected += 1
     }
 
-    /// Writes the batch and empties it.
-    func flush() throws(SluiceError) {
-        guard count > 0 else { return }
-        defer {
-            values.removeAll(keepingCapacity: true)
-            count = 0
-        }
-        if plan.identity.isEmpty {
-            for record in 0..<count { try insertRow(record) }
-            counts.inserted += count
+    // MARK: Reading the batch
+
+    func value(_ record: Int, _ column: Int) -> DatabaseValue? {
+        values[record * width + column]
+    }
+
+    func link(_ record: Int, _ relationship: Int) -> Link? {
+        links[record * relationshipCount + relationship]
+    }
+
+    /// The stored value of a column before this batch, for a row that existed.
+    func storedValue(_ record: Int, _ column: Int) -> DatabaseValue? {
+        current[record]?[column]
+    }
+
+    /// The row of a record, once `write()` ran.
+    func pk(of record: Int) -> Int64 {
+        pks[representative[record]]
+    }
+
+    func isRepresentative(_ record: Int) -> Bool {
+        representative[record] == record
+    }
+
+    /// Sets a to-one column before `write()`: the link goes in with the row.
+    func setToOne(_ record: Int, column: Int, _ value: DatabaseValue) {
+        values[record * width + column] = value
+    }
+
+    // MARK: Steps
+
+    /// Merges records that share an identity into the first of them, and finds the rows that
+    /// exist with one `IN` query per batch.
+    func prepare() throws(SluiceError) {
+        representative = Array(0..<count)
+        current = Array(repeating: nil, count: count)
+        fates.removeAll(keepingCapacity: true)
+        guard !plan.identity.isEmpty else {
+            fates.append(contentsOf: repeatElement(.append, count: count))
             return
         }
-
-        // Merge records that share an identity into the first of them, in input order.
         var first: [IdentityKey: Int] = [:]
-        var fates: [Fate] = []
-        fates.reserveCapacity(count)
         for record in 0..<count {
-            guard let key = IdentityKey(values[row(record)], identity: plan.identity) else {
+            guard let key = IdentityKey(row(record), identity: plan.identity) else {
                 fates.append(.append)
                 continue
             }
             if let target = first[key] {
                 if merge(record, into: target) { counts.updated += 1 } else { counts.unchanged += 1 }
+                representative[record] = target
                 fates.append(.merged)
             } else {
                 first[key] = record
                 fates.append(.write(key))
             }
         }
-
-        let existing = try lookUp(Array(first.keys))
-        for record in 0..<count {
-            switch fates[record] {
-            case .merged:
-                continue
-            case .append:
-                try insertRow(record)
-                counts.inserted += 1
-            case .write(let key):
-                if let found = existing[key] {
-                    try updateRow(record, pk: found.pk, current: found.values)
-                } else {
-                    try insertRow(record)
-                    counts.inserted += 1
-                }
+        let found = try lookUp(Array(first.keys))
+        for (key, record) in first {
+            if let row = found[key] {
+                current[record] = row.values
+                fates[record] = .update(pk: row.pk)
             }
         }
     }
 
-    /// What becomes of each record of a batch with identity.
+    /// Inserts the new rows and updates the changed columns of existing ones.
+    func write() throws(SluiceError) {
+        pks = Array(repeating: 0, count: count)
+        for record in 0..<count {
+            switch fates[record] {
+            case .merged:
+                continue
+            case .append, .write:
+                pks[record] = try insertRow(record)
+                counts.inserted += 1
+            case .update(let pk):
+                pks[record] = pk
+                if try updateRow(record, pk: pk) { counts.updated += 1 } else { counts.unchanged += 1 }
+            }
+        }
+    }
+
+    func reset() {
+        values.removeAll(keepingCapacity: true)
+        links.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
+        sources.removeAll(keepingCapacity: true)
+        fates.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    /// What becomes of each record of a batch.
     private enum Fate {
         /// No complete identity: inserted as a new row.
         case append
-        /// The first record with this identity: found and updated, or inserted.
+        /// The first record with this identity, not in the database: inserted.
         case write(IdentityKey)
+        /// The first record with this identity, found in the database.
+        case update(pk: Int64)
         /// Merged into an earlier record of the batch with the same identity.
         case merged
     }
 
     // MARK: Rows
 
-    private func row(_ record: Int) -> Range<Int> {
-        record * width..<(record + 1) * width
+    private func row(_ record: Int) -> ArraySlice<DatabaseValue?> {
+        values[record * width..<(record + 1) * width]
     }
 
-    /// Copies the values `record` mentions onto `target`; tells whether any differed.
+
+    /// Copies what `record` mentions onto `target`; tells whether any value differed.
+    /// To-many lists add up; other links are replaced.
     private func merge(_ record: Int, into target: Int) -> Bool {
         var changed = false
-        for attribute in 0..<width {
+        for attribute in 0..<attributeCount {
             guard let value = values[record * width + attribute] else { continue }
             if values[target * width + attribute] != value {
                 values[target * width + attribute] = value
                 changed = true
             }
         }
+        for relationship in 0..<relationshipCount {
+            guard let link = links[record * relationshipCount + relationship] else { continue }
+            let index = target * relationshipCount + relationship
+            if case .many(let added) = link, case .many(let list)? = links[index] {
+                links[index] = .many(list + added)
+            } else {
+                links[index] = link
+            }
+        }
         return changed
     }
 
-    private func insertRow(_ record: Int) throws(SluiceError) {
-        for attribute in 0..<width {
-            let value = values[record * width + attribute] ?? plan.attributes[attribute].defaultValue ?? .null
-            try bind(insert, value, at: Int32(attribute + 1))
+    private func insertRow(_ record: Int) throws(SluiceError) -> Int64 {
+        for column in 0..<width {
+            let value = values[record * width + column]
+                ?? (column < attributeCount ? plan.attributes[column].defaultValue : nil) ?? .null
+            try bind(insert, value, at: Int32(column + 1))
         }
         try run(insert)
+        return connection.lastInsertRowID
     }
 
-    private func updateRow(_ record: Int, pk: Int64, current: [DatabaseValue]) throws(SluiceError) {
+    /// Writes the columns whose value changed; tells whether there were any.
+    private func updateRow(_ record: Int, pk: Int64) throws(SluiceError) -> Bool {
+        let stored = current[record] ?? []
         var changed = ColumnSet(width: width)
-        for attribute in 0..<width {
-            if let value = values[record * width + attribute], value != current[attribute] {
-                changed.insert(attribute)
+        for column in 0..<width {
+            if let value = values[record * width + column], value != stored[column] {
+                changed.insert(column)
             }
         }
-        guard !changed.isEmpty else {
-            counts.unchanged += 1
-            return
-        }
+        guard !changed.isEmpty else { return false }
         let statement = try updateStatement(for: changed)
         var index: Int32 = 1
-        for attribute in changed.members {
-            try bind(statement, values[record * width + attribute] ?? .null, at: index)
+        for column in changed.members {
+            try bind(statement, values[record * width + column] ?? .null, at: index)
             index += 1
         }
         try bind(statement, .integer(pk), at: index)
         try run(statement)
-        counts.updated += 1
+        return true
     }
 
     // MARK: Find
 
-    /// The rows whose identity is among `keys`: their pk and current attribute values.
+    /// The rows whose identity is among `keys`: their pk and current column values.
     private func lookUp(_ keys: [IdentityKey]) throws(SluiceError) -> [IdentityKey: (pk: Int64, values: [DatabaseValue])] {
         var found: [IdentityKey: (pk: Int64, values: [DatabaseValue])] = [:]
         let perQuery = max(1, Self.maxParameters / plan.identity.count)
@@ -176,7 +269,7 @@ final class EntityWriter {
                 while try statement.step() {
                     var row: [DatabaseValue] = []
                     row.reserveCapacity(width)
-                    for attribute in 0..<width { row.append(statement.value(at: Int32(attribute + 1))) }
+                    for column in 0..<width { row.append(statement.value(at: Int32(column + 1))) }
                     if let key = IdentityKey(row.map(Optional.some)[...], identity: plan.identity) {
                         found[key] = (statement.int64(at: 0), row)
                     }
@@ -193,7 +286,7 @@ final class EntityWriter {
 
     private func lookupStatement(count: Int) throws(SluiceError) -> Statement {
         if let statement = lookups[count] { return statement }
-        let columns = (["pk"] + plan.attributes.map(\.column)).map(quoteIdentifier).joined(separator: ", ")
+        let columns = (["pk"] + columnNames).map(quoteIdentifier).joined(separator: ", ")
         let identity = plan.identity.map { quoteIdentifier(plan.attributes[$0].column) }
         let condition: String
         if identity.count == 1 {
@@ -204,7 +297,7 @@ final class EntityWriter {
         }
         let statement = try Self.prepare("SELECT \(columns) FROM \(quoteIdentifier(plan.table)) WHERE \(condition)",
                                          connection, databaseName)
-        // Keep the statement of a full chunk and of the last size seen; others are one-offs.
+        // Keep the statement of a full batch and of recent sizes; others are one-offs.
         if lookups.count > 8 { lookups.removeAll() }
         lookups[count] = statement
         return statement
@@ -212,7 +305,7 @@ final class EntityWriter {
 
     private func updateStatement(for columns: ColumnSet) throws(SluiceError) -> Statement {
         if let statement = updates[columns] { return statement }
-        let assignments = columns.members.map { "\(quoteIdentifier(plan.attributes[$0].column)) = ?" }
+        let assignments = columns.members.map { "\(quoteIdentifier(columnNames[$0])) = ?" }
         let sql = "UPDATE \(quoteIdentifier(plan.table)) SET \(assignments.joined(separator: ", ")) WHERE \"pk\" = ?"
         let statement = try Self.prepare(sql, connection, databaseName)
         updates[columns] = statement
@@ -247,12 +340,12 @@ final class EntityWriter {
         }
     }
 
-    private static func placeholders(_ count: Int) -> String {
+    static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
 
-/// A set of attribute indexes, as a bit set: the key of a cached `UPDATE` statement.
+/// A set of column indexes, as a bit set: the key of a cached `UPDATE` statement.
 struct ColumnSet: Hashable {
     private var words: [UInt64]
 

@@ -18,6 +18,12 @@ public struct ImportOptions: Sendable {
     public var maxValueBytes = 64 << 20
     /// Bytes read from an input at a time.
     public var chunkSize = 1 << 20
+    /// `--unresolved`: what happens to references still missing at the end, for every
+    /// relationship (overrides the model's `unresolved`).
+    public var unresolved: Model.UnresolvedPolicy?
+    /// `--delete-missing`: rows of root entities with identity that this import did not
+    /// mention are deleted, and links to them removed.
+    public var deleteMissing = false
     /// Run `ANALYZE` before committing, so the query planner knows the new data.
     public var analyze = false
     /// Run `VACUUM` after committing, to give freed pages back.

@@ -6,14 +6,28 @@ public struct ImportReport: Sendable, Equatable, Codable {
         public var updated = 0
         public var unchanged = 0
         public var rejected = 0
+        /// Links written by this import from this entity's records (to-one columns set,
+        /// inverse columns set or cleared, join rows added or removed).
+        public var links = 0
+        /// References from this entity's records still missing at the end (`unresolved: null`).
+        public var unresolved = 0
+        /// Rows deleted by `--delete-missing`.
+        public var deleted = 0
+        /// Whether the entity has relationships (then its links are reported).
+        public var hasRelationships = false
 
-        public init(entity: String) { self.entity = entity }
+        public init(entity: String, hasRelationships: Bool = false) {
+            self.entity = entity
+            self.hasRelationships = hasRelationships
+        }
 
         /// Every record of the entity lands in exactly one of the four counts.
         public var records: Int { inserted + updated + unchanged + rejected }
     }
 
     public var entities: [EntityCounts]
+    /// The first few references left unresolved, e.g. `StopTime.trip "T9" at stop_times.json:4:3`.
+    public var unresolvedExamples: [String] = []
     public var sources: [String]
     public var bytes: Int64
     public var records: Int
@@ -25,5 +39,8 @@ public struct ImportReport: Sendable, Equatable, Codable {
     public var updated: Int { entities.reduce(0) { $0 + $1.updated } }
     public var unchanged: Int { entities.reduce(0) { $0 + $1.unchanged } }
     public var rejected: Int { entities.reduce(0) { $0 + $1.rejected } }
+    public var links: Int { entities.reduce(0) { $0 + $1.links } }
+    public var unresolved: Int { entities.reduce(0) { $0 + $1.unresolved } }
+    public var deleted: Int { entities.reduce(0) { $0 + $1.deleted } }
     public var recordsPerSecond: Double { seconds > 0 ? Double(records) / seconds : 0 }
 }

@@ -60,13 +60,22 @@ public final class Importer {
         } catch {
             throw SluiceError(error)
         }
+        let layout = DatabaseLayout(model)
+        let linkPlans = LinkPlan.plans(model: model, mapping: plan, layout: layout)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
-                      tables: DatabaseLayout(model).tables) { connection throws(SluiceError) in
+                      tables: layout.tables) { connection throws(SluiceError) in
             var writers: [EntityWriter] = []
-            for entity in plan.entities {
-                writers.append(try EntityWriter(plan: entity, connection: connection, databaseName: databasePath))
+            for (index, entity) in plan.entities.enumerated() {
+                writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
+                                                connection: connection, databaseName: databasePath))
             }
-            return .model(plan, BatchWriter(writers: writers, batchSize: options.batchSize, onError: options.onError))
+            let sql = SQLRunner(connection: connection, databaseName: databasePath)
+            let links = LinkWriter(plans: linkPlans, sql: sql, pending: PendingLinks(sql: sql))
+            let touched = options.deleteMissing
+                ? try TouchedRows(sql: sql, entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
+                : nil
+            return .model(plan, BatchWriter(writers: writers, links: links, touched: touched,
+                                            batchSize: options.batchSize, onError: options.onError))
         }
     }
 
@@ -135,13 +144,24 @@ public final class Importer {
     public func finish() throws(SluiceError) -> ImportReport {
         precondition(!finished, "finish() called twice")
         do {
-            if case .model(_, let writer)? = target { try writer.flush() }
-            let report = makeReport()
+            var examples: [String] = []
+            if case .model(_, let writer)? = target {
+                try writer.flush()
+                examples = try linkPending(writer)
+                if let touched = writer.touched {
+                    let tables = writer.writers.map(\.plan.table)
+                    for (entity, count) in try touched.deleteUntouched(plans: writer.links.plans, tables: tables) {
+                        writer.writers[entity].counts.deleted += count
+                    }
+                }
+            }
+            var report = makeReport()
+            report.unresolvedExamples = examples
             let log = ImportRecord(
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
                 inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
-                rejected: Int64(report.rejected), unresolved: 0, modelSHA256: modelSHA256)
+                rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256)
             try ImportLog.insert(log, into: database.connection)
             if options.analyze { try execute("ANALYZE") }
             target = nil
@@ -158,7 +178,26 @@ public final class Importer {
     public func cancel() {
         guard !finished else { return }
         finished = true
+        target = nil
         database.rollback()
+    }
+
+    /// The second pass: links every reference that waited for a later record, then applies
+    /// each relationship's `unresolved` policy (or `--unresolved`). Returns the first
+    /// unresolved references, described for the report.
+    private func linkPending(_ writer: BatchWriter) throws(SluiceError) -> [String] {
+        guard !writer.links.pending.isEmpty else { return [] }
+        var examples: [String] = []
+        for plan in writer.links.plans.joined() {
+            let outcome = try writer.links.pending.resolve(plan, policy: options.unresolved ?? plan.unresolved, sources: sources)
+            writer.writers[plan.source].counts.links += outcome.linked
+            writer.writers[plan.source].counts.unresolved += outcome.unresolved
+            writer.writers[plan.target].counts.inserted += outcome.stubs
+            for example in outcome.examples where examples.count < 5 {
+                examples.append("\(example.relationship) \(example.key) at \(example.position)")
+            }
+        }
+        return examples
     }
 
     private func run(_ source: ByteSource) throws(SluiceError) {
@@ -168,6 +207,7 @@ public final class Importer {
             let stream: any RecordEventHandler
             switch target {
             case .model(let plan, let writer)?:
+                writer.input = sources.count - 1
                 stream = RecordStream(plan: plan, sink: writer, maxValueBytes: options.maxValueBytes)
             case .freeform(_, let freeform)?:
                 stream = freeform

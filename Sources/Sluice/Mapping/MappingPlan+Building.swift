@@ -50,6 +50,19 @@ extension MappingPlan {
             entities.append(EntityPlan(name: entity.name, table: entity.table, attributes: attributes,
                                        identity: identity, rootNode: rootNode))
         }
+        // Relationships once every entity has its index and attributes.
+        for (entityIndex, entity) in model.entities.enumerated() {
+            for (index, relationship) in entity.relationships.enumerated() {
+                guard let target = self.entityIndex(named: relationship.entity) else { continue }
+                entities[entityIndex].relationships.append(RelationshipPlan(
+                    name: relationship.name, target: target, toMany: relationship.toMany,
+                    relatedBy: relatedBy(relationship, target: entities[target])))
+                for (priority, keyPath) in relationship.keys.enumerated() {
+                    let node = addKeyPath(keyPath, from: entities[entityIndex].rootNode)
+                    keyNodes[node].links.append((relationship: index, priority: priority))
+                }
+            }
+        }
 
         if let name = locations.entity {
             if let entity = entityIndex(named: name) {
@@ -80,6 +93,19 @@ extension MappingPlan {
         if !problems.isEmpty {
             throw ModelError(source: sourceName, problems: problems)
         }
+    }
+
+    /// The attribute a bare id names: `relatedBy`, else the target's single identity.
+    private func relatedBy(_ relationship: Model.Relationship, target: EntityPlan)
+        -> (attribute: Int, converter: ValueConverter)?
+    {
+        let index: Int?
+        if let name = relationship.relatedBy {
+            index = target.attributes.firstIndex { $0.name == name }
+        } else {
+            index = target.identity.count == 1 ? target.identity[0] : nil
+        }
+        return index.map { ($0, target.attributes[$0].converter) }
     }
 
     private mutating func addKeyPath(_ path: KeyPath, from root: Int) -> Int {

@@ -11,6 +11,7 @@ struct MappingPlan {
         var attributes: [AttributePlan]
         /// Indexes into `attributes` of the identity, in model order; empty for append-only.
         var identity: [Int]
+        var relationships: [RelationshipPlan] = []
         /// The key trie node of the record object itself.
         var rootNode: Int
     }
@@ -26,11 +27,23 @@ struct MappingPlan {
         var defaultWhenMissing: Bool
     }
 
+    struct RelationshipPlan {
+        var name: String
+        /// The entity index of the target.
+        var target: Int
+        var toMany: Bool
+        /// Converts a bare id to the target's `relatedBy` attribute; nil when the target has
+        /// neither `relatedBy` nor a single identity (only nested objects can be linked then).
+        var relatedBy: (attribute: Int, converter: ValueConverter)?
+    }
+
     /// Where a key path inside a record leads: attributes to fill, and deeper keys.
     struct KeyNode {
         /// Attributes whose value is the value at this path. `priority` is the fallback index
         /// (0 = the first key listed), so the first listed key present in a record wins.
         var targets: [(attribute: Int, priority: Int)] = []
+        /// Relationships whose value is the value at this path.
+        var links: [(relationship: Int, priority: Int)] = []
         var children = KeyTable()
         var hasJSONTarget = false
         var hasScalarTarget = false
@@ -49,6 +62,12 @@ struct MappingPlan {
     static let rootLocation = 0
 
     func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
+
+    /// The entities whose records stand at record locations (the model's `root`, `--entity`).
+    var rootEntities: [Int] {
+        var seen = Set<Int>()
+        return locationNodes.compactMap(\.entity).filter { seen.insert($0).inserted }
+    }
 }
 
 /// A small map from key bytes to node indexes. Records have a handful of keys, so a linear

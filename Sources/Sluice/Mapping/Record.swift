@@ -4,14 +4,43 @@ struct Record {
     var entity: Int
     /// Indexed like `MappingPlan.EntityPlan.attributes`; `.null` is an explicit null.
     var values: [DatabaseValue?]
+    /// Indexed like `MappingPlan.EntityPlan.relationships`; nil when the record did not
+    /// mention the relationship (its links are left alone).
+    var links: [Link?]
     var position: TextPosition
+    /// False for a record nested in another one (it completes before its parent).
+    var isTopLevel: Bool
 }
 
-/// A value being collected for one attribute while a record's events arrive.
-struct Slot {
+/// What a record says about one relationship.
+enum Link: Equatable {
+    /// `null`: a to-one is unlinked, a to-many loses all its links.
+    case clear
+    case one(LinkTarget)
+    /// A to-many's list, in input order (null elements already skipped).
+    case many([LinkTarget])
+}
+
+/// The other end of a link: a bare id, or a record of this import.
+enum LinkTarget: Hashable {
+    /// The target's `relatedBy` value, converted to that attribute's type.
+    case key(DatabaseValue)
+    /// A nested record, as the sink numbered it when it completed.
+    case record(RecordHandle)
+}
+
+/// How the engine names a record it accepted, so that a parent can link to its nested
+/// records: the record's entity and its place in that entity's batch.
+struct RecordHandle: Hashable {
+    var entity: Int
+    var index: Int
+}
+
+/// A value being collected for one attribute or relationship while a record's events arrive.
+struct Slot<Value> {
     enum State {
         case missing
-        case value(DatabaseValue)
+        case value(Value)
         /// The winning key held a value that does not convert; an error only if it still
         /// wins when the record ends (a better fallback key may come later).
         case failed(String)

@@ -28,6 +28,8 @@ struct RecordAssembler {
         case records(Int)
         /// An object inside the current record; `node` is its key trie node.
         case object(node: Int, isRecord: Bool)
+        /// A to-many's array: each element is a link of the innermost open record.
+        case links(relationship: Int, priority: Int)
     }
 
     /// What the next value means, decided by the key before it or the array around it.
@@ -36,12 +38,16 @@ struct RecordAssembler {
         case location(Int)
         case record(Int)
         case field(Int)
+        case link(relationship: Int, priority: Int)
     }
 
     private struct OpenRecord {
         var entity: Int
-        var slots: [Slot]
+        var slots: [Slot<DatabaseValue>]
+        var links: [Slot<Link>]
         var position: TextPosition
+        /// For a nested record: the relationship of the record below it that it is a value of.
+        var parent: (relationship: Int, priority: Int)?
     }
 
     /// A `json` attribute's value being serialised while its events stream past.
@@ -58,7 +64,10 @@ struct RecordAssembler {
     /// The largest `json` value re-serialised from a subtree, so that one value cannot take
     /// unbounded memory even when each of its tokens is small.
     let maxValueBytes: Int
-    private(set) var completed = Record(entity: 0, values: [], position: TextPosition(line: 0, column: 0, offset: 0))
+    private(set) var completed = Record(entity: 0, values: [], links: [],
+                                        position: TextPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
+    /// The nested record just completed, waiting for its handle (`attach(_:)`).
+    private var completedParent: (relationship: Int, priority: Int)?
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
 
@@ -100,11 +109,16 @@ struct RecordAssembler {
             beginRecord(entity, at: position())
         case .field(let node):
             enterContainer(node: node, kind: "an object")
-            if plan.keyNodes[node].children.isEmpty {
+            if let (relationship, priority) = plan.keyNodes[node].links.first {
+                // A nested record of the relationship's target, linked when it completes.
+                beginNested(relationship: relationship, priority: priority, at: position())
+            } else if plan.keyNodes[node].children.isEmpty {
                 skipDepth = 1
             } else {
                 frames.append(.object(node: node, isRecord: false))
             }
+        case .link(let relationship, let priority):
+            beginNested(relationship: relationship, priority: priority, at: position())
         }
         return .none
     }
@@ -158,6 +172,15 @@ struct RecordAssembler {
             return reject(notAnObject: "an array", entity: entity, at: position())
         case .field(let node):
             enterContainer(node: node, kind: "an array")
+            if let (relationship, priority) = plan.keyNodes[node].links.first, startLinkArray(relationship, priority) {
+                frames.append(.links(relationship: relationship, priority: priority))
+            } else {
+                skipDepth = 1
+            }
+        case .link(let relationship, let priority):
+            setLink(relationship, priority: priority) { _ throws(ConversionError) in
+                throw ConversionError(message: "an array inside a to-many's array")
+            }
             skipDepth = 1
         }
         return .none
@@ -195,7 +218,37 @@ struct RecordAssembler {
                     try attribute.converter.convert(value)
                 }
             }
+            let plan = plan
+            for (relationship, priority) in plan.keyNodes[node].links {
+                setLink(relationship, priority: priority) { relationship throws(ConversionError) in
+                    if value.isNull { return .clear }
+                    let target = LinkTarget.key(try Self.key(value, for: relationship, in: plan))
+                    return relationship.toMany ? .many([target]) : .one(target)
+                }
+            }
             return .none
+        case .link(let relationship, let priority):
+            guard !value.isNull else { return .none }  // null elements are skipped
+            let plan = plan
+            appendLink(relationship, priority: priority) { relationship throws(ConversionError) in
+                .key(try Self.key(value, for: relationship, in: plan))
+            }
+            return .none
+        }
+    }
+
+    /// A bare id converted to the target's `relatedBy` attribute.
+    private static func key(_ value: Scalar, for relationship: MappingPlan.RelationshipPlan, in plan: MappingPlan)
+        throws(ConversionError) -> DatabaseValue
+    {
+        let target = plan.entities[relationship.target]
+        guard let (attribute, converter) = relationship.relatedBy else {
+            throw ConversionError(message: "a bare id needs relatedBy: \(target.name) has no single identity attribute")
+        }
+        do {
+            return try converter.convert(value)
+        } catch {
+            throw ConversionError(message: "\(error.message) (\(target.name).\(target.attributes[attribute].name))")
         }
     }
 
@@ -210,6 +263,7 @@ struct RecordAssembler {
         case nil: return .location(MappingPlan.rootLocation)
         case .locationArray(let node)?: return .location(node)
         case .records(let entity)?: return .record(entity)
+        case .links(let relationship, let priority)?: return .link(relationship: relationship, priority: priority)
         case .location?, .object?: return .skip
         }
     }
@@ -266,18 +320,94 @@ struct RecordAssembler {
 
     // MARK: Records
 
-    private mutating func beginRecord(_ entity: Int, at position: TextPosition) {
-        let count = plan.entities[entity].attributes.count
+    private mutating func beginRecord(_ entity: Int, at position: TextPosition,
+                                      parent: (relationship: Int, priority: Int)? = nil) {
+        let plan = plan.entities[entity]
         if open < records.count {
             records[open].entity = entity
             records[open].position = position
+            records[open].parent = parent
             records[open].slots.removeAll(keepingCapacity: true)
-            records[open].slots.append(contentsOf: repeatElement(Slot(), count: count))
+            records[open].slots.append(contentsOf: repeatElement(Slot(), count: plan.attributes.count))
+            records[open].links.removeAll(keepingCapacity: true)
+            records[open].links.append(contentsOf: repeatElement(Slot(), count: plan.relationships.count))
         } else {
-            records.append(OpenRecord(entity: entity, slots: Array(repeating: Slot(), count: count), position: position))
+            records.append(OpenRecord(entity: entity, slots: Array(repeating: Slot(), count: plan.attributes.count),
+                                      links: Array(repeating: Slot(), count: plan.relationships.count),
+                                      position: position, parent: parent))
         }
         open += 1
-        frames.append(.object(node: plan.entities[entity].rootNode, isRecord: true))
+        frames.append(.object(node: plan.rootNode, isRecord: true))
+    }
+
+    /// An object at a relationship's key: a record of its target, nested in the current one.
+    private mutating func beginNested(relationship: Int, priority: Int, at position: TextPosition) {
+        let target = plan.entities[records[open - 1].entity].relationships[relationship].target
+        beginRecord(target, at: position, parent: (relationship, priority))
+    }
+
+    /// Links the nested record that just completed (now numbered `handle` by the sink) to
+    /// its parent. Call after every `.record` action; top-level records need none.
+    mutating func attach(_ handle: RecordHandle) {
+        guard let (relationship, priority) = completedParent else { return }
+        completedParent = nil
+        let toMany = plan.entities[records[open - 1].entity].relationships[relationship].toMany
+        if toMany {
+            appendLink(relationship, priority: priority) { _ in .record(handle) }
+        } else {
+            setLink(relationship, priority: priority) { _ in .one(.record(handle)) }
+        }
+    }
+
+    /// A to-many's array begins: its links replace what a worse key set. False when a better
+    /// key already gave the relationship its value, or for a to-one (an error).
+    private mutating func startLinkArray(_ relationship: Int, _ priority: Int) -> Bool {
+        guard records[open - 1].links[relationship].accepts(priority: priority) else { return false }
+        let plan = plan.entities[records[open - 1].entity]
+        guard plan.relationships[relationship].toMany else {
+            let target = self.plan.entities[plan.relationships[relationship].target].name
+            setLink(relationship, priority: priority) { _ throws(ConversionError) in
+                throw ConversionError(message: "expected one \(target), got an array")
+            }
+            return false
+        }
+        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([])))
+        return true
+    }
+
+    /// Sets a relationship's value for the innermost open record, if its key wins.
+    private mutating func setLink(_ relationship: Int, priority: Int,
+                                  _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> Link) {
+        guard records[open - 1].links[relationship].accepts(priority: priority) else { return }
+        let state: Slot<Link>.State
+        do {
+            state = .value(try make(plan.entities[records[open - 1].entity].relationships[relationship]))
+        } catch {
+            state = .failed(error.message)
+        }
+        records[open - 1].links[relationship] = Slot(priority: priority, state: state)
+    }
+
+    /// Adds one target to a to-many's list (started by its array, or by a single value).
+    private mutating func appendLink(_ relationship: Int, priority: Int,
+                                     _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> LinkTarget) {
+        let slot = records[open - 1].links[relationship]
+        guard slot.accepts(priority: priority) else { return }
+        let target: LinkTarget
+        do {
+            target = try make(plan.entities[records[open - 1].entity].relationships[relationship])
+        } catch {
+            records[open - 1].links[relationship] = Slot(priority: priority, state: .failed(error.message))
+            return
+        }
+        guard slot.priority == priority, case .value(.many(var list)) = slot.state else {
+            records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([target])))
+            return
+        }
+        // Release the slot's reference first so the list is appended in place.
+        records[open - 1].links[relationship].state = .missing
+        list.append(target)
+        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many(list)))
     }
 
     /// Converts a value for an attribute of the innermost open record, if its key wins.
@@ -285,7 +415,7 @@ struct RecordAssembler {
     private mutating func set(_ attribute: Int, priority: Int,
                               _ convert: (MappingPlan.AttributePlan) throws(ConversionError) -> DatabaseValue) {
         guard records[open - 1].slots[attribute].accepts(priority: priority) else { return }
-        let state: Slot.State
+        let state: Slot<DatabaseValue>.State
         do {
             state = .value(try convert(plan.entities[records[open - 1].entity].attributes[attribute]))
         } catch {
@@ -301,28 +431,39 @@ struct RecordAssembler {
         let entity = plan.entities[record.entity]
         completed.entity = record.entity
         completed.position = record.position
+        completed.isTopLevel = open == 0
         completed.values.removeAll(keepingCapacity: true)
+        completed.links.removeAll(keepingCapacity: true)
+        completedParent = nil
+        func rejection(_ name: String, _ problem: String) -> Action {
+            .rejected(.init("\(entity.name).\(name): \(problem)", at: record.position, entity: record.entity))
+        }
         for (index, attribute) in entity.attributes.enumerated() {
-            func rejection(_ problem: String) -> Action {
-                .rejected(.init("\(entity.name).\(attribute.name): \(problem)", at: record.position, entity: record.entity))
-            }
             switch record.slots[index].state {
             case .value(.null) where !attribute.optional:
-                return rejection("null for a required attribute")
+                return rejection(attribute.name, "null for a required attribute")
             case .value(let value):
                 completed.values.append(value)
             case .failed(let message):
-                return rejection(message)
+                return rejection(attribute.name, message)
             case .missing:
                 if attribute.defaultWhenMissing, let value = attribute.defaultValue {
                     completed.values.append(value)
                 } else if !attribute.optional && attribute.defaultValue == nil {
-                    return rejection("missing required attribute")
+                    return rejection(attribute.name, "missing required attribute")
                 } else {
                     completed.values.append(nil)
                 }
             }
         }
+        for (index, relationship) in entity.relationships.enumerated() {
+            switch record.links[index].state {
+            case .missing: completed.links.append(nil)
+            case .value(let link): completed.links.append(link)
+            case .failed(let message): return rejection(relationship.name, message)
+            }
+        }
+        completedParent = record.parent
         return .record
     }
 

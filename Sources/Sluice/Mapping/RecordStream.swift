@@ -1,7 +1,10 @@
 /// Where assembled records go.
 protocol RecordSink: AnyObject {
     /// A complete record; its values are valid only during the call (copy what you keep).
-    func accept(_ record: Record) throws(SluiceError)
+    /// Returns how the record is named, so that a parent can link to it. Nested records
+    /// complete before their parent; a sink must keep them until their top-level record
+    /// (`record.isTopLevel`) has completed.
+    func accept(_ record: Record) throws(SluiceError) -> RecordHandle
     /// A record of `entity` that cannot be imported, with its place in the input. Throw to
     /// stop the import (`--on-error abort`), return to go on without it.
     func reject(_ error: SluiceError, entity: Int) throws(SluiceError)
@@ -36,7 +39,7 @@ final class RecordStream: RecordEventHandler {
         case .none:
             return
         case .record:
-            try sink.accept(assembler.completed)
+            assembler.attach(try sink.accept(assembler.completed))
         case .rejected(let reason):
             let position = SourcePosition(source: parser?.sourceName ?? "", line: reason.position.line,
                                           column: reason.position.column, offset: reason.position.offset)

@@ -9,12 +9,19 @@ final class CollectingSink: RecordSink {
 
     init(plan: MappingPlan) { self.plan = plan }
 
-    func accept(_ record: Record) {
+    func accept(_ record: Record) -> RecordHandle {
         let entity = plan.entities[record.entity]
         var values: [String: DatabaseValue?] = [:]
         for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = .some(record.values[index]) }
         records.append((entity.name, values, record.position.line, record.position.column))
+        links.append(record.links)
+        topLevel.append(record.isTopLevel)
+        return RecordHandle(entity: record.entity, index: records.count - 1)
     }
+
+    /// Each record's links, and whether it was top-level, in completion order.
+    var links: [[Link?]] = []
+    var topLevel: [Bool] = []
 
     func reject(_ error: SluiceError, entity: Int) {
         rejections.append(error.description)

@@ -1,0 +1,207 @@
+/// Makes the links of a batch (SPEC §4, relationships): what a record names by id is looked
+/// up with one `IN` query per relationship; nested records are linked by the rows they got;
+/// what cannot be found yet is recorded in `PendingLinks` and linked after the last batch.
+///
+/// Links are written only where they change something: a to-one goes in with its row when
+/// its target is known by then, otherwise one guarded `UPDATE`; to-many links through an
+/// inverse column or a join table are `UPDATE … WHERE col IS NOT ?` and `INSERT OR IGNORE`,
+/// so a re-import makes no write.
+final class LinkWriter {
+    let plans: [[LinkPlan]]
+    let sql: SQLRunner
+    let pending: PendingLinks
+    /// Per plan id: ids found in the database before this batch's rows were written.
+    private var known: [Int: [DatabaseValue: Int64]] = [:]
+    /// Per target entity and attribute: ids of the batch's own records, built when needed.
+    private var batchIDs: [Int: [DatabaseValue: Int64]] = [:]
+    /// SQLite's limit on bound parameters.
+    private static let maxParameters = 32_766
+
+    init(plans: [[LinkPlan]], sql: SQLRunner, pending: PendingLinks) {
+        self.plans = plans
+        self.sql = sql
+        self.pending = pending
+    }
+
+    // MARK: Before the rows
+
+    /// Looks up, per relationship, the ids the batch's records name.
+    func lookUpKnownIDs(_ writers: [EntityWriter]) throws(SluiceError) {
+        known.removeAll(keepingCapacity: true)
+        batchIDs.removeAll(keepingCapacity: true)
+        for writer in writers where !writer.isEmpty {
+            for plan in plans[writer.entity] {
+                guard let column = plan.relatedByColumn else { continue }
+                var keys = Set<DatabaseValue>()
+                for record in 0..<writer.count where writer.isRepresentative(record) {
+                    switch writer.link(record, plan.relationship) {
+                    case .one(.key(let key))?: keys.insert(key)
+                    case .many(let targets)?:
+                        for case .key(let key) in targets { keys.insert(key) }
+                    default: break
+                    }
+                }
+                guard !keys.isEmpty else { continue }
+                known[plan.id] = try lookUp(Array(keys), table: plan.targetTable, column: column)
+            }
+        }
+    }
+
+    /// Gives each to-one whose target is known now its column value, so it is written with
+    /// the row: ids found in the database, nested records of entities already written, and
+    /// `null`. Call just before the entity's `write()`.
+    func fillToOneColumns(of writer: EntityWriter, written: Set<Int>, writers: [EntityWriter]) {
+        for plan in plans[writer.entity] {
+            guard case .column(let column, _) = plan.storage else { continue }
+            for record in 0..<writer.count where writer.isRepresentative(record) {
+                switch writer.link(record, plan.relationship) {
+                case .clear?:
+                    writer.setToOne(record, column: column, .null)
+                case .one(.key(let key))?:
+                    if let pk = known[plan.id]?[key] { writer.setToOne(record, column: column, .integer(pk)) }
+                case .one(.record(let handle))?:
+                    if written.contains(handle.entity) {
+                        writer.setToOne(record, column: column, .integer(writers[handle.entity].pk(of: handle.index)))
+                    }
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    // MARK: After the rows
+
+    /// Makes every link the batch's rows did not carry, or records it as pending.
+    func writeLinks(_ writers: [EntityWriter]) throws(SluiceError) {
+        for writer in writers where !writer.isEmpty {
+            for plan in plans[writer.entity] {
+                for record in 0..<writer.count where writer.isRepresentative(record) {
+                    guard let link = writer.link(record, plan.relationship) else { continue }
+                    let made = try write(link, of: record, in: writer, plan: plan, writers: writers)
+                    writer.counts.links += made
+                }
+            }
+        }
+    }
+
+    private func write(_ link: Link, of record: Int, in writer: EntityWriter, plan: LinkPlan, writers: [EntityWriter])
+        throws(SluiceError) -> Int
+    {
+        let source = writer.pk(of: record)
+        switch plan.storage {
+        case .column(let column, let name):
+            // Written with the row when known then; a change there counts as a link made.
+            if let value = writer.value(record, column) {
+                return value != (writer.storedValue(record, column) ?? .null) ? 1 : 0
+            }
+            guard case .one(let target) = link else { return 0 }
+            guard let pk = try resolve(target, plan: plan, writers: writers) else {
+                try deferLink(target, of: record, in: writer, plan: plan)
+                return 0
+            }
+            return try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
+                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) IS NOT ?1", [.integer(pk), .integer(source)])
+
+        case .inverse(let column):
+            let table = quoteIdentifier(plan.targetTable)
+            let quoted = quoteIdentifier(column)
+            guard case .many(let targets) = link else {
+                return try sql.run("UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?", [.integer(source)])
+            }
+            var made = 0
+            var linked = Set<Int64>()
+            for target in targets {
+                guard let pk = try resolve(target, plan: plan, writers: writers) else {
+                    try deferLink(target, of: record, in: writer, plan: plan)
+                    continue
+                }
+                linked.insert(pk)
+                made += try sql.run("UPDATE \(table) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1",
+                                    [.integer(source), .integer(pk)])
+            }
+            if plan.merge == .replace {
+                for row in try sql.rows("SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?", [.integer(source)]) {
+                    guard case .integer(let pk) = row[0], !linked.contains(pk) else { continue }
+                    made += try sql.run("UPDATE \(table) SET \(quoted) = NULL WHERE \"pk\" = ?", [.integer(pk)])
+                }
+            }
+            return made
+
+        case .join(let table, let sourceColumn, let targetColumn):
+            let joinTable = quoteIdentifier(table)
+            let sourceName = quoteIdentifier(sourceColumn)
+            let targetName = quoteIdentifier(targetColumn)
+            guard case .many(let targets) = link else {
+                return try sql.run("DELETE FROM \(joinTable) WHERE \(sourceName) = ?", [.integer(source)])
+            }
+            var made = 0
+            var linked = Set<Int64>()
+            for target in targets {
+                guard let pk = try resolve(target, plan: plan, writers: writers) else {
+                    try deferLink(target, of: record, in: writer, plan: plan)
+                    continue
+                }
+                linked.insert(pk)
+                made += try sql.run("INSERT OR IGNORE INTO \(joinTable) (\(sourceName), \(targetName)) VALUES (?, ?)",
+                                    [.integer(source), .integer(pk)])
+            }
+            if plan.merge == .replace {
+                for row in try sql.rows("SELECT \(targetName) FROM \(joinTable) WHERE \(sourceName) = ?", [.integer(source)]) {
+                    guard case .integer(let pk) = row[0], !linked.contains(pk) else { continue }
+                    made += try sql.run("DELETE FROM \(joinTable) WHERE \(sourceName) = ? AND \(targetName) = ?",
+                                        [.integer(source), .integer(pk)])
+                }
+            }
+            return made
+        }
+    }
+
+    /// The row a link target names, if it is known now: a nested record's row, an id found
+    /// in the database before the batch, or an id of a record of this batch.
+    private func resolve(_ target: LinkTarget, plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Int64? {
+        switch target {
+        case .record(let handle):
+            return writers[handle.entity].pk(of: handle.index)
+        case .key(let key):
+            if let pk = known[plan.id]?[key] { return pk }
+            return batchID(key, plan: plan, writers: writers)
+        }
+    }
+
+    private func batchID(_ key: DatabaseValue, plan: LinkPlan, writers: [EntityWriter]) -> Int64? {
+        guard let attribute = plan.relatedByAttribute else { return nil }
+        let cacheKey = plan.target * 65_536 + attribute
+        if batchIDs[cacheKey] == nil {
+            let writer = writers[plan.target]
+            var ids: [DatabaseValue: Int64] = [:]
+            for record in 0..<writer.count where writer.isRepresentative(record) {
+                if let value = writer.value(record, attribute), value != .null { ids[value] = writer.pk(of: record) }
+            }
+            batchIDs[cacheKey] = ids
+        }
+        return batchIDs[cacheKey]?[key]
+    }
+
+    private func deferLink(_ target: LinkTarget, of record: Int, in writer: EntityWriter, plan: LinkPlan) throws(SluiceError) {
+        // A nested record always has its row by now; only ids can be waiting.
+        guard case .key(let key) = target else { return }
+        try pending.add(plan: plan, source: writer.pk(of: record), key: key,
+                        input: writer.sources[record], position: writer.positions[record])
+    }
+
+    private func lookUp(_ keys: [DatabaseValue], table: String, column: String) throws(SluiceError) -> [DatabaseValue: Int64] {
+        var found: [DatabaseValue: Int64] = [:]
+        var start = 0
+        while start < keys.count {
+            let end = min(start + Self.maxParameters, keys.count)
+            let query = "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) "
+                + "WHERE \(quoteIdentifier(column)) IN (\(EntityWriter.placeholders(end - start)))"
+            for row in try sql.rows(query, Array(keys[start..<end])) {
+                if case .integer(let pk) = row[1] { found[row[0]] = pk }
+            }
+            start = end
+        }
+        return found
+    }
+}

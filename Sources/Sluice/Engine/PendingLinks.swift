@@ -1,0 +1,119 @@
+/// Links whose target was not known when their batch was written: the target comes later in
+/// the input, or never. They wait in a temporary table of the import's connection — on disk,
+/// not in memory — and are linked after the last batch with one set-based statement per
+/// relationship (`UPDATE … FROM`, `INSERT … SELECT`) over the id-to-pk mapping that the
+/// target's table and its identity index already are.
+///
+/// What is still missing then follows the relationship's `unresolved` policy: `null` leaves
+/// the link empty and reports it, `stub` creates target rows holding only the id, `fail`
+/// stops the import (which then rolls back).
+final class PendingLinks {
+    struct Example: Equatable {
+        var relationship: String
+        var key: DatabaseValue
+        var position: SourcePosition
+    }
+
+    private let sql: SQLRunner
+    private var created = false
+    /// How many links each plan id has waiting.
+    private var counts: [Int: Int] = [:]
+
+    init(sql: SQLRunner) {
+        self.sql = sql
+    }
+
+    var isEmpty: Bool { counts.isEmpty }
+
+    func add(plan: LinkPlan, source: Int64, key: DatabaseValue, input: Int, position: TextPosition) throws(SluiceError) {
+        if !created {
+            try sql.execute("""
+                CREATE TEMP TABLE IF NOT EXISTS "sluice_pending" (
+                  "link" INTEGER NOT NULL, "source_pk" INTEGER NOT NULL, "key",
+                  "input" INTEGER, "line" INTEGER, "column" INTEGER);
+                DELETE FROM "sluice_pending";
+                """)
+            created = true
+        }
+        try sql.run("INSERT INTO \"sluice_pending\" VALUES (?, ?, ?, ?, ?, ?)", [
+            .integer(Int64(plan.id)), .integer(source), key, .integer(Int64(input)),
+            .integer(Int64(position.line)), .integer(Int64(position.column)),
+        ])
+        counts[plan.id, default: 0] += 1
+    }
+
+    /// What the second pass did for one relationship.
+    struct Outcome {
+        var linked = 0
+        var stubs = 0
+        var unresolved = 0
+        var examples: [Example] = []
+    }
+
+    /// Links what can be linked now, then applies `policy` to the rest. `sources` names the
+    /// inputs by index, for positions. Throws for `fail` when something is still missing.
+    func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String]) throws(SluiceError) -> Outcome {
+        var outcome = Outcome()
+        guard counts[plan.id] != nil, let column = plan.relatedByColumn else { return outcome }
+        let target = quoteIdentifier(plan.targetTable)
+        let relatedBy = quoteIdentifier(column)
+        let id = DatabaseValue.integer(Int64(plan.id))
+        outcome.linked = try link(plan, target: target, relatedBy: relatedBy, id: id)
+
+        let missing = "FROM \"sluice_pending\" AS p WHERE p.\"link\" = ?1 AND NOT EXISTS "
+            + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\")"
+        guard case .integer(let count)? = try sql.rows("SELECT count(*) \(missing)", [id]).first?.first, count > 0 else {
+            return outcome
+        }
+        switch policy {
+        case .stub:
+            outcome.stubs = try sql.run("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)", [id])
+            outcome.linked += try link(plan, target: target, relatedBy: relatedBy, id: id)
+        case .null, .fail:
+            outcome.unresolved = Int(count)
+            let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3", [id])
+            outcome.examples = rows.map { row in
+                Example(relationship: plan.name, key: row[0], position: SourcePosition(
+                    source: Self.integer(row[1]).map { sources.indices.contains($0) ? sources[$0] : "?" } ?? "?",
+                    line: Self.integer(row[2]) ?? 0, column: Self.integer(row[3]) ?? 0, offset: 0))
+            }
+            if policy == .fail, let first = outcome.examples.first {
+                let more = count > 1 ? " (and \(count - 1) more)" : ""
+                throw SluiceError(.data, "\(plan.name): unresolved reference \(first.key)\(more)", at: first.position)
+            }
+        }
+        return outcome
+    }
+
+    /// One statement per relationship links every pending id whose target row now exists.
+    private func link(_ plan: LinkPlan, target: String, relatedBy: String, id: DatabaseValue) throws(SluiceError) -> Int {
+        switch plan.storage {
+        case .column(_, let name):
+            let source = quoteIdentifier(plan.sourceTable)
+            let column = quoteIdentifier(name)
+            return try sql.run("""
+                UPDATE \(source) SET \(column) = t."pk"
+                FROM "sluice_pending" AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                WHERE p."link" = ?1 AND \(source)."pk" = p."source_pk" AND \(source).\(column) IS NOT t."pk"
+                """, [id])
+        case .inverse(let name):
+            let column = quoteIdentifier(name)
+            return try sql.run("""
+                UPDATE \(target) SET \(column) = p."source_pk"
+                FROM "sluice_pending" AS p
+                WHERE p."link" = ?1 AND \(target).\(relatedBy) = p."key" AND \(target).\(column) IS NOT p."source_pk"
+                """, [id])
+        case .join(let table, let sourceColumn, let targetColumn):
+            return try sql.run("""
+                INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
+                SELECT p."source_pk", t."pk" FROM "sluice_pending" AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                WHERE p."link" = ?1
+                """, [id])
+        }
+    }
+
+    private static func integer(_ value: DatabaseValue) -> Int? {
+        if case .integer(let number) = value { return Int(number) }
+        return nil
+    }
+}

@@ -1,0 +1,66 @@
+/// Runs the engine's smaller statements (links, pending references) through a cache of
+/// prepared statements keyed by their SQL, and turns SQLite's errors into `SluiceError`.
+final class SQLRunner {
+    let connection: Connection
+    let databaseName: String
+    private var statements: [String: Statement] = [:]
+
+    init(connection: Connection, databaseName: String) {
+        self.connection = connection
+        self.databaseName = databaseName
+    }
+
+    /// Runs a statement to its end; returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SluiceError) -> Int {
+        let statement = try prepared(sql)
+        do {
+            try statement.bind(arguments)
+            while try statement.step() {}
+            statement.reset()
+        } catch {
+            statement.reset()
+            throw error.sluiceError(database: databaseName)
+        }
+        return Int(connection.changes)
+    }
+
+    /// The rows of a query.
+    func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SluiceError) -> [[DatabaseValue]] {
+        let statement = try prepared(sql)
+        var rows: [[DatabaseValue]] = []
+        do {
+            try statement.bind(arguments)
+            while try statement.step() {
+                rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+            }
+            statement.reset()
+        } catch {
+            statement.reset()
+            throw error.sluiceError(database: databaseName)
+        }
+        return rows
+    }
+
+    /// Runs SQL that takes no arguments and returns nothing (DDL), uncached.
+    func execute(_ sql: String) throws(SluiceError) {
+        do {
+            try connection.execute(sql)
+        } catch {
+            throw error.sluiceError(database: databaseName)
+        }
+    }
+
+    private func prepared(_ sql: String) throws(SluiceError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        // Statements with `IN` lists of varying length would pile up: keep the cache small.
+        if statements.count >= 64 { statements.removeAll() }
+        do {
+            let statement = try connection.prepare(sql)
+            statements[sql] = statement
+            return statement
+        } catch {
+            throw error.sluiceError(database: databaseName)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// `--delete-missing` (SPEC §4): remembers which rows of the root entities with identity this
+/// import mentioned — in a temporary table, not in memory — and at the end deletes the
+/// others, with every link to them.
+final class TouchedRows {
+    private let sql: SQLRunner
+    /// Entity indexes whose rows are kept only if mentioned.
+    private let entities: Set<Int>
+
+    init(sql: SQLRunner, entities: Set<Int>) throws(SluiceError) {
+        self.sql = sql
+        self.entities = entities
+        try sql.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS "sluice_touched" ("entity" INTEGER, "pk" INTEGER, PRIMARY KEY ("entity", "pk")) WITHOUT ROWID;
+            DELETE FROM "sluice_touched";
+            """)
+    }
+
+    func record(_ writer: EntityWriter) throws(SluiceError) {
+        guard entities.contains(writer.entity) else { return }
+        for record in 0..<writer.count where writer.isRepresentative(record) {
+            try sql.run("INSERT OR IGNORE INTO \"sluice_touched\" VALUES (?, ?)",
+                        [.integer(Int64(writer.entity)), .integer(writer.pk(of: record))])
+        }
+    }
+
+    /// Deletes the rows not mentioned and unlinks everything that pointed at them; returns
+    /// the number deleted per entity.
+    func deleteUntouched(plans: [[LinkPlan]], tables: [String]) throws(SluiceError) -> [Int: Int] {
+        var deleted: [Int: Int] = [:]
+        try sql.execute("CREATE TEMP TABLE IF NOT EXISTS \"sluice_gone\" (\"pk\" INTEGER PRIMARY KEY)")
+        for entity in entities.sorted() {
+            let table = quoteIdentifier(tables[entity])
+            try sql.run("DELETE FROM \"sluice_gone\"")
+            try sql.run("""
+                INSERT INTO "sluice_gone" SELECT "pk" FROM \(table)
+                WHERE "pk" NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)
+                """, [.integer(Int64(entity))])
+            let gone = "(SELECT \"pk\" FROM \"sluice_gone\")"
+            for plan in plans.joined() where plan.target == entity || plan.source == entity {
+                switch plan.storage {
+                case .column(_, let name) where plan.target == entity:
+                    try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL "
+                        + "WHERE \(quoteIdentifier(name)) IN \(gone)")
+                case .inverse(let name) where plan.source == entity:
+                    try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL "
+                        + "WHERE \(quoteIdentifier(name)) IN \(gone)")
+                case .join(let joinTable, let sourceColumn, let targetColumn):
+                    let column = plan.source == entity ? sourceColumn : targetColumn
+                    try sql.run("DELETE FROM \(quoteIdentifier(joinTable)) WHERE \(quoteIdentifier(column)) IN \(gone)")
+                default:
+                    break
+                }
+            }
+            deleted[entity] = try sql.run("DELETE FROM \(table) WHERE \"pk\" IN \(gone)")
+        }
+        return deleted
+    }
+}
