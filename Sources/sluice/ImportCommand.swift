@@ -40,6 +40,12 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "What a record that cannot be imported does: abort (default) or skip.")
     var onError: ImportOptions.ErrorPolicy = .abort
 
+    @Option(name: .long, help: "References still missing at the end: null (leave empty, report), stub (create the target with its id only) or fail. Overrides the model.")
+    var unresolved: Model.UnresolvedPolicy?
+
+    @Flag(name: .long, help: "Delete rows of the root entities (with identity) that this import did not mention.")
+    var deleteMissing = false
+
     @Option(name: .long, help: "The largest single JSON value accepted, in bytes.")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
 
@@ -67,6 +73,9 @@ struct ImportCommand: ParsableCommand {
             }
         } else {
             guard entity == nil else { throw ValidationError("--entity needs --model") }
+            guard unresolved == nil, !deleteMissing else {
+                throw ValidationError("--unresolved and --delete-missing need --model: a zero-config import has no identities or relationships")
+            }
             guard table != "" else { throw ValidationError("--table must not be empty") }
         }
     }
@@ -78,6 +87,8 @@ struct ImportCommand: ParsableCommand {
         options.batchSize = batchSize
         options.onError = onError
         options.maxValueBytes = maxValueBytes
+        options.unresolved = unresolved
+        options.deleteMissing = deleteMissing
         options.analyze = analyze
         options.vacuum = vacuum
 
@@ -120,3 +131,4 @@ struct ImportCommand: ParsableCommand {
 }
 
 extension ImportOptions.ErrorPolicy: ExpressibleByArgument {}
+extension Model.UnresolvedPolicy: ExpressibleByArgument {}

@@ -45,8 +45,10 @@ final class TouchedRows {
                     try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL "
                         + "WHERE \(quoteIdentifier(name)) IN \(gone)")
                 case .join(let joinTable, let sourceColumn, let targetColumn):
-                    let column = plan.source == entity ? sourceColumn : targetColumn
-                    try sql.run("DELETE FROM \(quoteIdentifier(joinTable)) WHERE \(quoteIdentifier(column)) IN \(gone)")
+                    // Both sides for a many-to-many of an entity with itself.
+                    for (side, column) in [(plan.source, sourceColumn), (plan.target, targetColumn)] where side == entity {
+                        try sql.run("DELETE FROM \(quoteIdentifier(joinTable)) WHERE \(quoteIdentifier(column)) IN \(gone)")
+                    }
                 default:
                     break
                 }

@@ -169,6 +169,24 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         ])) { try MappingPlan(model: Model(entities: [entity])) }
     }
 
+    @Test func relationshipValuesBecomeLinksAndNestedRecords() throws {
+        let trip = Model.Entity(
+            name: "Trip", identity: ["id"], attributes: [.init(name: "id", type: .integer)],
+            relationships: [
+                .init(name: "stops", entity: "Stop", toMany: true),
+                .init(name: "next", entity: "Trip", keys: [KeyPath(parsing: "next"), KeyPath(parsing: "following")]),
+            ])
+        let model = Model(root: .entity("Trip"), entities: [trip, stop])
+        let json = #"{"stops": ["A", {"stop_id": "B"}, null, 7], "id": 1, "next": null, "following": 2} {"id": 2, "following": "3"}"#
+        let sink = try assemble(json, model: model)
+        #expect(sink.records.map(\.entity) == ["Stop", "Trip", "Trip"])
+        #expect(sink.topLevel == [false, true, true])
+        #expect(sink.links[1] == [
+            .many([.key(.text("A")), .record(RecordHandle(entity: 1, index: 0)), .key(.text("7"))]), .clear,
+        ])
+        #expect(sink.links[2] == [nil, .one(.key(.integer(3)))])
+    }
+
     @Test func aModelWithoutRootNeedsAnEntity() {
         do {
             _ = try MappingPlan(model: Model(entities: [stop, trip]))

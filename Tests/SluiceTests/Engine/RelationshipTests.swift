@@ -1,0 +1,227 @@
+import Testing
+@testable import Sluice
+
+/// People with phones (to-many through the phone's owner column), friends (many-to-many,
+/// a join table), an employer (to-one by id or nested object) and a manager (self-reference).
+private func peopleModel(friendsMerge: Model.MergePolicy = .add, employerUnresolved: Model.UnresolvedPolicy = .null) -> Model {
+    let person = Model.Entity(
+        name: "Person", table: "people", identity: ["id"],
+        attributes: [.init(name: "id", type: .integer), .init(name: "name", type: .string)],
+        relationships: [
+            .init(name: "phones", entity: "Phone", toMany: true, inverse: "owner"),
+            .init(name: "friends", entity: "Person", toMany: true, merge: friendsMerge),
+            .init(name: "employer", entity: "Company", unresolved: employerUnresolved),
+            .init(name: "manager", entity: "Person"),
+        ])
+    let phone = Model.Entity(
+        name: "Phone", table: "phones", identity: ["number"],
+        attributes: [.init(name: "number", type: .string), .init(name: "kind", type: .string)],
+        relationships: [.init(name: "owner", entity: "Person", inverse: "phones")])
+    let company = Model.Entity(
+        name: "Company", table: "companies", identity: ["code"],
+        attributes: [.init(name: "code", type: .string), .init(name: "name", type: .string)])
+    return Model(root: .paths([(KeyPath(parsing: "people"), "Person"), (KeyPath(parsing: "companies"), "Company")]),
+                 entities: [person, phone, company])
+}
+
+private func people(_ records: String, companies: String = "") -> String {
+    #"{"people": [\#(records)], "companies": [\#(companies)]}"#
+}
+
+@Suite struct RelationshipTests {
+    @Test func toOneByNestedObjectAndByID() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let report = try importJSON(people(#"{"id": 1, "employer": {"code": "ACME", "name": "Acme"}}, {"id": 2, "employer": "ACME"}"#),
+                                    model: peopleModel(), into: db)
+        #expect(try query(db, "SELECT p.id, c.code, c.name FROM people p JOIN companies c ON p.employer_pk = c.pk ORDER BY p.id") == [
+            [.integer(1), .text("ACME"), .text("Acme")], [.integer(2), .text("ACME"), .text("Acme")],
+        ])
+        #expect(report.entities.map(\.links) == [2, 0, 0])
+        #expect(try query(db, "SELECT count(*) FROM companies") == [[.integer(1)]])
+    }
+
+    @Test func forwardReferencesAreLinkedInASecondPass() throws {
+        var options = ImportOptions()
+        options.batchSize = 1
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let json = people(#"{"id": 1, "employer": "LATE", "friends": [2, 3]}, {"id": 2, "manager": 3}, {"id": 3}"#,
+                          companies: #"{"code": "LATE", "name": "Late Ltd"}"#)
+        let report = try importJSON(json, model: peopleModel(), into: db, options: options)
+        #expect(try query(db, "SELECT c.name FROM people p JOIN companies c ON p.employer_pk = c.pk WHERE p.id = 1") == [[.text("Late Ltd")]])
+        #expect(try query(db, "SELECT m.id FROM people p JOIN people m ON p.manager_pk = m.pk WHERE p.id = 2") == [[.integer(3)]])
+        #expect(try query(db, """
+            SELECT s.id, t.id FROM people_friends f JOIN people s ON f.source_pk = s.pk JOIN people t ON f.target_pk = t.pk ORDER BY 1, 2
+            """) == [[.integer(1), .integer(2)], [.integer(1), .integer(3)]])
+        #expect(report.unresolved == 0)
+        #expect(report.entities[0].links == 4)
+    }
+
+    @Test func nestedChildrenAreLinkedToAParentWhoseIdentityComesLast() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        try importJSON(people(#"{"phones": [{"number": "555-1", "kind": "home"}, null, {"number": "555-2"}], "name": "Ann", "id": 5}"#),
+                       model: peopleModel(), into: db)
+        #expect(try query(db, "SELECT ph.number, p.id, p.name FROM phones ph JOIN people p ON ph.owner_pk = p.pk ORDER BY 1") == [
+            [.text("555-1"), .integer(5), .text("Ann")], [.text("555-2"), .integer(5), .text("Ann")],
+        ])
+    }
+
+    @Test func reimportingLinkedDataWritesNothing() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let json = people(#"{"id": 1, "employer": "ACME", "friends": [2], "phones": [{"number": "1"}], "manager": 2}, {"id": 2}"#,
+                          companies: #"{"code": "ACME"}"#)
+        try importJSON(json, model: peopleModel(), into: db)
+        try Connection(path: db).execute("""
+            CREATE TABLE writes (n INTEGER); INSERT INTO writes VALUES (0);
+            CREATE TRIGGER w1 AFTER UPDATE ON people BEGIN UPDATE writes SET n = n + 1; END;
+            CREATE TRIGGER w2 AFTER UPDATE ON phones BEGIN UPDATE writes SET n = n + 1; END;
+            CREATE TRIGGER w3 AFTER INSERT ON people_friends BEGIN UPDATE writes SET n = n + 1; END;
+            CREATE TRIGGER w4 AFTER DELETE ON people_friends BEGIN UPDATE writes SET n = n + 1; END;
+            CREATE TRIGGER w5 AFTER UPDATE ON companies BEGIN UPDATE writes SET n = n + 1; END;
+            """)
+        let before = try query(db, "SELECT * FROM people ORDER BY pk")
+        let report = try importJSON(json, model: peopleModel(), into: db)
+        #expect(report.links == 0)
+        #expect(report.inserted == 0 && report.updated == 0)
+        #expect(try query(db, "SELECT n FROM writes") == [[.integer(0)]])
+        #expect(try query(db, "SELECT * FROM people ORDER BY pk") == before)
+    }
+
+    @Test func nullUnlinksAndAMissingKeyLeavesLinksAlone() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let model = peopleModel()
+        try importJSON(people(#"{"id": 1, "employer": "A", "friends": [2], "phones": [{"number": "9"}]}, {"id": 2, "employer": "A", "friends": [1]}"#,
+                              companies: #"{"code": "A"}"#), model: model, into: db)
+        try importJSON(people(#"{"id": 1, "employer": null, "friends": null, "phones": null}, {"id": 2}"#), model: model, into: db)
+        #expect(try query(db, "SELECT id, employer_pk IS NULL FROM people ORDER BY id") == [[.integer(1), .integer(1)], [.integer(2), .integer(0)]])
+        #expect(try query(db, "SELECT s.id FROM people_friends f JOIN people s ON f.source_pk = s.pk") == [[.integer(2)]])
+        #expect(try query(db, "SELECT owner_pk FROM phones") == [[.null]])
+    }
+
+    @Test func toManyMergeAddKeepsOldLinksAndReplaceLeavesExactlyTheListed() throws {
+        for (merge, expected) in [(Model.MergePolicy.add, [2, 3, 4]), (.replace, [4])] {
+            let directory = TemporaryDirectory()
+            let db = directory.file("p.sqlite")
+            let model = peopleModel(friendsMerge: merge)
+            try importJSON(people(#"{"id": 1, "friends": [2, 3]}, {"id": 2}, {"id": 3}, {"id": 4}"#), model: model, into: db)
+            try importJSON(people(#"{"id": 1, "friends": [4]}"#), model: model, into: db)
+            let friends = try query(db, "SELECT t.id FROM people_friends f JOIN people t ON f.target_pk = t.pk ORDER BY 1")
+            #expect(friends == expected.map { [.integer(Int64($0))] }, "merge \(merge)")
+        }
+    }
+
+    @Test func replaceThroughAnInverseColumnUnlinksChildrenNotListed() throws {
+        var model = peopleModel()
+        model.entities[0].relationships[0].merge = .replace
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        try importJSON(people(#"{"id": 1, "phones": [{"number": "a"}, {"number": "b"}]}"#), model: model, into: db)
+        try importJSON(people(#"{"id": 1, "phones": [{"number": "b"}, {"number": "c"}]}"#), model: model, into: db)
+        #expect(try query(db, "SELECT number, owner_pk FROM phones ORDER BY number") == [
+            [.text("a"), .null], [.text("b"), .integer(1)], [.text("c"), .integer(1)],
+        ])
+    }
+
+    @Test func recordsMergedInABatchKeepAllTheirLinks() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        try importJSON(people(#"{"id": 1, "friends": [2]}, {"id": 2}, {"id": 1, "friends": [3]}, {"id": 3}"#), model: peopleModel(), into: db)
+        #expect(try query(db, "SELECT t.id FROM people_friends f JOIN people t ON f.target_pk = t.pk ORDER BY 1") == [[.integer(2)], [.integer(3)]])
+    }
+
+    @Test func unresolvedNullLeavesTheLinkEmptyAndReportsIt() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let report = try importJSON(people(#"{"id": 1, "employer": "GHOST"}, {"id": 2, "employer": "A"}"#, companies: #"{"code": "A"}"#),
+                                    model: peopleModel(), into: db)
+        #expect(report.unresolved == 1)
+        #expect(report.entities[0].unresolved == 1)
+        #expect(report.unresolvedExamples == [#"Person.employer "GHOST" at in.json:1:13"#])
+        #expect(try query(db, "SELECT id, employer_pk FROM people ORDER BY id") == [[.integer(1), .null], [.integer(2), .integer(1)]])
+        #expect(try query(db, "SELECT unresolved FROM sluice_imports") == [[.integer(1)]])
+    }
+
+    @Test func unresolvedStubCreatesTheTargetWithItsIdentityOnly() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let report = try importJSON(people(#"{"id": 1, "employer": "GHOST"}, {"id": 2, "employer": "GHOST"}"#),
+                                    model: peopleModel(employerUnresolved: .stub), into: db)
+        #expect(try query(db, "SELECT code, name FROM companies") == [[.text("GHOST"), .null]])
+        #expect(try query(db, "SELECT count(*) FROM people WHERE employer_pk = 1") == [[.integer(2)]])
+        #expect(report.entities[2].inserted == 1)
+        #expect(report.unresolved == 0)
+    }
+
+    @Test func unresolvedFailAbortsAndLeavesNothing() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        var options = ImportOptions()
+        options.unresolved = .fail  // the command line overrides the model's null
+        do {
+            try importJSON(people(#"{"id": 1}, {"id": 2, "employer": "GHOST"}, {"id": 3, "employer": "NONE"}"#),
+                           model: peopleModel(), into: db, options: options)
+            Issue.record("expected the import to fail")
+        } catch {
+            #expect(error.description == #"in.json:1:24: Person.employer: unresolved reference "GHOST" (and 1 more)"#)
+            #expect(error.kind == .data)
+        }
+        #expect(directory.contents == [])
+    }
+
+    @Test func selfReferencesAndCycles() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        try importJSON(people(#"{"id": 1, "manager": 2}, {"id": 2, "manager": 1}, {"id": 3, "manager": 3}"#), model: peopleModel(), into: db)
+        #expect(try query(db, "SELECT p.id, m.id FROM people p JOIN people m ON p.manager_pk = m.pk ORDER BY 1") == [
+            [.integer(1), .integer(2)], [.integer(2), .integer(1)], [.integer(3), .integer(3)],
+        ])
+    }
+
+    @Test func idsAreConvertedToTheTargetsIdentityType() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        try importJSON(people(#"{"id": 1, "manager": "2"}, {"id": 2, "friends": ["1", 1.0]}"#), model: peopleModel(), into: db)
+        #expect(try query(db, "SELECT m.id FROM people p JOIN people m ON p.manager_pk = m.pk") == [[.integer(2)]])
+        #expect(try query(db, "SELECT count(*) FROM people_friends") == [[.integer(1)]])
+    }
+
+    @Test func wrongShapesAreRecordErrors() throws {
+        var options = ImportOptions()
+        options.onError = .skip
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let report = try importJSON(people(#"{"id": 1, "employer": ["A"]}, {"id": 2, "manager": "x"}, {"id": 3, "friends": [[1]]}"#),
+                                    model: peopleModel(), into: db, options: options)
+        #expect(report.entities[0].rejected == 3)
+        do {
+            try importJSON(people(#"{"id": 1, "employer": ["A"]}"#), model: peopleModel(), into: directory.file("q.sqlite"))
+        } catch {
+            #expect(error.message == "Person.employer: expected one Company, got an array")
+        }
+        do {
+            try importJSON(people(#"{"id": 2, "manager": "x"}"#), model: peopleModel(), into: directory.file("q.sqlite"))
+        } catch {
+            #expect(error.message == #"Person.manager: cannot convert "x" to integer (Person.id)"#)
+        }
+    }
+
+    @Test func deleteMissingDeletesUnmentionedRootRowsAndTheirLinks() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let model = peopleModel()
+        try importJSON(people(#"{"id": 1, "friends": [2], "manager": 2}, {"id": 2, "phones": [{"number": "x"}], "friends": [3]}, {"id": 3, "manager": 2}"#),
+                       model: model, into: db)
+        var options = ImportOptions()
+        options.deleteMissing = true
+        let report = try importJSON(people(#"{"id": 1}, {"id": 3}"#), model: model, into: db, options: options)
+        #expect(report.entities[0].deleted == 1)
+        #expect(try query(db, "SELECT id, manager_pk FROM people ORDER BY id") == [[.integer(1), .null], [.integer(3), .null]])
+        #expect(try query(db, "SELECT count(*) FROM people_friends") == [[.integer(0)]])
+        #expect(try query(db, "SELECT number, owner_pk FROM phones") == [[.text("x"), .null]])
+        #expect(try query(db, "PRAGMA foreign_key_check") == [])
+    }
+}
