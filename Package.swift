@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .executable(name: "sluice", targets: ["sluice"]),
+        // Large deterministic inputs for benchmarks (LargeFixtures/README.md).
+        .library(name: "SluiceFixtures", targets: ["SluiceFixtures"]),
+        .executable(name: "sluice-fixtures", targets: ["sluice-fixtures"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +27,13 @@ let package = Package(
         .executableTarget(
             name: "sluice",
             dependencies: ["Sluice", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The generator of large inputs: a library (so benchmarks generate in-process) and a thin CLI.
+        .target(name: "SluiceFixtures", path: "LargeFixtures/Sources/SluiceFixtures"),
+        .executableTarget(
+            name: "sluice-fixtures",
+            dependencies: ["SluiceFixtures", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "LargeFixtures/Sources/sluice-fixtures"
         ),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice"]),
         .testTarget(name: "sluiceTests", dependencies: ["sluice", "Sluice"]),
