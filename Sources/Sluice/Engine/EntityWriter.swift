@@ -286,17 +286,22 @@ final class EntityWriter {
 
     private func lookupStatement(count: Int) throws(SluiceError) -> Statement {
         if let statement = lookups[count] { return statement }
-        let columns = (["pk"] + columnNames).map(quoteIdentifier).joined(separator: ", ")
+        let table = quoteIdentifier(plan.table)
         let identity = plan.identity.map { quoteIdentifier(plan.attributes[$0].column) }
-        let condition: String
+        let sql: String
         if identity.count == 1 {
-            condition = "\(identity[0]) IN (\(Self.placeholders(count)))"
+            let columns = (["pk"] + columnNames).map(quoteIdentifier).joined(separator: ", ")
+            sql = "SELECT \(columns) FROM \(table) WHERE \(identity[0]) IN (\(Self.placeholders(count)))"
         } else {
+            // `(a, b) IN (VALUES …)` makes SQLite scan the whole index; joining from the
+            // VALUES list (CROSS JOIN keeps that order) is one index search per identity.
+            let columns = (["pk"] + columnNames).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
             let tuple = "(\(Self.placeholders(identity.count)))"
-            condition = "(\(identity.joined(separator: ", "))) IN (VALUES \(Array(repeating: tuple, count: count).joined(separator: ", ")))"
+            let match = identity.enumerated().map { "t.\($1) = k.column\($0 + 1)" }.joined(separator: " AND ")
+            sql = "SELECT \(columns) FROM (VALUES \(Array(repeating: tuple, count: count).joined(separator: ", "))) AS k "
+                + "CROSS JOIN \(table) AS t ON \(match)"
         }
-        let statement = try Self.prepare("SELECT \(columns) FROM \(quoteIdentifier(plan.table)) WHERE \(condition)",
-                                         connection, databaseName)
+        let statement = try Self.prepare(sql, connection, databaseName)
         // Keep the statement of a full batch and of recent sizes; others are one-offs.
         if lookups.count > 8 { lookups.removeAll() }
         lookups[count] = statement

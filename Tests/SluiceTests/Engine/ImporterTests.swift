@@ -162,6 +162,27 @@ private func writes(_ path: String) throws -> [String: Int64] {
         ])
     }
 
+    @Test func compositeLookupsSearchTheIdentityIndexInsteadOfScanningIt() throws {
+        let stopTime = Model.Entity(
+            name: "StopTime", identity: ["trip", "sequence"],
+            attributes: [.init(name: "trip", type: .string), .init(name: "sequence", type: .integer)])
+        let model = Model(root: .entity("StopTime"), entities: [stopTime])
+        let directory = TemporaryDirectory()
+        let db = directory.file("t.sqlite")
+        try importJSON(#"{"trip": "A", "sequence": 1}"#, model: model, into: db)
+        let importer = try Importer(databasePath: db, model: model)
+        var lookups: [String] = []
+        importer.connection.trace { if $0.hasPrefix("SELECT") { lookups.append($0) } }
+        try importer.importBytes(Array(#"{"trip": "A", "sequence": 1} {"trip": "B", "sequence": 2}"#.utf8))
+        _ = try importer.finish()
+        let lookup = try #require(lookups.first)
+        let connection = try Connection(path: db)
+        let plan = try connection.rows("EXPLAIN QUERY PLAN " + lookup, [.text("A"), .integer(1), .text("B"), .integer(2)])
+        let details = plan.compactMap { row -> String? in if case .text(let text)? = row.last { return text } else { return nil } }
+        #expect(details.contains { $0.hasPrefix("SEARCH t USING") }, "\(details)")
+        #expect(!details.contains { $0.hasPrefix("SCAN t") }, "\(details)")
+    }
+
     @Test func withoutIdentityEveryRecordIsAppended() throws {
         let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
         let model = Model(entities: [log])
