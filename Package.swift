@@ -12,17 +12,16 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // SHA-256 of the model file for `sluice_imports.model_sha256`.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries through system-library targets: a module map and a shim header, nothing else.
         .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "Sluice",
-            dependencies: ["CYajl", "CSQLite", "CZlib", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CYajl", "CSQLite", "CZlib", "CCrypto"]
         ),
         .executableTarget(
             name: "sluice",

@@ -1,6 +1,16 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // JSONEncoder without ICU: a smaller resident footprint
+#else
 import Foundation
+#endif
 import Sluice
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -122,10 +132,14 @@ struct ImportCommand: ParsableCommand {
     private func writeStats(_ report: ImportReport, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(error.localizedDescription)")
+        let bytes = Array(try encoder.encode(report))
+        guard let file = fopen(path, "w") else {
+            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
+        }
+        let written = fwrite(bytes, 1, bytes.count, file)
+        let closed = fclose(file)
+        guard written == bytes.count, closed == 0 else {
+            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Crypto
+internal import CCrypto
 
 /// A model loaded from its file, with the digest `sluice_imports` records.
 public struct ModelFile: Sendable {
@@ -15,11 +15,7 @@ public struct ModelFile: Sendable {
         var bytes: [UInt8] = []
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
         let model = try Model.parse(bytes, sourceName: path)
-        let digest = SHA256.hash(data: bytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-        return ModelFile(path: path, model: model, sha256: digest)
+        return ModelFile(path: path, model: model, sha256: sha256Hex(bytes))
     }
 
     /// Checks what only an import reveals: defaults that do not convert, date formats, and
@@ -28,4 +24,16 @@ public struct ModelFile: Sendable {
         _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(KeyPath.init(parsing:))),
                             sourceName: path)
     }
+}
+
+/// SHA-256 of `bytes` as lowercase hex, through libcrypto.
+func sha256Hex(_ bytes: [UInt8]) -> String {
+    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+    bytes.withUnsafeBufferPointer { input in
+        _ = SHA256(input.baseAddress, input.count, &digest)
+    }
+    return digest.map { byte in
+        let hex = String(byte, radix: 16)
+        return byte < 16 ? "0" + hex : hex
+    }.joined()
 }
