@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import Sluice
+
+/// Relationship options of `sluice import` end to end: `--unresolved` and `--delete-missing`.
+@Suite struct RelationshipCommandTests {
+    /// Stops with a parent station, as the transit model has it.
+    static let model = """
+        {
+          "root": "Stop",
+          "entities": {
+            "Stop": {
+              "table": "stops", "identity": "id",
+              "attributes": { "id": { "type": "string", "key": "stop_id" } },
+              "relationships": { "parent": { "entity": "Stop", "key": "parent_station" } }
+            }
+          }
+        }
+        """
+    static let input = """
+        {"stop_id": "P1", "parent_station": "S1"}
+        {"stop_id": "P2", "parent_station": "GONE"}
+        {"stop_id": "S1"}
+
+        """
+
+    @Test func unresolvedNullReportsTheMissingReference() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.model, to: "model.json")
+        let result = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", stdin: Array(Self.input.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.entityLines == ["Stop  3 inserted, 0 updated, 0 unchanged, 0 rejected; 1 links, 1 unresolved"])
+        #expect(result.stderrLines.last
+            == #"sluice: 1 reference left unresolved (links left empty), first: Stop.parent "GONE" at <stdin>:2:1"#)
+        let db = try workspace.database("s.sqlite")
+        #expect(try db.rows(#"SELECT s."id", p."id" FROM "stops" s LEFT JOIN "stops" p ON s."parent_pk" = p."pk" ORDER BY s."pk""#)
+            == [[.text("P1"), .text("S1")], [.text("P2"), .null], [.text("S1"), .null]])
+        #expect(try db.scalar(#"SELECT "unresolved" FROM "sluice_imports""#) == .integer(1))
+    }
+
+    @Test func unresolvedFailStopsWithThePositionAndLeavesNothing() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.model, to: "model.json")
+        let result = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", "--unresolved", "fail",
+                                          stdin: Array(Self.input.utf8))
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines == [#"sluice: error: <stdin>:2:1: Stop.parent: unresolved reference "GONE""#])
+        #expect(workspace.contents == ["model.json"])
+    }
+
+    @Test func unresolvedStubCreatesTheTarget() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.model, to: "model.json")
+        let result = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", "--unresolved", "stub",
+                                          stdin: Array(Self.input.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.entityLines == ["Stop  4 inserted, 0 updated, 0 unchanged, 0 rejected; 2 links, 0 unresolved"])
+        #expect(try workspace.database("s.sqlite").rows(#"SELECT "id" FROM "stops" ORDER BY "pk""#)
+            == [[.text("P1")], [.text("P2")], [.text("S1")], [.text("GONE")]])
+    }
+
+    @Test func deleteMissingRemovesRowsNotInTheInputAndTheirLinks() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.model, to: "model.json")
+        let first = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", stdin: Array(Self.input.utf8))
+        #expect(first.status == 0, "\(first)")
+        let second = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", "--delete-missing",
+                                          stdin: Array("{\"stop_id\": \"P1\"}\n{\"stop_id\": \"P2\"}\n".utf8))
+        #expect(second.status == 0, "\(second)")
+        #expect(second.entityLines == ["Stop  0 inserted, 0 updated, 2 unchanged, 0 rejected, 1 deleted; 0 links, 0 unresolved"])
+        #expect(try workspace.database("s.sqlite").rows(#"SELECT "id", "parent_pk" FROM "stops" ORDER BY "pk""#)
+            == [[.text("P1"), .null], [.text("P2"), .null]])
+    }
+}
