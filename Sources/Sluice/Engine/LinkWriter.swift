@@ -109,24 +109,10 @@ final class LinkWriter {
             guard case .many(let targets) = link else {
                 return try sql.run("UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?", [.integer(source)])
             }
-            var made = 0
-            var linked = Set<Int64>()
-            for target in targets {
-                guard let pk = try resolve(target, plan: plan, writers: writers) else {
-                    try deferLink(target, of: record, in: writer, plan: plan)
-                    continue
-                }
-                linked.insert(pk)
-                made += try sql.run("UPDATE \(table) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1",
-                                    [.integer(source), .integer(pk)])
-            }
-            if plan.merge == .replace {
-                for row in try sql.rows("SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?", [.integer(source)]) {
-                    guard case .integer(let pk) = row[0], !linked.contains(pk) else { continue }
-                    made += try sql.run("UPDATE \(table) SET \(quoted) = NULL WHERE \"pk\" = ?", [.integer(pk)])
-                }
-            }
-            return made
+            return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
+                                current: "SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?",
+                                link: "UPDATE \(table) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1",
+                                unlink: "UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?1 AND \"pk\" = ?2")
 
         case .join(let table, let sourceColumn, let targetColumn):
             let joinTable = quoteIdentifier(table)
@@ -135,26 +121,37 @@ final class LinkWriter {
             guard case .many(let targets) = link else {
                 return try sql.run("DELETE FROM \(joinTable) WHERE \(sourceName) = ?", [.integer(source)])
             }
-            var made = 0
-            var linked = Set<Int64>()
-            for target in targets {
-                guard let pk = try resolve(target, plan: plan, writers: writers) else {
-                    try deferLink(target, of: record, in: writer, plan: plan)
-                    continue
-                }
-                linked.insert(pk)
-                made += try sql.run("INSERT OR IGNORE INTO \(joinTable) (\(sourceName), \(targetName)) VALUES (?, ?)",
-                                    [.integer(source), .integer(pk)])
-            }
-            if plan.merge == .replace {
-                for row in try sql.rows("SELECT \(targetName) FROM \(joinTable) WHERE \(sourceName) = ?", [.integer(source)]) {
-                    guard case .integer(let pk) = row[0], !linked.contains(pk) else { continue }
-                    made += try sql.run("DELETE FROM \(joinTable) WHERE \(sourceName) = ? AND \(targetName) = ?",
-                                        [.integer(source), .integer(pk)])
-                }
-            }
-            return made
+            return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
+                                current: "SELECT \(targetName) FROM \(joinTable) WHERE \(sourceName) = ?",
+                                link: "INSERT OR IGNORE INTO \(joinTable) (\(sourceName), \(targetName)) VALUES (?1, ?2)",
+                                unlink: "DELETE FROM \(joinTable) WHERE \(sourceName) = ?1 AND \(targetName) = ?2")
         }
+    }
+
+    /// A to-many's list: links each target known now (`link` binds the source's pk, then the
+    /// target's), defers the others, and for `merge: replace` unlinks the targets linked
+    /// before (`current` lists them) that the list no longer names. Returns the rows changed.
+    private func linkEach(_ targets: [LinkTarget], of record: Int, in writer: EntityWriter, plan: LinkPlan,
+                          writers: [EntityWriter], current: String, link: String, unlink: String) throws(SluiceError) -> Int
+    {
+        let source = DatabaseValue.integer(writer.pk(of: record))
+        var made = 0
+        var linked = Set<Int64>()
+        for target in targets {
+            guard let pk = try resolve(target, plan: plan, writers: writers) else {
+                try deferLink(target, of: record, in: writer, plan: plan)
+                continue
+            }
+            linked.insert(pk)
+            made += try sql.run(link, [source, .integer(pk)])
+        }
+        if plan.merge == .replace {
+            for row in try sql.rows(current, [source]) {
+                guard case .integer(let pk) = row[0], !linked.contains(pk) else { continue }
+                made += try sql.run(unlink, [source, .integer(pk)])
+            }
+        }
+        return made
     }
 
     /// The row a link target names, if it is known now: a nested record's row, an id found
