@@ -27,7 +27,7 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 benchmark.run { try BenchFixtures.importFile(file, model: model, into: database, batchSize: batchSize) }
             }
-        } setup: {
+        } setup: { () throws -> (String, Model, String) in
             let file = try BenchFixtures.file(.ndjson, scale: scale)
             let model = try BenchFixtures.model(.ndjson)
             let database = BenchFixtures.freshDatabase("find-or-create-hot-\(batchSize)")

@@ -28,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
                 precondition(report.inserted == 0 && report.updated == 0, "a re-import changed rows")
             }
         }
-    } setup: {
+    } setup: { () throws -> (String, String, Model) in
         let file = try BenchFixtures.file(.ndjson, scale: scale)
         let model = try BenchFixtures.model(.ndjson)
         let database = BenchFixtures.freshDatabase("reimport-hot")

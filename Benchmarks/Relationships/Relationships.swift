@@ -22,7 +22,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             benchmark.run { try BenchFixtures.importBytes(bytes, model: model, into: database) }
         }
-    } setup: {
+    } setup: { () throws -> ([UInt8], Model, String) in
         let bytes = PeopleFixture.json()
         let model = try PeopleFixture.model()
         let database = BenchFixtures.freshDatabase("people-hot")
