@@ -176,9 +176,9 @@ public struct TransitFixture: Sendable {
         return trip % 2 == 0 ? 30 + delta : 30 - delta
     }
 
+    /// The next stop time of a trip: a pure function of the trip's state.
     @inline(__always)
-    private func writeStopTime(trip: Int, sequence: Int, last: Bool, state: inout TripState,
-                               withTripID: Bool, to sink: ByteSink) {
+    private func nextStopTime(trip: Int, sequence: Int, last: Bool, state: inout TripState) -> StopTimeRow {
         let random = state.random.next()
         if sequence > 1 {
             state.seconds += 60 + Int(random % 121)
@@ -187,6 +187,17 @@ public struct TransitFixture: Sendable {
         let dwell = (random >> 24) % 4 == 0 ? 30 : 0
         var stop = Int((random >> 32) % UInt64(stopCount))
         if isStation(stop) { stop -= 1 }
+        let row = StopTimeRow(trip: trip, sequence: sequence, arrival: state.seconds, departure: state.seconds + dwell,
+                              stop: stop, pickupType: last ? 1 : nil, dropOffType: sequence == 1 ? 1 : nil,
+                              distanceDecimetres: state.distance)
+        state.seconds += dwell
+        return row
+    }
+
+    @inline(__always)
+    private func writeStopTime(trip: Int, sequence: Int, last: Bool, state: inout TripState,
+                               withTripID: Bool, to sink: ByteSink) {
+        let row = nextStopTime(trip: trip, sequence: sequence, last: last, state: &state)
         sink.byte(UInt8(ascii: "{"))
         if withTripID {
             sink.raw("\"trip_id\":\"")
@@ -194,19 +205,68 @@ public struct TransitFixture: Sendable {
             sink.raw("\",")
         }
         sink.raw("\"arrival_time\":\"")
-        sink.time(state.seconds)
+        sink.time(row.arrival)
         sink.raw("\",\"departure_time\":\"")
-        sink.time(state.seconds + dwell)
+        sink.time(row.departure)
         sink.raw("\",\"stop_id\":\"")
-        stopID(stop, to: sink)
+        stopID(row.stop, to: sink)
         sink.raw("\",\"stop_sequence\":")
         sink.unsigned(UInt64(sequence))
-        if sequence == 1 { sink.raw(",\"drop_off_type\":1") }
-        if last { sink.raw(",\"pickup_type\":1") }
+        if row.dropOffType != nil { sink.raw(",\"drop_off_type\":1") }
+        if row.pickupType != nil { sink.raw(",\"pickup_type\":1") }
         sink.raw(",\"shape_dist_traveled\":")
-        sink.fixed(state.distance, decimals: 1)
+        sink.fixed(row.distanceDecimetres, decimals: 1)
         sink.byte(UInt8(ascii: "}"))
-        state.seconds += dwell
+    }
+
+    // MARK: - Rows without JSON (for insert loops that measure storage alone)
+
+    /// Calls `body` with every stop time, in the order of the JSON shapes.
+    public func forEachStopTime(_ body: (StopTimeRow) throws -> Void) rethrows {
+        for trip in 0..<tripCount {
+            var state = tripState(trip)
+            let count = stopsInTrip(trip)
+            for sequence in 1...count {
+                try body(nextStopTime(trip: trip, sequence: sequence, last: sequence == count, state: &state))
+            }
+        }
+    }
+
+    /// The stop times as tab-separated text, one per line, in the column order
+    /// trip_id, arrival_time, departure_time, stop_id, stop_sequence, pickup_type,
+    /// drop_off_type, shape_dist_traveled; an absent value is an empty field. No header.
+    /// The plain C insert loop of `Benchmarks/compare.sh` reads this, so it parses nothing.
+    public func writeStopTimesTSV(to sink: ByteSink) throws {
+        try forEachStopTime { row in
+            try sink.reserve(256)
+            tripID(row.trip, to: sink)
+            sink.byte(9)
+            sink.time(row.arrival)
+            sink.byte(9)
+            sink.time(row.departure)
+            sink.byte(9)
+            stopID(row.stop, to: sink)
+            sink.byte(9)
+            sink.unsigned(UInt64(row.sequence))
+            sink.byte(9)
+            if let value = row.pickupType { sink.integer(value) }
+            sink.byte(9)
+            if let value = row.dropOffType { sink.integer(value) }
+            sink.byte(9)
+            sink.fixed(row.distanceDecimetres, decimals: 1)
+            sink.byte(10)
+        }
+        try sink.flush()
+    }
+
+    /// A trip id as the JSON holds it, e.g. `100000042`.
+    public func tripID(_ trip: Int) -> String { "1" + Self.zeroPadded(trip, 8) }
+    /// A stop id as the JSON holds it, e.g. `900000042`.
+    public func stopID(_ stop: Int) -> String { "9" + Self.zeroPadded(stop, 8) }
+
+    private static func zeroPadded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
     private func writeRoute(_ route: Int, to sink: ByteSink) {
@@ -315,6 +375,28 @@ public struct TransitFixture: Sendable {
         "Müggelheimer Straße/Wendenschloßstraße", "Turmstraße", "Mehringdamm", "Görlitzer Bahnhof",
         "Prenzlauer Allee", "Weißensee", "Frankfurter Tor", "Tempelhof", "Brandenburger Tor",
     ].map { Array($0.utf8) }
+}
+
+/// One stop time as numbers; `TransitFixture.tripID(_:)`, `stopID(_:)` give the ids' text.
+public struct StopTimeRow: Sendable {
+    public var trip: Int
+    public var sequence: Int
+    /// Seconds after midnight of the service day (may pass 24 h).
+    public var arrival: Int
+    public var departure: Int
+    public var stop: Int
+    public var pickupType: Int?
+    public var dropOffType: Int?
+    public var distanceDecimetres: Int
+
+    /// A GTFS time, `HH:MM:SS`.
+    public static func timeText(_ seconds: Int) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
+    }
+
+    /// `shape_dist_traveled` in metres.
+    public var distance: Double { Double(distanceDecimetres) / 10 }
 }
 
 /// SplitMix64: tiny, fast and good enough for test data; the same seed gives the same stream.

@@ -37,6 +37,9 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
+    @Flag(help: "Write the stop times as tab-separated rows (no JSON), for plain insert loops; ignores --shape.")
+    var tsv = false
+
     @Flag(help: "Print the record counts of this scale to stderr.")
     var counts = false
 
@@ -55,7 +58,11 @@ struct FixturesCommand: ParsableCommand {
         }
         defer { if descriptor != 1 { close(descriptor) } }
         let sink = ByteSink(fileDescriptor: descriptor)
-        try fixture.write(shape, to: sink)
+        if tsv {
+            try fixture.writeStopTimesTSV(to: sink)
+        } else {
+            try fixture.write(shape, to: sink)
+        }
         if counts {
             let counts = fixture.recordCounts
             let line = "sluice-fixtures: \(sink.bytesWritten) bytes; \(counts.stopTimes) stop times, "

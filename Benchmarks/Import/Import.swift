@@ -1,0 +1,43 @@
+import Benchmark
+import BenchmarkSupport
+@_spi(Benchmarks) import Sluice
+import SluiceFixtures
+
+// End-to-end import of the flat W1 shape at three sizes (the peak memory must not grow with
+// the size), the parser alone over the same input (the ceiling), and a plain loop of
+// prepared SQLite inserts of the same rows (the floor). Scale 0.1 is 300,000 stop times.
+let benchmarks: @Sendable () -> Void = {
+    for scale in [0.01, 0.03, 0.1] {
+        let rows = TransitFixture(scale: scale).stopTimeCount
+        Benchmark("Import flat \(rows / 1000)k rows", configuration: .sluice()) { benchmark, file in
+            let model = try! BenchFixtures.model(.flat)
+            for _ in benchmark.scaledIterations {
+                let database = BenchFixtures.freshDatabase("import-flat-\(scale)")
+                benchmark.startMeasurement()
+                benchmark.run { try BenchFixtures.importFile(file, model: model, into: database) }
+                benchmark.stopMeasurement()
+            }
+        } setup: {
+            try BenchFixtures.file(.flat, scale: scale)
+        }
+    }
+
+    Benchmark("Parse only flat 300k rows", configuration: .sluice(iterations: 5)) { benchmark, file in
+        for _ in benchmark.scaledIterations {
+            benchmark.run { blackHole(try Benchmarking.countEvents(inFile: file)) }
+        }
+    } setup: {
+        try BenchFixtures.file(.flat, scale: 0.1)
+    }
+
+    Benchmark("Plain SQLite inserts 300k rows", configuration: .sluice(iterations: 5)) { benchmark, rows in
+        for _ in benchmark.scaledIterations {
+            let database = BenchFixtures.freshDatabase("plain-inserts")
+            benchmark.startMeasurement()
+            PlainInsertLoop.insert(rows, into: database)
+            benchmark.stopMeasurement()
+        }
+    } setup: {
+        PlainInsertLoop.rows(scale: 0.1)
+    }
+}

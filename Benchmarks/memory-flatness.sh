@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Peak RSS of `sluice import` for inputs of one shape at several sizes, streamed through
+# stdin from the generator (no large file is written), and whether it stays flat (SPEC §7:
+# within 10% between a 0.5 GB and a 5 GB input).
+#
+#   Benchmarks/memory-flatness.sh                      # flat shape, scales 1.11 (0.5 GB) and 11.1 (5 GB)
+#   Benchmarks/memory-flatness.sh --shape ndjson --scales "0.1 1"
+#
+# Databases go to a temporary folder that is removed at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shape=flat
+scales="1.11 11.1"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --shape) shape=$2; shift 2 ;;
+        --scales) scales=$2; shift 2 ;;
+        *) echo "usage: $0 [--shape flat|ndjson|document|nested] [--scales \"S1 S2 ...\"]" >&2; exit 64 ;;
+    esac
+done
+[ -x /usr/bin/time ] || { sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo; $sudo apt-get install -y time >/dev/null; }
+scratch=${SLUICE_SCRATCH:-.build-bench}
+swift build -c release --scratch-path "$scratch" --product sluice >/dev/null
+swift build -c release --scratch-path "$scratch" --product sluice-fixtures >/dev/null
+bin=$scratch/release
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+printf '%-8s %12s %12s %10s %12s %14s\n' scale "input bytes" records seconds "records/s" "peak RSS MiB"
+first=""
+for scale in $scales; do
+    db=$tmp/flat-$scale.sqlite
+    "$bin/sluice-fixtures" --shape "$shape" --scale "$scale" --counts 2>"$tmp/gen.txt" \
+        | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" \
+            --model "LargeFixtures/models/$shape.json" 2>"$tmp/summary.txt"
+    bytes=$(sed -n 's/^sluice-fixtures: \([0-9]*\) bytes.*/\1/p' "$tmp/gen.txt")
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/time.txt")
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): \(.*\)/\1/p' "$tmp/time.txt")
+    seconds=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+    records=$(sed -n 's/^sluice: imported \([0-9]*\) records.*/\1/p' "$tmp/summary.txt")
+    printf '%-8s %12s %12s %10.1f %12.0f %14.1f\n' "$scale" "$bytes" "$records" "$seconds" \
+        "$(echo "$records / $seconds" | bc -l)" "$(echo "$rss / 1024" | bc -l)"
+    sed 's/^/    /' "$tmp/summary.txt"
+    rm -f "$db"
+    if [ -z "$first" ]; then first=$rss; else last=$rss; fi
+done
+if [ -n "${last:-}" ]; then
+    echo "peak RSS, largest vs smallest input: $(echo "scale=1; ($last - $first) * 100 / $first" | bc -l)%"
+fi
