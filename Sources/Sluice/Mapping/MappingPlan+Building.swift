@@ -54,9 +54,11 @@ extension MappingPlan {
         for (entityIndex, entity) in model.entities.enumerated() {
             for (index, relationship) in entity.relationships.enumerated() {
                 guard let target = self.entityIndex(named: relationship.entity) else { continue }
+                let relatedBy = relatedBy(relationship, target: entities[target])
+                let targetName = entities[target].name
                 entities[entityIndex].relationships.append(RelationshipPlan(
-                    name: relationship.name, target: target, toMany: relationship.toMany,
-                    relatedBy: relatedBy(relationship, target: entities[target])))
+                    name: relationship.name, target: target, toMany: relationship.toMany, relatedBy: relatedBy,
+                    relatedByName: relatedBy.map { "\(targetName).\(entities[target].attributes[$0.attribute].name)" } ?? targetName))
                 for (priority, keyPath) in relationship.keys.enumerated() {
                     let node = addKeyPath(keyPath, from: entities[entityIndex].rootNode)
                     keyNodes[node].links.append((relationship: index, priority: priority))

@@ -35,6 +35,20 @@ struct MappingPlan {
         /// Converts a bare id to the target's `relatedBy` attribute; nil when the target has
         /// neither `relatedBy` nor a single identity (only nested objects can be linked then).
         var relatedBy: (attribute: Int, converter: ValueConverter)?
+        /// `Target.attribute` of `relatedBy`, or the target's name: for messages.
+        var relatedByName: String
+
+        /// A bare id converted to the target's `relatedBy` attribute.
+        func key(_ value: Scalar) throws(ConversionError) -> DatabaseValue {
+            guard let (_, converter) = relatedBy else {
+                throw ConversionError(message: "a bare id needs relatedBy: \(relatedByName) has no single identity attribute")
+            }
+            do {
+                return try converter.convert(value)
+            } catch {
+                throw ConversionError(message: "\(error.message) (\(relatedByName))")
+            }
+        }
     }
 
     /// Where a key path inside a record leads: attributes to fill, and deeper keys.
@@ -73,28 +87,40 @@ struct MappingPlan {
 /// A small map from key bytes to node indexes. Records have a handful of keys, so a linear
 /// scan comparing lengths first beats hashing, and a lookup never allocates.
 struct KeyTable {
-    private var keys: [[UInt8]] = []
-    private var nodes: [Int] = []
+    /// Every key's bytes, one after the other, so a lookup touches two buffers and retains
+    /// nothing per key.
+    private var bytes: [UInt8] = []
+    private var entries: [Entry] = []
 
-    var isEmpty: Bool { keys.isEmpty }
+    private struct Entry {
+        var start: Int
+        var count: Int
+        var node: Int
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
 
     func lookup(_ key: UnsafeRawBufferPointer) -> Int? {
-        for index in keys.indices where keys[index].count == key.count {
-            let equal = keys[index].withUnsafeBytes { stored in
-                key.count == 0 || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0
+        bytes.withUnsafeBufferPointer { stored in
+            entries.withUnsafeBufferPointer { entries in
+                for entry in entries where entry.count == key.count {
+                    if key.count == 0 || memcmp(stored.baseAddress! + entry.start, key.baseAddress!, key.count) == 0 {
+                        return entry.node
+                    }
+                }
+                return nil
             }
-            if equal { return nodes[index] }
         }
-        return nil
     }
 
     func lookup(_ key: String) -> Int? {
-        keys.firstIndex(of: Array(key.utf8)).map { nodes[$0] }
+        var key = key
+        return key.withUTF8 { lookup(UnsafeRawBufferPointer($0)) }
     }
 
     mutating func insert(_ key: String, node: Int) {
-        keys.append(Array(key.utf8))
-        nodes.append(node)
+        entries.append(Entry(start: bytes.count, count: key.utf8.count, node: node))
+        bytes.append(contentsOf: key.utf8)
     }
 }
 

@@ -218,37 +218,20 @@ struct RecordAssembler {
                     try attribute.converter.convert(value)
                 }
             }
-            let plan = plan
             for (relationship, priority) in plan.keyNodes[node].links {
                 setLink(relationship, priority: priority) { relationship throws(ConversionError) in
                     if value.isNull { return .clear }
-                    let target = LinkTarget.key(try Self.key(value, for: relationship, in: plan))
+                    let target = LinkTarget.key(try relationship.key(value))
                     return relationship.toMany ? .many([target]) : .one(target)
                 }
             }
             return .none
         case .link(let relationship, let priority):
             guard !value.isNull else { return .none }  // null elements are skipped
-            let plan = plan
             appendLink(relationship, priority: priority) { relationship throws(ConversionError) in
-                .key(try Self.key(value, for: relationship, in: plan))
+                .key(try relationship.key(value))
             }
             return .none
-        }
-    }
-
-    /// A bare id converted to the target's `relatedBy` attribute.
-    private static func key(_ value: Scalar, for relationship: MappingPlan.RelationshipPlan, in plan: MappingPlan)
-        throws(ConversionError) -> DatabaseValue
-    {
-        let target = plan.entities[relationship.target]
-        guard let (attribute, converter) = relationship.relatedBy else {
-            throw ConversionError(message: "a bare id needs relatedBy: \(target.name) has no single identity attribute")
-        }
-        do {
-            return try converter.convert(value)
-        } catch {
-            throw ConversionError(message: "\(error.message) (\(target.name).\(target.attributes[attribute].name))")
         }
     }
 
