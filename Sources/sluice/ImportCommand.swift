@@ -40,6 +40,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "What a record that cannot be imported does: abort (default) or skip.")
     var onError: ImportOptions.ErrorPolicy = .abort
 
+    @Option(name: .long, help: ArgumentHelp("Write each rejected record as one JSON line to this file.", valueName: "file"))
+    var rejects: String?
+
     @Option(name: .long, help: "The largest single JSON value accepted, in bytes.")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
 
@@ -80,6 +83,9 @@ struct ImportCommand: ParsableCommand {
         options.maxValueBytes = maxValueBytes
         options.analyze = analyze
         options.vacuum = vacuum
+        options.rejectsPath = rejects
+        options.cancellation = Interruption.install()
+        defer { Interruption.uninstall() }
 
         let importer: Importer
         if let model {

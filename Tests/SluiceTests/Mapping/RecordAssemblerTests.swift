@@ -16,7 +16,7 @@ final class CollectingSink: RecordSink {
         records.append((entity.name, values, record.position.line, record.position.column))
     }
 
-    func reject(_ error: SluiceError, entity: Int) {
+    func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) {
         rejections.append(error.description)
     }
 }
