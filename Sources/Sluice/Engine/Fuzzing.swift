@@ -23,7 +23,8 @@
         let plan = try MappingPlan(model: model, locations: .init(entity: entity, path: path.map(KeyPath.init(parsing:))))
         let sink = CollectingSink(plan: plan)
         let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes, capturesRejectedRecords: true)
-        feed(bytes, to: stream, chunkSize: chunkSize, maxValueBytes: maxValueBytes, maxDepth: maxDepth, outcome: &sink.outcome)
+        let failure = feed(bytes, to: stream, chunkSize: chunkSize, maxValueBytes: maxValueBytes, maxDepth: maxDepth)
+        if let failure { sink.outcome.lines.append("error \(failure)") }
         return sink.outcome
     }
 
@@ -34,7 +35,8 @@
         let sink = FreeformCollectingSink()
         let stream = FreeformStream(table: "t", path: path, sink: sink, capturesRejectedRecords: true,
                                     maxValueBytes: maxValueBytes)
-        feed(bytes, to: stream, chunkSize: chunkSize, maxValueBytes: maxValueBytes, maxDepth: maxDepth, outcome: &sink.outcome)
+        let failure = feed(bytes, to: stream, chunkSize: chunkSize, maxValueBytes: maxValueBytes, maxDepth: maxDepth)
+        if let failure { sink.outcome.lines.append("error \(failure)") }
         return sink.outcome
     }
 
@@ -66,8 +68,9 @@
         }
     }
 
+    /// Parses `bytes` into `stream`; returns the error that stopped it, if any.
     private static func feed(_ bytes: [UInt8], to stream: any RecordEventHandler, chunkSize: Int, maxValueBytes: Int,
-                             maxDepth: Int, outcome: inout Outcome)
+                             maxDepth: Int) -> SluiceError?
     {
         let parser = JSONParser(sourceName: "fuzz", handler: stream,
                                 options: .init(maxDepth: maxDepth, maxValueBytes: maxValueBytes))
@@ -86,7 +89,7 @@
         if failure == nil {
             do { try parser.finish() } catch { failure = error }
         }
-        if let failure { outcome.lines.append("error \(failure)") }
+        return failure
     }
 
     private final class CollectingSink: RecordSink {

@@ -36,7 +36,6 @@ final class JSONParser {
     fileprivate var eventsInChunk = 0
     /// Offset in the chunk just past the last token an event was delivered for.
     fileprivate var lastEventEnd = 0
-    private var bytesSinceEvent = 0
     /// Where the token that yajl is still buffering starts, once a chunk ended inside it.
     private var pendingTokenStart: TextPosition?
     /// Whether the input so far held anything but whitespace (an empty input is zero values).
@@ -80,33 +79,44 @@ final class JSONParser {
         let status = yajl_parse(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         try check(status, handle: handle)
         // yajl keeps an unfinished string or number in a buffer of its own, growing it chunk
-        // after chunk; stop before one token can take unbounded memory.
-        if eventsInChunk == 0 {
-            bytesSinceEvent += bytes.count
-        } else {
-            bytesSinceEvent = bytes.count - lastEventEnd
-            pendingTokenStart = nil
-        }
-        if pendingTokenStart == nil { notePendingToken(in: bytes) }
+        // after chunk; stop before one token can take unbounded memory. A token's size is
+        // its bytes in the input, from its first byte (whitespace and separators before it
+        // do not count), the same measure whether it arrives whole or across chunks.
+        if eventsInChunk > 0 { pendingTokenStart = nil }
+        if pendingTokenStart == nil { pendingTokenStart = currentTokenStart() }
         lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
-        if bytesSinceEvent > options.maxValueBytes {
-            throw tooLarge(at: pendingTokenStart ?? tokenPosition(length: 0))
+        if let start = pendingTokenStart, chunkStart + Int64(bytes.count) - start.offset > Int64(options.maxValueBytes) {
+            throw tooLarge(at: start)
         }
     }
 
-    /// Remembers where an unfinished token at the end of this chunk starts, for the message
-    /// if it grows too large: the first byte after the last event that is not whitespace or
-    /// a separator.
-    private func notePendingToken(in bytes: UnsafeRawBufferPointer) {
+    /// Where the token yajl is lexing now starts: the first byte after the last event (in this
+    /// chunk, or since the chunk's start when it had none yet) that is not whitespace or a
+    /// separator; a token begun in an earlier chunk starts where that chunk noted. Nil when
+    /// only whitespace and separators followed the last event.
+    private func currentTokenStart() -> TextPosition? {
+        if eventsInChunk == 0, let pendingTokenStart { return pendingTokenStart }
         var index = eventsInChunk > 0 ? lastEventEnd : 0
-        while index < bytes.count, Self.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: ":")
-            || bytes[index] == UInt8(ascii: ",") {
+        while index < chunk.count, Self.isWhitespace(chunk[index]) || chunk[index] == UInt8(ascii: ":")
+            || chunk[index] == UInt8(ascii: ",") {
             index += 1
         }
-        guard index < bytes.count else { return }
+        guard index < chunk.count else { return nil }
         let offset = chunkStart + Int64(index)
-        lines.advance(to: offset, in: bytes, chunkStart: chunkStart)
-        pendingTokenStart = lines.position(of: offset)
+        lines.advance(to: offset, in: chunk, chunkStart: chunkStart)
+        return lines.position(of: offset)
+    }
+
+    /// The token being delivered (or lexed) if its bytes in the input so far, up to `end`
+    /// (absolute), are more than `maxValueBytes`: where it starts.
+    fileprivate func oversizedToken(endingAt end: Int64) -> TextPosition? {
+        guard let start = currentTokenStart(), end - start.offset > Int64(options.maxValueBytes) else { return nil }
+        return start
+    }
+
+    /// The absolute offset just past what yajl has consumed of the current chunk.
+    fileprivate var consumedOffset: Int64 {
+        handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
     }
 
     fileprivate func tooLarge(at position: TextPosition) -> SluiceError {
@@ -150,6 +160,13 @@ final class JSONParser {
             yajl_free(handle)
             throw error
         default:
+            // An error inside a token already too large is reported as too large: the same
+            // error as when a chunk boundary had fallen inside the token before the error.
+            if chunk.count > 0, let start = oversizedToken(endingAt: chunkStart + Int64(yajl_get_bytes_consumed(handle))) {
+                self.handle = nil
+                yajl_free(handle)
+                throw tooLarge(at: start)
+            }
             // yajl stops just past the byte it could not accept: point at that byte, or at the
             // end of the input when the input ended too soon.
             let consumed = Int(yajl_get_bytes_consumed(handle))
@@ -245,9 +262,23 @@ extension JSONParser {
         }
     }
 
-    /// A string or number that arrived whole within one chunk but is over the limit.
-    fileprivate func refuseLarge(length: Int) -> Int32 {
-        pendingError = tooLarge(at: tokenPosition(length: length))
+    /// Whether a string (or key) of `length` decoded bytes just lexed is over the limit in the
+    /// input: its raw bytes (quotes and escapes included) are at least `length + 2` and at
+    /// most `6 * length + 2`, so they are counted only in between.
+    @inline(__always)
+    fileprivate func refusesString(length: Int) -> Bool {
+        let limit = options.maxValueBytes
+        if length <= (limit - 2) / 6 { return false }
+        if let start = oversizedToken(endingAt: consumedOffset) {
+            pendingError = tooLarge(at: start)
+            return true
+        }
+        return false
+    }
+
+    /// A number of `length` bytes just lexed (raw and decoded are the same) is over the limit.
+    fileprivate func refuseLargeNumber(length: Int) -> Int32 {
+        pendingError = tooLarge(at: currentTokenStart() ?? tokenPosition(length: length))
         return 0
     }
 
@@ -269,21 +300,23 @@ extension JSONParser {
         yajl_double: nil,
         yajl_number: { context, text, length in
             let parser = parser(context)
-            guard length <= parser.options.maxValueBytes else { return parser.refuseLarge(length: length) }
+            guard length <= parser.options.maxValueBytes else { return parser.refuseLargeNumber(length: length) }
             return parser.deliver { handler throws(SluiceError) in
                 try handler.number(UnsafeRawBufferPointer(start: text, count: length))
             }
         },
         yajl_string: { context, bytes, length in
             let parser = parser(context)
-            guard length <= parser.options.maxValueBytes else { return parser.refuseLarge(length: length + 2) }
+            if parser.refusesString(length: length) { return 0 }
             return parser.deliver { handler throws(SluiceError) in
                 try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
             }
         },
         yajl_start_map: { context in parser(context).descend { handler throws(SluiceError) in try handler.startObject() } },
         yajl_map_key: { context, bytes, length in
-            parser(context).deliver { handler throws(SluiceError) in
+            let parser = parser(context)
+            if parser.refusesString(length: length) { return 0 }
+            return parser.deliver { handler throws(SluiceError) in
                 try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
             }
         },

@@ -1,0 +1,70 @@
+@_spi(Fuzzing) import Sluice
+import Testing
+
+/// Inputs the fuzz target (`Fuzz/`) found, kept as tests. Each runs the target's checks: the
+/// input fed whole and in small chunks must give the same records, rejections and error
+/// (the error's excerpt of the input aside), and every captured rejected record must be one
+/// JSON value.
+@Suite struct FuzzRegressionTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var input: String
+        var chunkSize: Int
+        var maxValueBytes: Int
+        var maxDepth = 1_000
+        /// The one error both runs must end with (nil: no error).
+        var error: String?
+        var testDescription: String { name }
+    }
+
+    static let model: Model = try! Model.parse(Array("""
+        { "root": "Item", "entities": { "Item": { "identity": "id",
+          "attributes": { "id": "integer", "name": "string", "extra": "json" } } } }
+        """.utf8), sourceName: "model")
+
+    static let cases: [Case] = [
+        // crash-a30812ee: an unterminated string over the limit that then meets a raw
+        // newline. Fed whole, yajl's lexical error was reported; in chunks of 4, the size
+        // check at a chunk boundary came first. Now the size wins either way.
+        Case(name: "lexical error inside an oversized string",
+             input: "{\"id\":1,\"name\":\"" + String(repeating: "x", count: 47) + "]]]]]}\n",
+             chunkSize: 4, maxValueBytes: 48,
+             error: "fuzz:1:16: a single value is larger than 48 bytes (--max-value-bytes)"),
+        // Whitespace is not a value: a long run of it between tokens is not "too large".
+        Case(name: "whitespace longer than the limit",
+             input: "{\"id\": 1," + String(repeating: " ", count: 100) + "\"name\": \"a\"}",
+             chunkSize: 3, maxValueBytes: 48, error: nil),
+        // A key is a string too, limited the same way whole or in chunks.
+        Case(name: "oversized key",
+             input: "{\"id\": 1, \"" + String(repeating: "k", count: 60) + "\": 2}",
+             chunkSize: 5, maxValueBytes: 48,
+             error: "fuzz:1:11: a single value is larger than 48 bytes (--max-value-bytes)"),
+        // Escapes: 8 decoded bytes written as 48 input bytes, counted as written.
+        Case(name: "escaped string over the limit in the input",
+             input: "{\"id\": 1, \"name\": \"" + String(repeating: "\\u0041", count: 8) + "\"}",
+             chunkSize: 7, maxValueBytes: 48,
+             error: "fuzz:1:19: a single value is larger than 48 bytes (--max-value-bytes)"),
+    ]
+
+    @Test(arguments: cases)
+    func wholeAndChunkedAgree(_ test: Case) throws {
+        let bytes = Array(test.input.utf8)
+        let whole = try Fuzzing.map(bytes, model: Self.model, chunkSize: bytes.count,
+                                    maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)
+        for chunkSize in Set([1, 2, test.chunkSize]) {
+            let chunked = try Fuzzing.map(bytes, model: Self.model, chunkSize: chunkSize,
+                                          maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)
+            #expect(chunked.lines.map(Self.withoutExcerpt) == whole.lines.map(Self.withoutExcerpt), "chunks of \(chunkSize)")
+        }
+        let errors = whole.lines.filter { $0.hasPrefix("error ") }
+        #expect(errors == (test.error.map { ["error " + $0] } ?? []))
+        for text in whole.rejectedTexts {
+            if let text { #expect(Fuzzing.isOneJSONValue(text)) }
+        }
+    }
+
+    static func withoutExcerpt(_ line: String) -> String {
+        guard line.hasPrefix("error "), let range = line.range(of: " near '") else { return line }
+        return String(line[..<range.lowerBound])
+    }
+}
