@@ -20,10 +20,24 @@ import Darwin
 /// renamed into place (the next import deletes its temporary file).
 enum Interruption {
     /// Installs the handlers; `cancellation` is what they cancel.
+    ///
+    /// A signal the parent ignores stays ignored (as a shell leaves SIGINT ignored for a
+    /// background job). A blocked signal is unblocked: a parent's blocked mask is inherited
+    /// through exec (test runners and thread pools block signals), and a blocked SIGINT
+    /// would wait until the import ended.
     static func install() -> ImportCancellation {
         let cancellation = importCancellation  // initialised here, never inside the handler
-        signal(SIGINT, handleInterruption)
-        signal(SIGTERM, handleInterruption)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in [SIGINT, SIGTERM] {
+            let previous = signal(number, handleInterruption)
+            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(number, SIG_IGN)
+            } else {
+                sigaddset(&unblock, number)
+            }
+        }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         return cancellation
     }
 
