@@ -169,10 +169,13 @@ final class JSONParser {
             }
             // yajl stops just past the byte it could not accept: point at that byte, or at the
             // end of the input when the input ended too soon.
+            // That byte may be the last of the previous chunk: a token that ended exactly at a
+            // chunk boundary is only known to have ended (and then refused) in the next chunk,
+            // where yajl has consumed nothing yet.
             let consumed = Int(yajl_get_bytes_consumed(handle))
-            let offset = chunk.count == 0 ? consumed : max(consumed - 1, 0)
-            let position = positionInChunk(offset)
-            let message = Self.describeError(handle: handle, chunk: chunk, offset: offset)
+            let offset = chunk.count == 0 ? consumed : consumed - 1
+            let position = offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0))
+            let message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
             self.handle = nil
             yajl_free(handle)
             throw SluiceError(.data, message, at: sourcePosition(position))
