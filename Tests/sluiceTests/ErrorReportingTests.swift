@@ -56,7 +56,7 @@ import Testing
     static let failures: [Failure] = [
         Failure(name: "invalid JSON", arguments: model + smallBatches,
                 stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2 \"n\": 22}\n", status: 65,
-                stderr: ["sluice: error: <stdin>:2:11: invalid JSON: …"]),
+                stderr: ["sluice: error: <stdin>:2:10: invalid JSON: …"]),
         Failure(name: "truncated JSON", arguments: model + smallBatches,
                 stdin: "[{\"id\": 1, \"n\": 11},\n {\"id\": 2, \"n\": ", status: 65,
                 stderr: ["sluice: error: <stdin>:2:18: unexpected end of input: the JSON is truncated"]),

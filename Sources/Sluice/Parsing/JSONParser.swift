@@ -38,6 +38,13 @@ final class JSONParser {
     fileprivate var lastEventEnd = 0
     /// Where the token that yajl is still buffering starts, once a chunk ended inside it.
     private var pendingTokenStart: TextPosition?
+    /// What the last event was, for placing a parse error (see `offendingTokenStart`).
+    fileprivate enum EventKind { case none, open, key, value }
+    fileprivate var lastEventKind = EventKind.none
+    /// Whether the one separator the grammar allows after the last event has been passed.
+    private var passedSeparator = false
+    /// Where the token after the last event (and after its separator) starts, once found.
+    private var offendingStart: TextPosition?
     /// Whether the input so far held anything but whitespace (an empty input is zero values).
     private var sawContent = false
 
@@ -82,8 +89,13 @@ final class JSONParser {
         // after chunk; stop before one token can take unbounded memory. A token's size is
         // its bytes in the input, from its first byte (whitespace and separators before it
         // do not count), the same measure whether it arrives whole or across chunks.
-        if eventsInChunk > 0 { pendingTokenStart = nil }
+        if eventsInChunk > 0 {
+            pendingTokenStart = nil
+            passedSeparator = false
+            offendingStart = nil
+        }
         if pendingTokenStart == nil { pendingTokenStart = currentTokenStart() }
+        if offendingStart == nil { offendingStart = scanForOffendingToken() }
         lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
         if let start = pendingTokenStart, chunkStart + Int64(bytes.count) - start.offset > Int64(options.maxValueBytes) {
             throw tooLarge(at: start)
@@ -96,15 +108,49 @@ final class JSONParser {
     /// only whitespace and separators followed the last event.
     private func currentTokenStart() -> TextPosition? {
         if eventsInChunk == 0, let pendingTokenStart { return pendingTokenStart }
+        return firstByteAfterLastEvent(skippingSeparators: true)
+    }
+
+    /// The first byte of this chunk after the last event (or from the chunk's start when it
+    /// had none) that is not whitespace (nor `:` or `,` when `skippingSeparators`).
+    private func firstByteAfterLastEvent(skippingSeparators: Bool) -> TextPosition? {
         var index = eventsInChunk > 0 ? lastEventEnd : 0
-        while index < chunk.count, Self.isWhitespace(chunk[index]) || chunk[index] == UInt8(ascii: ":")
-            || chunk[index] == UInt8(ascii: ",") {
+        while index < chunk.count, Self.isWhitespace(chunk[index])
+            || (skippingSeparators && (chunk[index] == UInt8(ascii: ":") || chunk[index] == UInt8(ascii: ","))) {
             index += 1
         }
         guard index < chunk.count else { return nil }
         let offset = chunkStart + Int64(index)
         lines.advance(to: offset, in: chunk, chunkStart: chunkStart)
         return lines.position(of: offset)
+    }
+
+    /// Where the token yajl refuses in a parse error starts: the first token after the last
+    /// event, past the one separator the grammar allows there (`:` after a key, `,` after a
+    /// value inside a container). Scans this chunk after the last event (or from its start,
+    /// carrying what earlier chunks showed), so it is the same however the input is chunked.
+    private func scanForOffendingToken() -> TextPosition? {
+        let separator: UInt8?
+        switch lastEventKind {
+        case .key: separator = UInt8(ascii: ":")
+        case .value where depth > 0: separator = UInt8(ascii: ",")
+        default: separator = nil
+        }
+        var index = eventsInChunk > 0 ? lastEventEnd : 0
+        while index < chunk.count {
+            let byte = chunk[index]
+            if Self.isWhitespace(byte) {
+                index += 1
+            } else if !passedSeparator, byte == separator {
+                passedSeparator = true
+                index += 1
+            } else {
+                let offset = chunkStart + Int64(index)
+                lines.advance(to: offset, in: chunk, chunkStart: chunkStart)
+                return lines.position(of: offset)
+            }
+        }
+        return nil
     }
 
     /// The token being delivered (or lexed) if its bytes in the input so far, up to `end`
@@ -174,7 +220,17 @@ final class JSONParser {
             // where yajl has consumed nothing yet.
             let consumed = Int(yajl_get_bytes_consumed(handle))
             let offset = chunk.count == 0 ? consumed : consumed - 1
-            let position = offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0))
+            var position = offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0))
+            // A parse error (a well-formed token in the wrong place) is placed where what
+            // follows the last good value starts: yajl's own offset for it is its guess of
+            // the token's start within the current chunk, wrong once the token spans chunks.
+            if chunk.count > 0, Self.isParseError(handle) {
+                if eventsInChunk > 0 {
+                    passedSeparator = false
+                    offendingStart = nil
+                }
+                if let start = offendingStart ?? scanForOffendingToken() { position = start }
+            }
             let message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
             self.handle = nil
             yajl_free(handle)
@@ -223,6 +279,12 @@ extension JSONParser {
         return excerpt.isEmpty ? "invalid JSON: \(reason)" : "invalid JSON: \(reason) near '\(excerpt)'"
     }
 
+    fileprivate static func isParseError(_ handle: yajl_handle) -> Bool {
+        guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
+        defer { yajl_free_error(handle, raw) }
+        return String(cString: raw).hasPrefix("parse error")
+    }
+
     /// The input around the error, at most 12 bytes before it and 8 after, within its line,
     /// with control characters replaced so the message stays one line.
     private static func excerptAround(chunk: UnsafeRawBufferPointer, offset: Int) -> String {
@@ -253,8 +315,9 @@ extension JSONParser {
 
     /// Runs one handler call; a thrown error is kept for `parse` and stops yajl.
     @inline(__always)
-    fileprivate func deliver(_ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
+    fileprivate func deliver(_ kind: EventKind = .value, _ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
         eventsInChunk &+= 1
+        lastEventKind = kind
         if let handle { lastEventEnd = Int(sluice_yajl_offset_in_chunk(handle)) }
         do {
             try body(handler)
@@ -291,7 +354,7 @@ extension JSONParser {
             pendingError = fail("nesting deeper than \(options.maxDepth) levels", at: tokenPosition(length: 1))
             return 0
         }
-        return deliver(body)
+        return deliver(.open, body)
     }
 
     fileprivate static let callbackTable = yajl_callbacks(
@@ -319,7 +382,7 @@ extension JSONParser {
         yajl_map_key: { context, bytes, length in
             let parser = parser(context)
             if parser.refusesString(length: length) { return 0 }
-            return parser.deliver { handler throws(SluiceError) in
+            return parser.deliver(.key) { handler throws(SluiceError) in
                 try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
             }
         },

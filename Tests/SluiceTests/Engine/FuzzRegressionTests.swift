@@ -12,6 +12,8 @@ import Testing
         var chunkSize: Int
         var maxValueBytes: Int
         var maxDepth = 1_000
+        /// Zero-config (`FreeformAssembler`) instead of the model.
+        var freeform = false
         /// The one error both runs must end with (nil: no error).
         var error: String?
         var testDescription: String { name }
@@ -50,16 +52,31 @@ import Testing
         Case(name: "parse error on a token that ended at a chunk boundary",
              input: "\n{\"id\"1an,:\"me\":\"x\"}", chunkSize: 3, maxValueBytes: 1 << 20,
              error: "fuzz:2:6: invalid JSON: object key and value must be separated by a colon (':')"),
+        // crash-(third run), zero-config: `"A,"12:` in chunks of 2. yajl places a parse
+        // error at its guess of the token's start within the current chunk (end less the
+        // token's length, clamped at the chunk's start): the number `12` split over two
+        // chunks was placed at the chunk boundary. Now a parse error points at what follows
+        // the last good value, wherever the chunks fall.
+        Case(name: "parse error on a token split over chunks",
+             input: #"[{"a":"A,"12:,"pk":3}]"#, chunkSize: 2, maxValueBytes: 1 << 20, freeform: true,
+             error: #"fuzz:1:11: invalid JSON: after key and value, inside map, I expect ',' or '}'"#),
+        Case(name: "parse error on a separator after an accepted separator",
+             input: "[1,\n  ,2]", chunkSize: 3, maxValueBytes: 1 << 20, freeform: true,
+             error: "fuzz:2:3: invalid JSON: unallowed token at this point in JSON text"),
     ]
 
     @Test(arguments: cases)
     func wholeAndChunkedAgree(_ test: Case) throws {
         let bytes = Array(test.input.utf8)
-        let whole = try Fuzzing.map(bytes, model: Self.model, chunkSize: bytes.count,
-                                    maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)
+        func run(_ chunkSize: Int) throws -> Fuzzing.Outcome {
+            test.freeform
+                ? Fuzzing.mapFreeform(bytes, chunkSize: chunkSize, maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)
+                : try Fuzzing.map(bytes, model: Self.model, chunkSize: chunkSize,
+                                  maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)
+        }
+        let whole = try run(bytes.count)
         for chunkSize in Set([1, 2, test.chunkSize]) {
-            let chunked = try Fuzzing.map(bytes, model: Self.model, chunkSize: chunkSize,
-                                          maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)
+            let chunked = try run(chunkSize)
             #expect(chunked.lines.map(Self.withoutExcerpt) == whole.lines.map(Self.withoutExcerpt), "chunks of \(chunkSize)")
         }
         let errors = whole.lines.filter { $0.hasPrefix("error ") }.map(Self.withoutExcerpt)
