@@ -94,8 +94,10 @@ final class JSONParser {
             passedSeparator = false
             offendingStart = nil
         }
-        if pendingTokenStart == nil { pendingTokenStart = currentTokenStart() }
+        // In this order: line counting cannot go back, and the refused token of a parse
+        // error never starts after the pending token.
         if offendingStart == nil { offendingStart = scanForOffendingToken() }
+        if pendingTokenStart == nil { pendingTokenStart = currentTokenStart() }
         lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
         if let start = pendingTokenStart, chunkStart + Int64(bytes.count) - start.offset > Int64(options.maxValueBytes) {
             throw tooLarge(at: start)
@@ -206,6 +208,18 @@ final class JSONParser {
             yajl_free(handle)
             throw error
         default:
+            // A parse error (a well-formed token in the wrong place) is placed where the
+            // refused token starts: yajl's own offset for it is its guess of the token's start
+            // within the current chunk, wrong once the token spans chunks. (Found before any
+            // later offset is asked for: line counting cannot go back past a newline.)
+            var refused: TextPosition?
+            if chunk.count > 0, Self.isParseError(handle) {
+                if eventsInChunk > 0 {
+                    passedSeparator = false
+                    offendingStart = nil
+                }
+                refused = offendingStart ?? scanForOffendingToken()
+            }
             // An error inside a token already too large is reported as too large: the same
             // error as when a chunk boundary had fallen inside the token before the error.
             if chunk.count > 0, let start = oversizedToken(endingAt: chunkStart + Int64(yajl_get_bytes_consumed(handle))) {
@@ -220,17 +234,8 @@ final class JSONParser {
             // where yajl has consumed nothing yet.
             let consumed = Int(yajl_get_bytes_consumed(handle))
             let offset = chunk.count == 0 ? consumed : consumed - 1
-            var position = offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0))
-            // A parse error (a well-formed token in the wrong place) is placed where what
-            // follows the last good value starts: yajl's own offset for it is its guess of
-            // the token's start within the current chunk, wrong once the token spans chunks.
-            if chunk.count > 0, Self.isParseError(handle) {
-                if eventsInChunk > 0 {
-                    passedSeparator = false
-                    offendingStart = nil
-                }
-                if let start = offendingStart ?? scanForOffendingToken() { position = start }
-            }
+            let position = refused
+                ?? (offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0)))
             let message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
             self.handle = nil
             yajl_free(handle)

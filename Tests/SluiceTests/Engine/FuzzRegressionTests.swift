@@ -60,6 +60,12 @@ import Testing
         Case(name: "parse error on a token split over chunks",
              input: #"[{"a":"A,"12:,"pk":3}]"#, chunkSize: 2, maxValueBytes: 1 << 20, freeform: true,
              error: #"fuzz:1:11: invalid JSON: after key and value, inside map, I expect ',' or '}'"#),
+        // crash-(fourth run): `"id"1:` then a newline, zero-config, fed whole. Looking for the
+        // start of a too-large token counted the newline after the refused `:`, and the
+        // position of the `:` (asked for next) came out on the next line.
+        Case(name: "parse error followed by a newline",
+             input: "\n\"id\"1:\n\"x\"", chunkSize: 8, maxValueBytes: 1 << 20, freeform: true,
+             error: "fuzz:2:6: invalid JSON: unallowed token at this point in JSON text"),
         Case(name: "parse error on a separator after an accepted separator",
              input: "[1,\n  ,2]", chunkSize: 3, maxValueBytes: 1 << 20, freeform: true,
              error: "fuzz:2:3: invalid JSON: unallowed token at this point in JSON text"),
