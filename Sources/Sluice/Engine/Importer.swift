@@ -39,6 +39,8 @@ public final class Importer {
     private var bytes: Int64 = 0
     private var records = 0
     private var finished = false
+    /// Past the point of no return: a cancellation no longer applies.
+    private var committing = false
 
     /// The connection the import writes through (for tests that trace its SQL).
     var connection: Connection { database.connection }
@@ -167,6 +169,7 @@ public final class Importer {
             // The point of no return: from here a cancellation is ignored and the import
             // finishes whole (an interrupted COMMIT or VACUUM would only be confusing).
             try checkCancellation()
+            committing = true
             database.connection.setInterruptCheck(nil)
             try database.commit(vacuum: options.vacuum)
             finished = true
@@ -226,7 +229,7 @@ public final class Importer {
     /// producer dies too, so the input may end early or a statement stop half-way, and that
     /// is not the user's data's fault.
     private func interruptedIfCancelled(_ error: SluiceError) -> SluiceError {
-        options.cancellation?.isCancelled == true ? .interrupted(database: database.path) : error
+        options.cancellation?.isCancelled == true && !committing ? .interrupted(database: database.path) : error
     }
 
     private func execute(_ sql: String) throws(SluiceError) {
