@@ -106,8 +106,13 @@ private func checkImport(_ input: [UInt8], mode: Int, mapped: Fuzzing.Outcome) {
 
 /// The error line without ` near '…'`: the excerpt shows the current chunk only.
 private func withoutExcerpt(_ line: String) -> String {
-    guard line.hasPrefix("error "), let range = line.range(of: " near '") else { return line }
-    return String(line[..<range.lowerBound])
+    // Bytes, not characters: a combining mark after the quote would join it into one Character.
+    let bytes = Array(line.utf8)
+    let marker = Array(" near '".utf8)
+    guard line.hasPrefix("error "), let start = (0...max(bytes.count - marker.count, 0)).first(where: {
+        bytes.count >= marker.count && Array(bytes[$0..<$0 + marker.count]) == marker
+    }) else { return line }
+    return String(decoding: bytes[..<start], as: UTF8.self)
 }
 
 private func report(_ problem: String, _ first: [String], _ second: [String]) -> Never {
