@@ -253,8 +253,9 @@ final class JSONParser {
         SluiceError(.data, message, at: sourcePosition(position))
     }
 
+    /// Whitespace as yajl's lexer skips it: JSON's four, plus vertical tab and form feed.
     static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
     }
 }
 
