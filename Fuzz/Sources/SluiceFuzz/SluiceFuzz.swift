@@ -57,7 +57,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let chunked = run(chunkSize)
     let wholeLines = whole.lines.map(withoutExcerpt)
     let chunkedLines = chunked.lines.map(withoutExcerpt)
-    if wholeLines != chunkedLines {
+    if wholeLines != chunkedLines, !sameErrorPlace(wholeLines, chunkedLines) {
         report("whole and chunked (\(chunkSize)) runs differ", wholeLines, chunkedLines)
     }
     for text in whole.rejectedTexts + chunked.rejectedTexts {
@@ -102,6 +102,18 @@ private func checkImport(_ input: [UInt8], mode: Int, mapped: Fuzzing.Outcome) {
     }
     unlink(database)
     unlink(rejects)
+}
+
+/// Known and accepted: a token both misplaced and over `--max-value-bytes` is reported as
+/// too large when a chunk boundary falls inside it, and as misplaced when it arrives whole
+/// (yajl refuses it before handing it over). Same place, either diagnosis is true.
+private func sameErrorPlace(_ first: [String], _ second: [String]) -> Bool {
+    guard first.count == second.count, first.dropLast() == second.dropLast(),
+          let a = first.last, let b = second.last, a.hasPrefix("error "), b.hasPrefix("error ") else { return false }
+    let tooLarge = "a single value is larger than"
+    guard a.contains(tooLarge) != b.contains(tooLarge) else { return false }
+    func place(_ line: String) -> Substring { line.split(separator: " ", maxSplits: 2)[1] }
+    return place(a) == place(b)
 }
 
 /// The error line without ` near '…'`: the excerpt shows the current chunk only.

@@ -103,6 +103,20 @@ import Testing
         }
     }
 
+    /// crash-4786f75d, accepted as it is: a number over the limit standing where a `,` should
+    /// be is one input with two faults. Fed whole, yajl lexes the number and refuses it as
+    /// misplaced before handing it over; in chunks, the size check at a boundary inside it
+    /// comes first. Both errors name the same place (the number's first byte); the fuzz
+    /// target accepts exactly this difference.
+    @Test func misplacedOversizedNumberIsOneErrorAtOnePlace() throws {
+        let input = Array(("{\"id\": 1, \"name\": \"x\"" + String(repeating: "4", count: 100) + ", \"d\": 1}").utf8)
+        let whole = try Fuzzing.map(input, model: Self.model, chunkSize: input.count, maxValueBytes: 48)
+        let chunked = try Fuzzing.map(input, model: Self.model, chunkSize: 4, maxValueBytes: 48)
+        #expect(whole.lines.map(Self.withoutExcerpt)
+            == ["error fuzz:1:22: invalid JSON: after key and value, inside map, I expect ',' or '}'"])
+        #expect(chunked.lines == ["error fuzz:1:22: a single value is larger than 48 bytes (--max-value-bytes)"])
+    }
+
     static func withoutExcerpt(_ line: String) -> String {
         // Bytes, not characters: a combining mark after the quote would join it into one Character.
         let bytes = Array(line.utf8)
