@@ -50,3 +50,10 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         return message
     }
 }
+
+extension SluiceError {
+    /// The import was cancelled (`ImportCancellation`, SIGINT/SIGTERM in the CLI) and rolled back.
+    static func interrupted(database: String) -> SluiceError {
+        SluiceError(.interrupted, "import into database '\(database)' interrupted: nothing was written")
+    }
+}

@@ -56,6 +56,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Delete rows of the root entities (with identity) that this import did not mention.")
     var deleteMissing = false
 
+    @Option(name: .long, help: ArgumentHelp("Write each rejected record as one JSON line to this file.", valueName: "file"))
+    var rejects: String?
+
     @Option(name: .long, help: "The largest single JSON value accepted, in bytes.")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
 
@@ -101,6 +104,9 @@ struct ImportCommand: ParsableCommand {
         options.deleteMissing = deleteMissing
         options.analyze = analyze
         options.vacuum = vacuum
+        options.rejectsPath = rejects
+        options.cancellation = Interruption.install()
+        defer { Interruption.uninstall() }
 
         let importer: Importer
         if let model {

@@ -20,6 +20,10 @@ struct SluiceCommand: ParsableCommand {
 
     /// One place turns every failure into its line on stderr and its exit status (SPEC §1).
     static func main() {
+        // The user's locale for what the C library says (strerror). Numbers never go through
+        // it: they are read from their exact text, so `LC_ALL=de_DE.UTF-8` changes no value
+        // (NumberLocaleTests runs the import under a German locale to prove it).
+        setlocale(LC_ALL, "")
         do {
             var command = try parseAsRoot()
             try command.run()

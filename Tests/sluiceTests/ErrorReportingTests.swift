@@ -28,6 +28,10 @@ import Testing
         var status: Int32
         /// The whole of stderr, line by line; one `…` in a line stands for any text.
         var stderr: [String]
+        /// Standard input as bytes, when it cannot be a `String` (invalid UTF-8).
+        var rawStdin: [UInt8]? = nil
+
+        var input: [UInt8] { rawStdin ?? Array(stdin.utf8) }
 
         var testDescription: String { name }
 
@@ -43,6 +47,8 @@ import Testing
     }
 
     static let model = ["--model", "model.json"]
+    /// `T(id integer identity, n integer, r string required)`.
+    static let requiredModel = ["--model", "required.json"]
     /// Data errors run with batches of one record, so rows are written before the failure and
     /// the rollback is what keeps the database as it was.
     static let smallBatches = ["--batch-size", "1"]
@@ -50,7 +56,7 @@ import Testing
     static let failures: [Failure] = [
         Failure(name: "invalid JSON", arguments: model + smallBatches,
                 stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2 \"n\": 22}\n", status: 65,
-                stderr: ["sluice: error: <stdin>:2:11: invalid JSON: …"]),
+                stderr: ["sluice: error: <stdin>:2:10: invalid JSON: …"]),
         Failure(name: "truncated JSON", arguments: model + smallBatches,
                 stdin: "[{\"id\": 1, \"n\": 11},\n {\"id\": 2, \"n\": ", status: 65,
                 stderr: ["sluice: error: <stdin>:2:18: unexpected end of input: the JSON is truncated"]),
@@ -78,6 +84,20 @@ import Testing
                     #"sluice: error: broken.json: entities.T.identity: "nope" is not an attribute of T"#,
                     #"sluice: error: broken.json: entities.T.attributes.n.type: unknown type "flaot""#,
                 ]),
+        Failure(name: "invalid UTF-8", arguments: model + smallBatches,
+                stdin: "", status: 65,
+                stderr: ["sluice: error: <stdin>:2:19: invalid UTF-8 in a string"],
+                rawStdin: Array("{\"id\": 1, \"n\": 11}\n{\"id\": 2, \"x\": \"ab".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8)),
+        Failure(name: "nesting deeper than 1,000 levels", arguments: model + smallBatches,
+                stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2, \"x\": " + String(repeating: "[", count: 1_000) + "]}\n",
+                status: 65,
+                stderr: ["sluice: error: <stdin>:2:1015: nesting deeper than 1000 levels"]),
+        Failure(name: "required attribute missing", arguments: requiredModel + smallBatches,
+                stdin: "{\"id\": 1, \"n\": 11, \"r\": \"a\"}\n  {\"id\": 2, \"n\": 22}\n", status: 65,
+                stderr: ["sluice: error: <stdin>:2:3: T.r: missing required attribute"]),
+        Failure(name: "null for a required attribute", arguments: requiredModel + smallBatches,
+                stdin: "{\"id\": 1, \"n\": 11, \"r\": \"a\"}\n{\"id\": 2, \"r\": null}\n", status: 65,
+                stderr: ["sluice: error: <stdin>:2:1: T.r: null for a required attribute"]),
         Failure(name: "value larger than --max-value-bytes", arguments: model + ["--max-value-bytes", "1000"],
                 stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2, \"n\": 1, \"junk\": \"\(String(repeating: "x", count: 3 << 20))\"}\n",
                 status: 65,
@@ -86,6 +106,9 @@ import Testing
 
     private func prepare(_ workspace: Workspace) throws {
         try workspace.write(Fixtures.numberModel, to: "model.json")
+        try workspace.write(Fixtures.numberModel.replacingOccurrences(
+            of: #""n": "integer" }"#, with: #""n": "integer", "r": { "type": "string", "optional": false } }"#),
+            to: "required.json")
         try workspace.write(Self.brokenModel, to: "broken.json")
     }
 
@@ -95,7 +118,7 @@ import Testing
         try prepare(workspace)
         let before = workspace.contents
 
-        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + failure.arguments, stdin: Array(failure.stdin.utf8))
+        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + failure.arguments, stdin: failure.input)
 
         #expect(result.status == failure.status, "\(result)")
         #expect(failure.matches(result.stderrLines), "\(result)")
@@ -121,7 +144,7 @@ import Testing
         let before = workspace.contents
         let bytes = workspace.bytes(of: "out.sqlite")
 
-        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + failure.arguments, stdin: Array(failure.stdin.utf8))
+        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + failure.arguments, stdin: failure.input)
 
         #expect(result.status == failure.status, "\(result)")
         #expect(failure.matches(result.stderrLines), "\(result)")

@@ -14,15 +14,22 @@ final class BatchWriter: RecordSink {
     var input = 0
     private let batchSize: Int
     private let onError: ImportOptions.ErrorPolicy
+    private let rejects: RejectsFile?
+    private let cancellation: ImportCancellation?
+    private let databaseName: String
     private var pending = 0
 
     init(writers: [EntityWriter], links: LinkWriter, touched: TouchedRows?, batchSize: Int,
-         onError: ImportOptions.ErrorPolicy) {
+         onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil, cancellation: ImportCancellation? = nil,
+         databaseName: String = "") {
         self.writers = writers
         self.links = links
         self.touched = touched
         self.batchSize = max(batchSize, 1)
         self.onError = onError
+        self.rejects = rejects
+        self.cancellation = cancellation
+        self.databaseName = databaseName
     }
 
     func accept(_ record: Record) throws(SluiceError) -> RecordHandle {
@@ -33,13 +40,18 @@ final class BatchWriter: RecordSink {
         return handle
     }
 
-    func reject(_ error: SluiceError, entity: Int) throws(SluiceError) {
+    /// Writes the record to `--rejects` (also the one that stops an `abort`), then stops or
+    /// counts it.
+    func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) throws(SluiceError) {
+        try rejects?.write(error, entity: writers[entity].plan.name, record: record)
         if onError == .abort { throw error }
         writers[entity].countRejected()
     }
 
-    /// Writes the batch: rows of every entity, then their links.
+    /// Writes the batch: rows of every entity, then their links; stops first when the import
+    /// was cancelled.
     func flush() throws(SluiceError) {
+        if cancellation?.isCancelled == true { throw .interrupted(database: databaseName) }
         guard pending > 0 else { return }
         for writer in writers where !writer.isEmpty { try writer.prepare() }
         try links.lookUpKnownIDs(writers)

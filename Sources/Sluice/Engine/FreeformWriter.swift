@@ -19,6 +19,7 @@ final class FreeformWriter: FreeformSink {
     private(set) var counts: ImportReport.EntityCounts
     private let connection: Connection
     private let onError: ImportOptions.ErrorPolicy
+    private let rejects: RejectsFile?
 
     /// The table's columns, as named in the database, and their ASCII-lowercased names.
     private var tableColumns: [String]
@@ -43,10 +44,13 @@ final class FreeformWriter: FreeformSink {
     private static let maxCachedInserts = 64
 
     /// Opens `table`, creating it when missing, and reads its columns.
-    init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy) throws(SluiceError) {
+    init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil)
+        throws(SluiceError)
+    {
         self.table = table
         self.connection = connection
         self.onError = onError
+        self.rejects = rejects
         counts = ImportReport.EntityCounts(entity: table)
         tableColumns = try FreeformTable.open(table, in: connection)
         tableColumnNumbers = [:]
@@ -88,7 +92,10 @@ final class FreeformWriter: FreeformSink {
         counts.inserted += 1
     }
 
-    func reject(_ error: SluiceError) throws(SluiceError) {
+    /// Writes the record to `--rejects` (also the one that stops an `abort`), then stops or
+    /// counts it.
+    func reject(_ error: SluiceError, record: [UInt8]?) throws(SluiceError) {
+        try rejects?.write(error, entity: table, record: record)
         if onError == .abort { throw error }
         counts.rejected += 1
     }

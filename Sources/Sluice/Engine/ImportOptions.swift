@@ -28,6 +28,12 @@ public struct ImportOptions: Sendable {
     public var analyze = false
     /// Run `VACUUM` after committing, to give freed pages back.
     public var vacuum = false
+    /// `--rejects FILE`: every rejected record as one JSON line (file, line, column, entity,
+    /// reason, record), written as the import goes; see `RejectsFile`.
+    public var rejectsPath: String?
+    /// Set from another thread or a signal handler to stop the import; it then rolls back and
+    /// throws `.interrupted`.
+    public var cancellation: ImportCancellation?
 
     public init() {}
 }

@@ -30,6 +30,8 @@ public final class Importer {
     /// database's exclusive lock) open for as long as the importer lives.
     private var target: Target?
     private let database: ImportDatabase
+    /// `--rejects`: opened before the import begins, written as records are rejected.
+    private let rejects: RejectsFile?
     private let modelSHA256: String
     private let startedAt: UnixTime
     private let clock = MonotonicClock()
@@ -37,6 +39,8 @@ public final class Importer {
     private var bytes: Int64 = 0
     private var records = 0
     private var finished = false
+    /// Past the point of no return: a cancellation no longer applies.
+    private var committing = false
 
     /// The connection the import writes through (for tests that trace its SQL).
     var connection: Connection { database.connection }
@@ -63,7 +67,7 @@ public final class Importer {
         let layout = DatabaseLayout(model)
         let linkPlans = LinkPlan.plans(model: model, mapping: plan, layout: layout)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
-                      tables: layout.tables) { connection throws(SluiceError) in
+                      tables: layout.tables) { connection, rejects throws(SluiceError) in
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
@@ -75,7 +79,9 @@ public final class Importer {
                 ? try TouchedRows(sql: sql, entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
             return .model(plan, BatchWriter(writers: writers, links: links, touched: touched,
-                                            batchSize: options.batchSize, onError: options.onError))
+                                            batchSize: options.batchSize, onError: options.onError,
+                                            rejects: rejects, cancellation: options.cancellation,
+                                            databaseName: databasePath))
         }
     }
 
@@ -97,15 +103,18 @@ public final class Importer {
         }
         let path = options.path.map { KeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
-                      tables: [DatabaseLayout.importsTable]) { connection throws(SluiceError) in
-            let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError)
-            return .freeform(writer, FreeformStream(table: table, path: path, sink: writer))
+                      tables: [DatabaseLayout.importsTable]) { connection, rejects throws(SluiceError) in
+            let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError, rejects: rejects)
+            return .freeform(writer, FreeformStream(table: table, path: path, sink: writer,
+                                                    capturesRejectedRecords: rejects != nil,
+                                                    maxValueBytes: options.maxValueBytes))
         }
     }
 
     /// Begins the import's transaction, brings `tables` up to date, then makes the target.
     private init(databasePath: String, model: Model?, options: ImportOptions, modelSHA256: String,
-                 tables: [TableDefinition], makeTarget: (Connection) throws(SluiceError) -> Target) throws(SluiceError)
+                 tables: [TableDefinition], makeTarget: (Connection, RejectsFile?) throws(SluiceError) -> Target)
+        throws(SluiceError)
     {
         self.model = model
         self.options = options
@@ -113,11 +122,22 @@ public final class Importer {
         startedAt = UnixTime.now()
         database = try ImportDatabase.begin(path: databasePath)
         do {
-            try SchemaMigration.migrate(database.connection, to: tables)
-            target = try makeTarget(database.connection)
+            rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
         } catch {
             database.rollback()
             throw error
+        }
+        do {
+            if let cancellation = options.cancellation {
+                // A long statement (a big lookup, ANALYZE) stops within a few thousand VM steps.
+                database.connection.setInterruptCheck { cancellation.isCancelled }
+            }
+            try checkCancellation()
+            try SchemaMigration.migrate(database.connection, to: tables)
+            target = try makeTarget(database.connection, rejects)
+        } catch {
+            database.rollback()
+            throw interruptedIfCancelled(error)
         }
     }
 
@@ -155,6 +175,7 @@ public final class Importer {
                     }
                 }
             }
+            try checkCancellation()
             var report = makeReport()
             report.unresolvedExamples = examples
             let log = ImportRecord(
@@ -165,12 +186,17 @@ public final class Importer {
             try ImportLog.insert(log, into: database.connection)
             if options.analyze { try execute("ANALYZE") }
             target = nil
+            // The point of no return: from here a cancellation is ignored and the import
+            // finishes whole (an interrupted COMMIT or VACUUM would only be confusing).
+            try checkCancellation()
+            committing = true
+            database.connection.setInterruptCheck(nil)
             try database.commit(vacuum: options.vacuum)
             finished = true
             return report
         } catch {
             cancel()
-            throw error
+            throw interruptedIfCancelled(error)
         }
     }
 
@@ -208,7 +234,8 @@ public final class Importer {
             switch target {
             case .model(let plan, let writer)?:
                 writer.input = sources.count - 1
-                stream = RecordStream(plan: plan, sink: writer, maxValueBytes: options.maxValueBytes)
+                stream = RecordStream(plan: plan, sink: writer, maxValueBytes: options.maxValueBytes,
+                                      capturesRejectedRecords: rejects != nil)
             case .freeform(_, let freeform)?:
                 stream = freeform
             case nil:
@@ -221,15 +248,28 @@ public final class Importer {
             stream.parser = parser
             var reader = ChunkReader(source: source, chunkSize: options.chunkSize)
             while let chunk = try reader.next() {
+                try checkCancellation()
                 try parser.parse(chunk)
             }
+            try checkCancellation()
             try parser.finish()
             bytes += reader.bytesRead
             records += stream.recordCount - recordsBefore
         } catch {
             cancel()
-            throw error
+            throw interruptedIfCancelled(error)
         }
+    }
+
+    private func checkCancellation() throws(SluiceError) {
+        if options.cancellation?.isCancelled == true { throw .interrupted(database: database.path) }
+    }
+
+    /// Once cancelled, whatever failed is reported as the interruption: on Ctrl-C the input's
+    /// producer dies too, so the input may end early or a statement stop half-way, and that
+    /// is not the user's data's fault.
+    private func interruptedIfCancelled(_ error: SluiceError) -> SluiceError {
+        options.cancellation?.isCancelled == true && !committing ? .interrupted(database: database.path) : error
     }
 
     private func execute(_ sql: String) throws(SluiceError) {

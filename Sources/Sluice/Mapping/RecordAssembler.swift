@@ -70,6 +70,9 @@ struct RecordAssembler {
     private var completedParent: (relationship: Int, priority: Int)?
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
+    /// Records begun and not yet completed (more than 1 inside nested records). A record
+    /// starts where this goes from 0 to 1 (`RecordStream` captures rejected records from there).
+    var openRecordCount: Int { open }
 
     private var frames: [Frame] = []
     private var keyedRole: Role?

@@ -5,9 +5,11 @@ protocol RecordSink: AnyObject {
     /// complete before their parent; a sink must keep them until their top-level record
     /// (`record.isTopLevel`) has completed.
     func accept(_ record: Record) throws(SluiceError) -> RecordHandle
-    /// A record of `entity` that cannot be imported, with its place in the input. Throw to
-    /// stop the import (`--on-error abort`), return to go on without it.
-    func reject(_ error: SluiceError, entity: Int) throws(SluiceError)
+    /// A record of `entity` that cannot be imported, with its place in the input and, when
+    /// the stream captures them (`--rejects`), its JSON text (nil otherwise, or when it was
+    /// larger than `--max-value-bytes`). Throw to stop the import (`--on-error abort`),
+    /// return to go on without it.
+    func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) throws(SluiceError)
 }
 
 /// What the importer drives: the parser's event handler, which counts the records it assembles.
@@ -20,21 +22,32 @@ protocol RecordEventHandler: JSONEventHandler {
 
 /// Connects the parser to the record assembler: each JSON event goes to the state machine,
 /// each record it completes to the sink. Positions come from the parser, only when needed.
+///
+/// With `capturesRejectedRecords` (`--rejects`), the text of every top-level record is
+/// captured as its events pass (`RejectedRecordCapture`) so that a rejection carries it; a
+/// record starts where the assembler's `openRecordCount` goes from 0 to 1.
 final class RecordStream: RecordEventHandler {
     private var assembler: RecordAssembler
     private unowned let sink: any RecordSink
     /// Set once the parser that drives this stream exists (the parser needs its handler first).
     unowned(unsafe) var parser: JSONParser?
+    private var capture: RejectedRecordCapture?
 
-    init(plan: MappingPlan, sink: any RecordSink, maxValueBytes: Int = 64 << 20) {
+    init(plan: MappingPlan, sink: any RecordSink, maxValueBytes: Int = 64 << 20, capturesRejectedRecords: Bool = false) {
         assembler = RecordAssembler(plan: plan, maxValueBytes: maxValueBytes)
         self.sink = sink
+        if capturesRejectedRecords { capture = RejectedRecordCapture(limit: maxValueBytes) }
     }
 
     var recordCount: Int { assembler.recordCount }
 
+    /// - Parameters:
+    ///   - scalar: the event was this scalar (a rejection of it carries its text).
+    ///   - closedCapture: the event closed the captured value (a rejection carries its text).
     @inline(__always)
-    private func handle(_ action: RecordAssembler.Action) throws(SluiceError) {
+    private func handle(_ action: RecordAssembler.Action, scalar: Scalar? = nil, closedCapture: Bool = false)
+        throws(SluiceError)
+    {
         switch action {
         case .none:
             return
@@ -43,8 +56,23 @@ final class RecordStream: RecordEventHandler {
         case .rejected(let reason):
             let position = SourcePosition(source: parser?.sourceName ?? "", line: reason.position.line,
                                           column: reason.position.column, offset: reason.position.offset)
-            try sink.reject(SluiceError(.data, reason.message, at: position), entity: reason.entity)
+            let error = SluiceError(.data, reason.message, at: position)
+            guard capture != nil else { return try sink.reject(error, entity: reason.entity, record: nil) }
+            if capture!.isCapturing {
+                capture!.deferred.append((error, reason.entity))
+            } else if let scalar {
+                try sink.reject(error, entity: reason.entity, record: RejectedRecordCapture.text(of: scalar))
+            } else {
+                try sink.reject(error, entity: reason.entity, record: closedCapture ? capture!.text : nil)
+            }
         }
+    }
+
+    /// Delivers the rejections that waited for the captured value to close.
+    private func deliverDeferred() throws(SluiceError) {
+        guard let waiting = capture?.deferred, !waiting.isEmpty else { return }
+        capture!.deferred.removeAll()
+        for (error, entity) in waiting { try sink.reject(error, entity: entity, record: capture!.text) }
     }
 
     private func position(length: Int) -> TextPosition {
@@ -52,38 +80,64 @@ final class RecordStream: RecordEventHandler {
     }
 
     func startObject() throws(SluiceError) {
-        try handle(assembler.startObject { position(length: 1) })
+        guard capture != nil else { return try handle(assembler.startObject { position(length: 1) }) }
+        capture!.startObject()
+        let outside = assembler.openRecordCount == 0
+        let action = assembler.startObject { position(length: 1) }
+        if outside, assembler.openRecordCount > 0, !capture!.isCapturing { capture!.begin(array: false) }
+        try handle(action)
     }
 
     func key(_ bytes: UnsafeRawBufferPointer) {
+        capture?.key(bytes)
         assembler.key(bytes)
     }
 
     func endObject() throws(SluiceError) {
-        try handle(assembler.endObject())
+        guard capture != nil else { return try handle(assembler.endObject()) }
+        let closed = capture!.endObject()
+        let action = assembler.endObject()
+        if closed { try deliverDeferred() }
+        try handle(action, closedCapture: closed)
     }
 
     func startArray() throws(SluiceError) {
-        try handle(assembler.startArray { position(length: 1) })
+        guard capture != nil else { return try handle(assembler.startArray { position(length: 1) }) }
+        capture!.startArray()
+        let action = assembler.startArray { position(length: 1) }
+        // An array where a record should be is rejected at its `[`: capture it to its `]`.
+        if case .rejected = action, !capture!.isCapturing { capture!.begin(array: true) }
+        try handle(action)
     }
 
     func endArray() throws(SluiceError) {
-        try handle(assembler.endArray())
+        guard capture != nil else { return try handle(assembler.endArray()) }
+        let closed = capture!.endArray()
+        let action = assembler.endArray()
+        if closed { try deliverDeferred() }
+        try handle(action, closedCapture: closed)
     }
 
     func null() throws(SluiceError) {
-        try handle(assembler.scalar(.null) { position(length: 4) })
+        try scalar(.null, length: 4)
     }
 
     func bool(_ value: Bool) throws(SluiceError) {
-        try handle(assembler.scalar(.bool(value)) { position(length: value ? 4 : 5) })
+        try scalar(.bool(value), length: value ? 4 : 5)
     }
 
     func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) {
-        try handle(assembler.scalar(.number(text)) { position(length: text.count) })
+        try scalar(.number(text), length: text.count)
     }
 
     func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
-        try handle(assembler.scalar(.string(bytes)) { position(length: bytes.count + 2) })
+        try scalar(.string(bytes), length: bytes.count + 2)
+    }
+
+    @inline(__always)
+    private func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        guard capture != nil else { return try handle(assembler.scalar(value) { position(length: length) }) }
+        capture!.scalar(value)
+        try handle(assembler.scalar(value) { position(length: length) }, scalar: value)
     }
 }

@@ -36,9 +36,15 @@ final class JSONParser {
     fileprivate var eventsInChunk = 0
     /// Offset in the chunk just past the last token an event was delivered for.
     fileprivate var lastEventEnd = 0
-    private var bytesSinceEvent = 0
     /// Where the token that yajl is still buffering starts, once a chunk ended inside it.
     private var pendingTokenStart: TextPosition?
+    /// What the last event was, for placing a parse error (see `offendingTokenStart`).
+    fileprivate enum EventKind { case none, open, key, value }
+    fileprivate var lastEventKind = EventKind.none
+    /// Whether the one separator the grammar allows after the last event has been passed.
+    private var passedSeparator = false
+    /// Where the token after the last event (and after its separator) starts, once found.
+    private var offendingStart: TextPosition?
     /// Whether the input so far held anything but whitespace (an empty input is zero values).
     private var sawContent = false
 
@@ -80,33 +86,85 @@ final class JSONParser {
         let status = yajl_parse(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         try check(status, handle: handle)
         // yajl keeps an unfinished string or number in a buffer of its own, growing it chunk
-        // after chunk; stop before one token can take unbounded memory.
-        if eventsInChunk == 0 {
-            bytesSinceEvent += bytes.count
-        } else {
-            bytesSinceEvent = bytes.count - lastEventEnd
+        // after chunk; stop before one token can take unbounded memory. A token's size is
+        // its bytes in the input, from its first byte (whitespace and separators before it
+        // do not count), the same measure whether it arrives whole or across chunks.
+        if eventsInChunk > 0 {
             pendingTokenStart = nil
+            passedSeparator = false
+            offendingStart = nil
         }
-        if pendingTokenStart == nil { notePendingToken(in: bytes) }
+        // In this order: line counting cannot go back, and the refused token of a parse
+        // error never starts after the pending token.
+        if offendingStart == nil { offendingStart = scanForOffendingToken() }
+        if pendingTokenStart == nil { pendingTokenStart = currentTokenStart() }
         lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
-        if bytesSinceEvent > options.maxValueBytes {
-            throw tooLarge(at: pendingTokenStart ?? tokenPosition(length: 0))
+        if let start = pendingTokenStart, chunkStart + Int64(bytes.count) - start.offset > Int64(options.maxValueBytes) {
+            throw tooLarge(at: start)
         }
     }
 
-    /// Remembers where an unfinished token at the end of this chunk starts, for the message
-    /// if it grows too large: the first byte after the last event that is not whitespace or
-    /// a separator.
-    private func notePendingToken(in bytes: UnsafeRawBufferPointer) {
+    /// Where the token yajl is lexing now starts: the first byte after the last event (in this
+    /// chunk, or since the chunk's start when it had none yet) that is not whitespace or a
+    /// separator; a token begun in an earlier chunk starts where that chunk noted. Nil when
+    /// only whitespace and separators followed the last event.
+    private func currentTokenStart() -> TextPosition? {
+        if eventsInChunk == 0, let pendingTokenStart { return pendingTokenStart }
+        return firstByteAfterLastEvent(skippingSeparators: true)
+    }
+
+    /// The first byte of this chunk after the last event (or from the chunk's start when it
+    /// had none) that is not whitespace (nor `:` or `,` when `skippingSeparators`).
+    private func firstByteAfterLastEvent(skippingSeparators: Bool) -> TextPosition? {
         var index = eventsInChunk > 0 ? lastEventEnd : 0
-        while index < bytes.count, Self.isWhitespace(bytes[index]) || bytes[index] == UInt8(ascii: ":")
-            || bytes[index] == UInt8(ascii: ",") {
+        while index < chunk.count, Self.isWhitespace(chunk[index])
+            || (skippingSeparators && (chunk[index] == UInt8(ascii: ":") || chunk[index] == UInt8(ascii: ","))) {
             index += 1
         }
-        guard index < bytes.count else { return }
+        guard index < chunk.count else { return nil }
         let offset = chunkStart + Int64(index)
-        lines.advance(to: offset, in: bytes, chunkStart: chunkStart)
-        pendingTokenStart = lines.position(of: offset)
+        lines.advance(to: offset, in: chunk, chunkStart: chunkStart)
+        return lines.position(of: offset)
+    }
+
+    /// Where the token yajl refuses in a parse error starts: the first token after the last
+    /// event, past the one separator the grammar allows there (`:` after a key, `,` after a
+    /// value inside a container). Scans this chunk after the last event (or from its start,
+    /// carrying what earlier chunks showed), so it is the same however the input is chunked.
+    private func scanForOffendingToken() -> TextPosition? {
+        let separator: UInt8?
+        switch lastEventKind {
+        case .key: separator = UInt8(ascii: ":")
+        case .value where depth > 0: separator = UInt8(ascii: ",")
+        default: separator = nil
+        }
+        var index = eventsInChunk > 0 ? lastEventEnd : 0
+        while index < chunk.count {
+            let byte = chunk[index]
+            if Self.isWhitespace(byte) {
+                index += 1
+            } else if !passedSeparator, byte == separator {
+                passedSeparator = true
+                index += 1
+            } else {
+                let offset = chunkStart + Int64(index)
+                lines.advance(to: offset, in: chunk, chunkStart: chunkStart)
+                return lines.position(of: offset)
+            }
+        }
+        return nil
+    }
+
+    /// The token being delivered (or lexed) if its bytes in the input so far, up to `end`
+    /// (absolute), are more than `maxValueBytes`: where it starts.
+    fileprivate func oversizedToken(endingAt end: Int64) -> TextPosition? {
+        guard let start = currentTokenStart(), end - start.offset > Int64(options.maxValueBytes) else { return nil }
+        return start
+    }
+
+    /// The absolute offset just past what yajl has consumed of the current chunk.
+    fileprivate var consumedOffset: Int64 {
+        handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
     }
 
     fileprivate func tooLarge(at position: TextPosition) -> SluiceError {
@@ -150,12 +208,35 @@ final class JSONParser {
             yajl_free(handle)
             throw error
         default:
+            // A parse error (a well-formed token in the wrong place) is placed where the
+            // refused token starts: yajl's own offset for it is its guess of the token's start
+            // within the current chunk, wrong once the token spans chunks. (Found before any
+            // later offset is asked for: line counting cannot go back past a newline.)
+            var refused: TextPosition?
+            if chunk.count > 0, Self.isParseError(handle) {
+                if eventsInChunk > 0 {
+                    passedSeparator = false
+                    offendingStart = nil
+                }
+                refused = offendingStart ?? scanForOffendingToken()
+            }
+            // An error inside a token already too large is reported as too large: the same
+            // error as when a chunk boundary had fallen inside the token before the error.
+            if chunk.count > 0, let start = oversizedToken(endingAt: chunkStart + Int64(yajl_get_bytes_consumed(handle))) {
+                self.handle = nil
+                yajl_free(handle)
+                throw tooLarge(at: start)
+            }
             // yajl stops just past the byte it could not accept: point at that byte, or at the
             // end of the input when the input ended too soon.
+            // That byte may be the last of the previous chunk: a token that ended exactly at a
+            // chunk boundary is only known to have ended (and then refused) in the next chunk,
+            // where yajl has consumed nothing yet.
             let consumed = Int(yajl_get_bytes_consumed(handle))
-            let offset = chunk.count == 0 ? consumed : max(consumed - 1, 0)
-            let position = positionInChunk(offset)
-            let message = Self.describeError(handle: handle, chunk: chunk, offset: offset)
+            let offset = chunk.count == 0 ? consumed : consumed - 1
+            let position = refused
+                ?? (offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0)))
+            let message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
             self.handle = nil
             yajl_free(handle)
             throw SluiceError(.data, message, at: sourcePosition(position))
@@ -172,8 +253,9 @@ final class JSONParser {
         SluiceError(.data, message, at: sourcePosition(position))
     }
 
+    /// Whitespace as yajl's lexer skips it: JSON's four, plus vertical tab and form feed.
     static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
     }
 }
 
@@ -201,6 +283,12 @@ extension JSONParser {
         }
         let excerpt = excerptAround(chunk: chunk, offset: offset)
         return excerpt.isEmpty ? "invalid JSON: \(reason)" : "invalid JSON: \(reason) near '\(excerpt)'"
+    }
+
+    fileprivate static func isParseError(_ handle: yajl_handle) -> Bool {
+        guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
+        defer { yajl_free_error(handle, raw) }
+        return String(cString: raw).hasPrefix("parse error")
     }
 
     /// The input around the error, at most 12 bytes before it and 8 after, within its line,
@@ -233,8 +321,9 @@ extension JSONParser {
 
     /// Runs one handler call; a thrown error is kept for `parse` and stops yajl.
     @inline(__always)
-    fileprivate func deliver(_ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
+    fileprivate func deliver(_ kind: EventKind = .value, _ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
         eventsInChunk &+= 1
+        lastEventKind = kind
         if let handle { lastEventEnd = Int(sluice_yajl_offset_in_chunk(handle)) }
         do {
             try body(handler)
@@ -245,9 +334,23 @@ extension JSONParser {
         }
     }
 
-    /// A string or number that arrived whole within one chunk but is over the limit.
-    fileprivate func refuseLarge(length: Int) -> Int32 {
-        pendingError = tooLarge(at: tokenPosition(length: length))
+    /// Whether a string (or key) of `length` decoded bytes just lexed is over the limit in the
+    /// input: its raw bytes (quotes and escapes included) are at least `length + 2` and at
+    /// most `6 * length + 2`, so they are counted only in between.
+    @inline(__always)
+    fileprivate func refusesString(length: Int) -> Bool {
+        let limit = options.maxValueBytes
+        if length <= (limit - 2) / 6 { return false }
+        if let start = oversizedToken(endingAt: consumedOffset) {
+            pendingError = tooLarge(at: start)
+            return true
+        }
+        return false
+    }
+
+    /// A number of `length` bytes just lexed (raw and decoded are the same) is over the limit.
+    fileprivate func refuseLargeNumber(length: Int) -> Int32 {
+        pendingError = tooLarge(at: currentTokenStart() ?? tokenPosition(length: length))
         return 0
     }
 
@@ -257,7 +360,7 @@ extension JSONParser {
             pendingError = fail("nesting deeper than \(options.maxDepth) levels", at: tokenPosition(length: 1))
             return 0
         }
-        return deliver(body)
+        return deliver(.open, body)
     }
 
     fileprivate static let callbackTable = yajl_callbacks(
@@ -269,21 +372,23 @@ extension JSONParser {
         yajl_double: nil,
         yajl_number: { context, text, length in
             let parser = parser(context)
-            guard length <= parser.options.maxValueBytes else { return parser.refuseLarge(length: length) }
+            guard length <= parser.options.maxValueBytes else { return parser.refuseLargeNumber(length: length) }
             return parser.deliver { handler throws(SluiceError) in
                 try handler.number(UnsafeRawBufferPointer(start: text, count: length))
             }
         },
         yajl_string: { context, bytes, length in
             let parser = parser(context)
-            guard length <= parser.options.maxValueBytes else { return parser.refuseLarge(length: length + 2) }
+            if parser.refusesString(length: length) { return 0 }
             return parser.deliver { handler throws(SluiceError) in
                 try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
             }
         },
         yajl_start_map: { context in parser(context).descend { handler throws(SluiceError) in try handler.startObject() } },
         yajl_map_key: { context, bytes, length in
-            parser(context).deliver { handler throws(SluiceError) in
+            let parser = parser(context)
+            if parser.refusesString(length: length) { return 0 }
+            return parser.deliver(.key) { handler throws(SluiceError) in
                 try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
             }
         },

@@ -34,6 +34,8 @@ final class Connection {
     private var db: OpaquePointer?
     /// The closure `trace(_:)` installed, owned here because SQLite keeps only a pointer.
     var traceBox: TraceBox?
+    /// The check `setInterruptCheck(_:)` installed, owned here for the same reason.
+    var interruptBox: InterruptBox?
 
     /// Opens `path` (`":memory:"` for an in-memory database) with extended result codes on.
     init(path: String, mode: Mode = .create, displayName: String? = nil) throws(SQLiteError) {

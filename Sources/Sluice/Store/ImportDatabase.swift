@@ -100,6 +100,11 @@ final class ImportDatabase {
         let (directory, name) = splitPath(path)
         let prefix = directory == "." && !path.hasPrefix("./") ? "" : (directory.hasSuffix("/") ? directory : directory + "/")
         let temporaryPath = "\(prefix).\(name).sluice-\(getpid()).tmp"
+        // Say why the file cannot be made (a missing directory, a read-only file system, no
+        // permission) before SQLite tries and reports only its last fallback's errno.
+        if access(directory, W_OK) != 0 {
+            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(systemMessage(errno))")
+        }
         removeStaleTemporaryFiles(directory: directory, name: name)
         unlink(temporaryPath)  // ours by name: a leftover of an earlier process with our pid
 

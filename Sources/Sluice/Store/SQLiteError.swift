@@ -102,7 +102,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// * CANTOPEN, READONLY, PERM, BUSY, LOCKED, NOTADB, CORRUPT and anything unexpected:
     ///   `.cannotCreate` (exit 73), "cannot write database 'out.sqlite': …".
     /// * IOERR, FULL, NOMEM: `.io` (exit 74).
-    /// * INTERRUPT: `.interrupted` (the engine may call `sqlite3_interrupt` on SIGINT).
+    /// * INTERRUPT: `.interrupted` (the engine's interrupt check stops a statement on SIGINT).
     /// * CONSTRAINT, TOOBIG, MISMATCH: `.data` — a value the database refuses.
     ///
     /// The SQL is included only for codes that point to a bug of ours (SQL logic error,
@@ -117,7 +117,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
         case SQLiteError.ioError, SQLiteError.full, SQLiteError.noMemory:
             return SluiceError(.io, "cannot write \(subject): \(detail)")
         case SQLiteError.interrupt:
-            return SluiceError(.interrupted, "import of \(subject) interrupted")
+            return .interrupted(database: database)
         case SQLiteError.constraint, SQLiteError.tooBig, SQLiteError.mismatch:
             return SluiceError(.data, "cannot write \(subject): \(detail)")
         case SQLiteError.cantOpen, SQLiteError.readOnly, SQLiteError.perm, SQLiteError.busy,

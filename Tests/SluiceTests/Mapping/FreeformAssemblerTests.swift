@@ -20,7 +20,7 @@ final class FreeformCollectingSink: FreeformSink {
         self.columnNames = columnNames
     }
 
-    func reject(_ error: SluiceError) {
+    func reject(_ error: SluiceError, record: [UInt8]?) {
         rejections.append(error.description)
     }
 }

@@ -23,7 +23,7 @@ final class CollectingSink: RecordSink {
     var links: [[Link?]] = []
     var topLevel: [Bool] = []
 
-    func reject(_ error: SluiceError, entity: Int) {
+    func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) {
         rejections.append(error.description)
     }
 }

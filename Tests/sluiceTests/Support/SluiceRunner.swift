@@ -66,9 +66,10 @@ enum SluiceRunner {
     }()
 
     /// Runs `sluice arguments…` in `directory` with `stdin` piped in. Fails the run (status -1)
-    /// after `timeout` seconds rather than hanging the test suite.
+    /// after `timeout` seconds rather than hanging the test suite. The environment is the
+    /// test's with `LC_ALL=C`, then `environment` on top.
     static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: String,
-                    timeout: TimeInterval = 120) throws -> SluiceResult {
+                    environment extra: [String: String] = [:], timeout: TimeInterval = 120) throws -> SluiceResult {
         // A write to a pipe whose reader has exited must fail with EPIPE, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
 
@@ -78,6 +79,7 @@ enum SluiceRunner {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["LC_ALL"] = "C"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
 
         let input = Pipe()

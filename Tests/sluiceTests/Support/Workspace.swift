@@ -76,8 +76,8 @@ final class Workspace {
         try SluiceRunner.run(arguments, stdin: stdin, in: path)
     }
 
-    func sluice(_ arguments: [String], stdin: [UInt8] = []) throws -> SluiceResult {
-        try SluiceRunner.run(arguments, stdin: stdin, in: path)
+    func sluice(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:]) throws -> SluiceResult {
+        try SluiceRunner.run(arguments, stdin: stdin, in: path, environment: environment)
     }
 
     /// Opens a database of the workspace read-only.

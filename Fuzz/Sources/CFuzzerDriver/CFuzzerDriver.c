@@ -1,0 +1,2 @@
+// Intentionally empty: the target only exists to export CFuzzerDriver.h to Swift.
+#include "CFuzzerDriver.h"

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import Sluice
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An import killed in the middle of a large input (SPEC §4: all or nothing under an
+/// interruption or a crash). SIGINT and SIGTERM stop it promptly with exit 130 and roll it
+/// back; SIGKILL gives it no chance, and SQLite's journal (existing database) or the
+/// unrenamed temporary file (new database) keeps the database whole. Afterwards the
+/// database is as it was (or absent), passes `PRAGMA integrity_check`, and the next import
+/// works and removes what a killed one left behind.
+@Suite(.serialized) struct InterruptionTests {
+    enum Signal: String, CaseIterable, Sendable {
+        case sigint, sigterm, sigkill
+        var number: Int32 {
+            switch self {
+            case .sigint: return SIGINT
+            case .sigterm: return SIGTERM
+            case .sigkill: return SIGKILL
+            }
+        }
+    }
+
+    /// 250,000 NDJSON records, about 21 MB: the import takes seconds, and its dirty pages
+    /// outgrow SQLite's 16 MiB cache, so pages reach the file before the kill.
+    static let recordCount = 250_000
+
+    static func largeInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(recordCount * 90)
+        for id in 0..<recordCount {
+            bytes.append(contentsOf: "{\"id\": \(id), \"n\": \"record \(id), with some text to make the row longer\"}\n".utf8)
+        }
+        return bytes
+    }
+
+    static let cases: [(Signal, Bool)] = Signal.allCases.flatMap { signal in [(signal, true), (signal, false)] }
+
+    @Test(arguments: cases)
+    func killedInTheMiddle(_ signal: Signal, newDatabase: Bool) throws {
+        let workspace = Workspace()
+        try workspace.write(Fixtures.itemModel, to: "model.json")
+        try workspace.write(Self.largeInput(), to: "big.ndjson")
+        var rowsBefore: [[DatabaseValue]] = []
+        var logBefore: [[DatabaseValue]] = []
+        var bytesBefore: [UInt8]?
+        if !newDatabase {
+            let setup = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
+                                             stdin: Array("{\"id\": 1, \"n\": \"before\"}\n{\"id\": -5, \"n\": \"kept\"}\n".utf8))
+            try #require(setup.status == 0, "\(setup)")
+            let db = try workspace.database("out.sqlite")
+            rowsBefore = try db.dump("t")
+            logBefore = try db.dump("sluice_imports", orderBy: "id")
+            bytesBefore = workspace.bytes(of: "out.sqlite")
+        }
+        let contentsBefore = workspace.contents
+
+        // Start the import and wait until it is well into writing: a new database's temporary
+        // file, or an existing database's file, has grown by 2 MiB (SQLite spilled pages).
+        let process = try Self.launch(["import", "--db", "out.sqlite", "--model", "model.json", "big.ndjson"], in: workspace)
+        let initialSize = Self.size(of: workspace.file("out.sqlite")) ?? 0
+        let deadline = Date().addingTimeInterval(120)
+        var inTheMiddle = false
+        while process.isRunning, Date() < deadline {
+            let written: Int64
+            if newDatabase {
+                let temporary = workspace.contents.first { $0.hasPrefix(".out.sqlite.sluice-") && $0.hasSuffix(".tmp") }
+                written = temporary.flatMap { Self.size(of: workspace.file($0)) } ?? 0
+            } else {
+                written = (Self.size(of: workspace.file("out.sqlite")) ?? 0) - initialSize
+            }
+            if written >= 2 << 20 {
+                inTheMiddle = true
+                break
+            }
+            usleep(1_000)
+        }
+        try #require(inTheMiddle && process.isRunning, "the import ended before it could be killed; make the input larger")
+        if !newDatabase {
+            #expect(workspace.exists("out.sqlite-journal"), "the transaction is open: its journal exists")
+        }
+        let signalled = Date()
+        kill(process.processIdentifier, signal.number)
+        process.waitUntilExit()
+        let stopTime = Date().timeIntervalSince(signalled)
+        let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+        switch signal {
+        case .sigkill:
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
+        case .sigint, .sigterm:
+            #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(stderr)")
+            #expect(stderr == "sluice: error: import into database 'out.sqlite' interrupted: nothing was written\n")
+            #expect(stopTime < 10, "stops promptly (took \(stopTime) s)")
+            // Rolled back in full: nothing of the import is left on disk.
+            #expect(workspace.contents == contentsBefore)
+            #expect(workspace.bytes(of: "out.sqlite") == bytesBefore ? true : false, "byte for byte as it was")
+        }
+
+        if newDatabase {
+            #expect(!workspace.exists("out.sqlite"), "no database at the new path")
+            if signal == .sigkill {
+                #expect(workspace.contents.contains { $0.hasPrefix(".out.sqlite.sluice-") }, "the killed import's temporary file")
+            }
+        } else {
+            // Opening read-write is what rolls a hot journal back (after SIGKILL).
+            let connection = try Connection(path: workspace.file("out.sqlite"), mode: .readWrite)
+            #expect(try connection.scalar("PRAGMA integrity_check") == .text("ok"))
+            #expect(try connection.rows("SELECT * FROM \"t\" ORDER BY pk") == rowsBefore)
+            #expect(try connection.rows("SELECT * FROM \"sluice_imports\" ORDER BY id") == logBefore)
+            connection.close()
+        }
+
+        // The next import works, and leaves no temporary file or journal of the killed one.
+        let next = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
+                                        stdin: Array("{\"id\": 7, \"n\": \"after\"}\n".utf8))
+        #expect(next.status == 0, "\(next)")
+        #expect(workspace.contents == ["big.ndjson", "model.json", "out.sqlite"])
+        let db = try workspace.database("out.sqlite")
+        #expect(try db.integrityCheck() == .text("ok"))
+        #expect(try db.count("t") == Int64(rowsBefore.count + 1))
+    }
+
+    /// Starts `sluice` with no standard input; stdout and stderr go to pipes (the output is
+    /// short: read after it exits).
+    static func launch(_ arguments: [String], in workspace: Workspace) throws -> Process {
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        return process
+    }
+
+    static func size(of path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+}
