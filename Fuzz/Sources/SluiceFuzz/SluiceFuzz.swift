@@ -143,7 +143,9 @@ private let workDirectory: String = {
 }()
 
 /// Every attribute type, key paths, fallback keys, defaults, a required attribute, date
-/// formats, a composite identity and an append-only entity.
+/// formats, a composite identity and an append-only entity; relationships of every storage:
+/// a self to-one by id, a nested to-many through an inverse column, a join table to an
+/// entity without identity (nested objects only), and a to-one with `relatedBy`.
 private let fuzzModel: Model = {
     let text = """
         {
@@ -165,6 +167,12 @@ private let fuzzModel: Model = {
                 "blob": "binary",
                 "extra": { "type": "json", "key": ["extra", "x.y"] },
                 "req": { "type": "string", "optional": false, "default": "r", "defaultWhenMissing": true }
+              },
+              "relationships": {
+                "parent": { "entity": "Item", "key": ["parent", "up.id"] },
+                "things": { "entity": "Thing", "toMany": true, "inverse": "item", "merge": "replace" },
+                "logs": { "entity": "Log", "toMany": true, "key": "logs" },
+                "named": { "entity": "Item", "relatedBy": "name", "unresolved": "stub" }
               }
             },
             "Thing": {
@@ -174,7 +182,8 @@ private let fuzzModel: Model = {
                 "b": { "type": "integer", "optional": false },
                 "j": "json",
                 "h": { "type": "date", "dateFormat": "h:mm a" }
-              }
+              },
+              "relationships": { "item": { "entity": "Item", "key": "item" } }
             },
             "Log": { "attributes": { "m": { "type": "string", "key": ["m", "msg.text"] }, "n": "double" } }
           }
