@@ -257,13 +257,19 @@ final class EntityWriter {
         var start = 0
         while start < keys.count {
             let end = min(start + perQuery, keys.count)
-            let statement = try lookupStatement(count: end - start)
+            let size = Self.listSize(for: end - start, limit: perQuery)
+            let statement = try lookupStatement(count: size)
             var index: Int32 = 1
             for key in keys[start..<end] {
                 for part in key.parts {
                     try bind(statement, part, at: index)
                     index += 1
                 }
+            }
+            // The rest of the list is NULL, which matches nothing.
+            while index <= Int32(size * plan.identity.count) {
+                try bind(statement, .null, at: index)
+                index += 1
             }
             do {
                 while try statement.step() {
@@ -302,10 +308,19 @@ final class EntityWriter {
                 + "CROSS JOIN \(table) AS t ON \(match)"
         }
         let statement = try Self.prepare(sql, connection, databaseName)
-        // Keep the statement of a full batch and of recent sizes; others are one-offs.
-        if lookups.count > 8 { lookups.removeAll() }
         lookups[count] = statement
         return statement
+    }
+
+    /// The length of the `IN` list for `count` values: a power of two (at least 16, at most
+    /// `limit`), padded with NULLs, so a few prepared statements serve every batch. A
+    /// statement per distinct count would pile up: one with thousands of parameters takes
+    /// hundreds of kilobytes.
+    static func listSize(for count: Int, limit: Int) -> Int {
+        precondition(count <= limit, "callers cut their keys into chunks of at most `limit`")
+        var size = 16
+        while size < count { size *= 2 }
+        return min(size, limit)
     }
 
     private func updateStatement(for columns: ColumnSet) throws(SluiceError) -> Statement {

@@ -192,9 +192,11 @@ final class LinkWriter {
         var start = 0
         while start < keys.count {
             let end = min(start + Self.maxParameters, keys.count)
+            let size = EntityWriter.listSize(for: end - start, limit: Self.maxParameters)
             let query = "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) "
-                + "WHERE \(quoteIdentifier(column)) IN (\(EntityWriter.placeholders(end - start)))"
-            for row in try sql.rows(query, Array(keys[start..<end])) {
+                + "WHERE \(quoteIdentifier(column)) IN (\(EntityWriter.placeholders(size)))"
+            let arguments = Array(keys[start..<end]) + repeatElement(DatabaseValue.null, count: size - (end - start))
+            for row in try sql.rows(query, arguments) {
                 if case .integer(let pk) = row[1] { found[row[0]] = pk }
             }
             start = end

@@ -183,6 +183,12 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(!details.contains { $0.hasPrefix("SCAN t") }, "\(details)")
     }
 
+    @Test func inListsComeInAFewSizes() {
+        #expect([1, 16, 17, 100, 5_000, 20_000].map { EntityWriter.listSize(for: $0, limit: 32_766) }
+            == [16, 16, 32, 128, 8_192, 32_766])
+        #expect(EntityWriter.listSize(for: 10_000, limit: 16_383) == 16_383)
+    }
+
     @Test func withoutIdentityEveryRecordIsAppended() throws {
         let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
         let model = Model(entities: [log])
@@ -207,7 +213,9 @@ private func writes(_ path: String) throws -> [String: Int64] {
         _ = try importer.finish()
         let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("FROM \"items\"") }
         #expect(lookups.count == 3)
-        #expect(lookups.first?.contains("\"id\" IN (?, ?, ?, ?, ?)") == true)
+        // Five identities per batch, in an IN list padded to 16 so a few statements serve all sizes.
+        #expect(lookups.first?.contains("\"id\" IN (" + Array(repeating: "?", count: 16).joined(separator: ", ") + ")") == true)
+        #expect(Set(lookups).count == 1)
         #expect(statements.filter { $0.hasPrefix("INSERT INTO \"items\"") }.count == 12)
     }
 
