@@ -14,8 +14,8 @@ import Darwin
 /// (async-signal-safe). The import notices within milliseconds (between chunks, between
 /// batches, and inside a long statement through SQLite's progress handler), rolls back,
 /// and the error it throws becomes `sluice: error: … interrupted …` and exit 130 like any
-/// other. A second signal while the first is being handled exits at once with 130, without
-/// cleanup: for an import stuck waiting on input that never comes. That is as safe as
+/// other; a read waiting on an idle input is interrupted too (no `SA_RESTART`). A second
+/// signal exits at once with 130, without cleanup. That is as safe as
 /// `kill -9` — SQLite's journal keeps an existing database whole and a new one has not been
 /// renamed into place (the next import deletes its temporary file).
 enum Interruption {
@@ -30,8 +30,16 @@ enum Interruption {
         var unblock = sigset_t()
         sigemptyset(&unblock)
         for number in [SIGINT, SIGTERM] {
-            let previous = signal(number, handleInterruption)
-            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+            // sigaction without SA_RESTART (signal() sets it): a read blocked on an idle pipe
+            // or terminal returns EINTR, so the import can stop instead of waiting for input.
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = handleInterruption
+            action.sa_flags = 0
+            sigemptyset(&action.sa_mask)
+            var previous = sigaction()
+            sigaction(number, &action, &previous)
+            if let handler = previous.__sigaction_handler.sa_handler,
+               unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
                 signal(number, SIG_IGN)
             } else {
                 sigaddset(&unblock, number)

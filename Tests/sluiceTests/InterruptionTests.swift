@@ -128,6 +128,38 @@ import Darwin
         #expect(try db.count("t") == Int64(rowsBefore.count + 1))
     }
 
+    /// SIGINT while the import waits on an open pipe that sends nothing (a producer that
+    /// hangs): the blocked read is interrupted and the import stops at once, once.
+    @Test func interruptedWhileWaitingForInput() throws {
+        let workspace = Workspace()
+        try workspace.write(Fixtures.itemModel, to: "model.json")
+        let input = Pipe()
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = ["import", "--db", "out.sqlite", "--model", "model.json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.path)
+        process.standardInput = input
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        input.fileHandleForWriting.write(Data("{\"id\": 1, \"n\": \"a\"}\n".utf8))  // then nothing more
+        usleep(500_000)
+        let signalled = Date()
+        kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        let stillWaiting = process.isRunning
+        if stillWaiting { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(!stillWaiting, "one SIGINT must stop an import blocked on its input")
+        #expect(Date().timeIntervalSince(signalled) < 5)
+        let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr == "sluice: error: import into database 'out.sqlite' interrupted: nothing was written\n")
+        #expect(workspace.contents == ["model.json"])
+    }
+
     /// Starts `sluice` with no standard input; stdout and stderr go to pipes (the output is
     /// short: read after it exits).
     static func launch(_ arguments: [String], in workspace: Workspace) throws -> Process {

@@ -6,8 +6,9 @@ import Synchronization
 /// check and throw `SluiceError.Kind.interrupted` after rolling back, so the database is as it
 /// was (a new one is not created). The import checks between input chunks (1 MiB), between
 /// batches, and every few thousand SQLite VM steps inside a long statement (SQLite's progress
-/// handler), so it stops within milliseconds whatever it is doing, except while it waits
-/// for input that does not come (a `read` blocked on an idle pipe or terminal).
+/// handler), so it stops within milliseconds whatever it is doing. A `read` blocked on an
+/// idle pipe or terminal gives up when a signal interrupts it (`EINTR`) and the import is
+/// cancelled: the `sluice` CLI installs its handlers without `SA_RESTART` for that.
 ///
 /// Once the import has begun to commit, a cancellation is too late and is ignored: the
 /// import finishes, whole.

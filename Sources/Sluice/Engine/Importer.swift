@@ -147,12 +147,14 @@ public final class Importer {
 
     /// Imports a file; `-` is standard input. Gzip is detected by its magic bytes.
     public func importFile(_ path: String) throws(SluiceError) {
-        try run(InputOpener.open(path: path))
+        try run(InputOpener.open(path: path, stopsWhenInterrupted: stopsWhenInterrupted))
     }
 
     /// Imports standard input.
     public func importStandardInput() throws(SluiceError) {
-        try run(InputOpener.decompressing(FileSource.standardInput()))
+        let input = FileSource.standardInput()
+        input.stopsWhenInterrupted = stopsWhenInterrupted
+        try run(InputOpener.decompressing(input))
     }
 
     /// Imports bytes held in memory (a `Data`, an array, any collection of bytes).
@@ -259,6 +261,12 @@ public final class Importer {
             cancel()
             throw interruptedIfCancelled(error)
         }
+    }
+
+    /// Lets a read blocked on an idle input give up once the import is cancelled.
+    private var stopsWhenInterrupted: (@Sendable () -> Bool)? {
+        guard let cancellation = options.cancellation else { return nil }
+        return { cancellation.isCancelled }
     }
 
     private func checkCancellation() throws(SluiceError) {

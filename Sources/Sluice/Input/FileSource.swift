@@ -7,6 +7,11 @@ final class FileSource: ByteSource {
     let expectedSize: Int64?
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// Asked when a read is interrupted by a signal (`EINTR`): true makes the read fail with
+    /// `.interrupted` instead of going back to waiting, so a cancelled import blocked on an
+    /// idle pipe or terminal stops at once (the signal handler must be installed without
+    /// `SA_RESTART` for the read to be interrupted at all).
+    var stopsWhenInterrupted: (@Sendable () -> Bool)?
 
     /// Opens `path` for reading. A missing or unreadable file, or a directory, is
     /// `.cannotOpenInput`: `cannot open 'x.json': No such file or directory`.
@@ -58,7 +63,12 @@ final class FileSource: ByteSource {
             let count = Glibc.read(descriptor, base, buffer.count)
             if count >= 0 { return count }
             let code = errno
-            if code == EINTR { continue }
+            if code == EINTR {
+                if stopsWhenInterrupted?() == true {
+                    throw SluiceError(.interrupted, "reading '\(name)' was interrupted")
+                }
+                continue
+            }
             throw SluiceError.readError(on: name, errno: code)
         }
     }

@@ -4,8 +4,10 @@ enum InputOpener {
     static let gzipMagic: [UInt8] = [0x1F, 0x8B]
 
     /// `-` is standard input; anything else a path. Gzip data is inflated transparently.
-    static func open(path: String) throws(SluiceError) -> ByteSource {
+    /// - Parameter stopsWhenInterrupted: see `FileSource.stopsWhenInterrupted`.
+    static func open(path: String, stopsWhenInterrupted: (@Sendable () -> Bool)? = nil) throws(SluiceError) -> ByteSource {
         let file = path == "-" ? FileSource.standardInput() : try FileSource(path: path)
+        file.stopsWhenInterrupted = stopsWhenInterrupted
         return try decompressing(file)
     }
 
