@@ -15,7 +15,7 @@ protocol FreeformSink: AnyObject {
 /// With `capturesRejectedRecords` (`--rejects`) the text of what is rejected is captured: a
 /// scalar is its own text; an array is rejected at its `[` and captured to its `]`. (A
 /// zero-config record, once begun, is never rejected, so records themselves are not captured.)
-final class FreeformStream: RecordEventHandler {
+final class FreeformStream: RecordEventHandler, ScalarForwarding {
     private var assembler: FreeformAssembler
     private unowned let sink: any FreeformSink
     /// Set once the parser that drives this stream exists (the parser needs its handler first).
@@ -42,34 +42,26 @@ final class FreeformStream: RecordEventHandler {
         case .record:
             try sink.accept(assembler.completed, columnNames: assembler.columnNames)
         case .rejected(let reason):
-            let position = SourcePosition(source: parser?.sourceName ?? "", line: reason.position.line,
-                                          column: reason.position.column, offset: reason.position.offset)
-            let error = SluiceError(.data, reason.message, at: position)
-            guard capture != nil else { return try sink.reject(error, record: nil) }
-            if capture!.isCapturing {
-                capture!.deferred.append((error, reason.entity))
-            } else if let scalar {
-                try sink.reject(error, record: RejectedRecordCapture.text(of: scalar))
-            } else {
-                try sink.reject(error, record: closedCapture ? capture!.text : nil)
+            let error = SluiceError(reason, in: parser)
+            var record: [UInt8]?
+            if capture != nil {
+                guard case .now(let text) = capture!.route(error, entity: reason.entity, scalar: scalar,
+                                                            closedCapture: closedCapture) else { return }
+                record = text
             }
+            try sink.reject(error, record: record)
         }
     }
 
     /// Delivers the rejections that waited for the captured value to close.
     private func deliverDeferred() throws(SluiceError) {
-        guard let waiting = capture?.deferred, !waiting.isEmpty else { return }
-        capture!.deferred.removeAll()
-        for (error, _) in waiting { try sink.reject(error, record: capture!.text) }
-    }
-
-    private func position(length: Int) -> TextPosition {
-        parser?.tokenPosition(length: length) ?? TextPosition(line: 0, column: 0, offset: 0)
+        guard capture != nil else { return }
+        for (error, _) in capture!.takeDeferred() { try sink.reject(error, record: capture!.text) }
     }
 
     func startObject() throws(SluiceError) {
         capture?.startObject()
-        try handle(assembler.startObject { position(length: 1) })
+        try handle(assembler.startObject { parser.position(length: 1) })
     }
 
     func key(_ bytes: UnsafeRawBufferPointer) {
@@ -86,9 +78,9 @@ final class FreeformStream: RecordEventHandler {
     }
 
     func startArray() throws(SluiceError) {
-        guard capture != nil else { return try handle(assembler.startArray { position(length: 1) }) }
+        guard capture != nil else { return try handle(assembler.startArray { parser.position(length: 1) }) }
         capture!.startArray()
-        let action = assembler.startArray { position(length: 1) }
+        let action = assembler.startArray { parser.position(length: 1) }
         // An array where a record should be is rejected at its `[`: capture it to its `]`.
         if case .rejected = action, !capture!.isCapturing { capture!.begin(array: true) }
         try handle(action)
@@ -102,26 +94,10 @@ final class FreeformStream: RecordEventHandler {
         try handle(action, closedCapture: closed)
     }
 
-    func null() throws(SluiceError) {
-        try scalar(.null, length: 4)
-    }
-
-    func bool(_ value: Bool) throws(SluiceError) {
-        try scalar(.bool(value), length: value ? 4 : 5)
-    }
-
-    func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) {
-        try scalar(.number(text), length: text.count)
-    }
-
-    func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
-        try scalar(.string(bytes), length: bytes.count + 2)
-    }
-
     @inline(__always)
-    private func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
-        guard capture != nil else { return try handle(assembler.scalar(value) { position(length: length) }) }
+    func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
         capture!.scalar(value)
-        try handle(assembler.scalar(value) { position(length: length) }, scalar: value)
+        try handle(assembler.scalar(value) { parser.position(length: length) }, scalar: value)
     }
 }

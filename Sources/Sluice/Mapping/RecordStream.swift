@@ -26,7 +26,7 @@ protocol RecordEventHandler: JSONEventHandler {
 /// With `capturesRejectedRecords` (`--rejects`), the text of every top-level record is
 /// captured as its events pass (`RejectedRecordCapture`) so that a rejection carries it; a
 /// record starts where the assembler's `openRecordCount` goes from 0 to 1.
-final class RecordStream: RecordEventHandler {
+final class RecordStream: RecordEventHandler, ScalarForwarding {
     private var assembler: RecordAssembler
     private unowned let sink: any RecordSink
     /// Set once the parser that drives this stream exists (the parser needs its handler first).
@@ -54,36 +54,28 @@ final class RecordStream: RecordEventHandler {
         case .record:
             assembler.attach(try sink.accept(assembler.completed))
         case .rejected(let reason):
-            let position = SourcePosition(source: parser?.sourceName ?? "", line: reason.position.line,
-                                          column: reason.position.column, offset: reason.position.offset)
-            let error = SluiceError(.data, reason.message, at: position)
-            guard capture != nil else { return try sink.reject(error, entity: reason.entity, record: nil) }
-            if capture!.isCapturing {
-                capture!.deferred.append((error, reason.entity))
-            } else if let scalar {
-                try sink.reject(error, entity: reason.entity, record: RejectedRecordCapture.text(of: scalar))
-            } else {
-                try sink.reject(error, entity: reason.entity, record: closedCapture ? capture!.text : nil)
+            let error = SluiceError(reason, in: parser)
+            var record: [UInt8]?
+            if capture != nil {
+                guard case .now(let text) = capture!.route(error, entity: reason.entity, scalar: scalar,
+                                                            closedCapture: closedCapture) else { return }
+                record = text
             }
+            try sink.reject(error, entity: reason.entity, record: record)
         }
     }
 
     /// Delivers the rejections that waited for the captured value to close.
     private func deliverDeferred() throws(SluiceError) {
-        guard let waiting = capture?.deferred, !waiting.isEmpty else { return }
-        capture!.deferred.removeAll()
-        for (error, entity) in waiting { try sink.reject(error, entity: entity, record: capture!.text) }
-    }
-
-    private func position(length: Int) -> TextPosition {
-        parser?.tokenPosition(length: length) ?? TextPosition(line: 0, column: 0, offset: 0)
+        guard capture != nil else { return }
+        for (error, entity) in capture!.takeDeferred() { try sink.reject(error, entity: entity, record: capture!.text) }
     }
 
     func startObject() throws(SluiceError) {
-        guard capture != nil else { return try handle(assembler.startObject { position(length: 1) }) }
+        guard capture != nil else { return try handle(assembler.startObject { parser.position(length: 1) }) }
         capture!.startObject()
         let outside = assembler.openRecordCount == 0
-        let action = assembler.startObject { position(length: 1) }
+        let action = assembler.startObject { parser.position(length: 1) }
         if outside, assembler.openRecordCount > 0, !capture!.isCapturing { capture!.begin(array: false) }
         try handle(action)
     }
@@ -102,9 +94,9 @@ final class RecordStream: RecordEventHandler {
     }
 
     func startArray() throws(SluiceError) {
-        guard capture != nil else { return try handle(assembler.startArray { position(length: 1) }) }
+        guard capture != nil else { return try handle(assembler.startArray { parser.position(length: 1) }) }
         capture!.startArray()
-        let action = assembler.startArray { position(length: 1) }
+        let action = assembler.startArray { parser.position(length: 1) }
         // An array where a record should be is rejected at its `[`: capture it to its `]`.
         if case .rejected = action, !capture!.isCapturing { capture!.begin(array: true) }
         try handle(action)
@@ -118,26 +110,10 @@ final class RecordStream: RecordEventHandler {
         try handle(action, closedCapture: closed)
     }
 
-    func null() throws(SluiceError) {
-        try scalar(.null, length: 4)
-    }
-
-    func bool(_ value: Bool) throws(SluiceError) {
-        try scalar(.bool(value), length: value ? 4 : 5)
-    }
-
-    func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) {
-        try scalar(.number(text), length: text.count)
-    }
-
-    func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
-        try scalar(.string(bytes), length: bytes.count + 2)
-    }
-
     @inline(__always)
-    private func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
-        guard capture != nil else { return try handle(assembler.scalar(value) { position(length: length) }) }
+    func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
         capture!.scalar(value)
-        try handle(assembler.scalar(value) { position(length: length) }, scalar: value)
+        try handle(assembler.scalar(value) { parser.position(length: length) }, scalar: value)
     }
 }

@@ -20,7 +20,7 @@ struct RejectedRecordCapture {
     private(set) var depth = 0
     private var overflowed = false
     /// Rejections to deliver when the captured value closes: the error and its entity.
-    var deferred: [(error: SluiceError, entity: Int)] = []
+    private var deferred: [(error: SluiceError, entity: Int)] = []
 
     init(limit: Int) {
         self.limit = limit
@@ -30,6 +30,32 @@ struct RejectedRecordCapture {
 
     /// The captured value's text, once it closed; nil when it grew past `limit`.
     var text: [UInt8]? { overflowed ? nil : writer.bytes }
+
+    /// What a stream does with a rejection.
+    enum Delivery {
+        /// Nothing yet: the captured value is still open; `takeDeferred()` returns it later.
+        case later
+        /// Deliver it now, with this text (nil when there is none).
+        case now([UInt8]?)
+    }
+
+    /// Decides when a rejection is delivered and with what text: `scalar` when the rejected
+    /// event was that scalar, `closedCapture` when the event closed the captured value.
+    mutating func route(_ error: SluiceError, entity: Int, scalar: Scalar?, closedCapture: Bool) -> Delivery {
+        if isCapturing {
+            deferred.append((error, entity))
+            return .later
+        }
+        if let scalar { return .now(Self.text(of: scalar)) }
+        return .now(closedCapture ? text : nil)
+    }
+
+    /// The rejections that waited for the captured value, which has just closed (its text is
+    /// `text`); the list is emptied.
+    mutating func takeDeferred() -> [(error: SluiceError, entity: Int)] {
+        defer { deferred.removeAll() }
+        return deferred
+    }
 
     /// Starts capturing a record (an object) or a rejected array at its opening bracket.
     mutating func begin(array: Bool) {
