@@ -6,6 +6,7 @@
 /// merge and find existing rows, look up the ids the records name, write the rows (with the
 /// to-one links known by then), make the remaining links.
 final class BatchWriter: RecordSink {
+    /// Used by the writer thread while the import runs; by the caller only after `finish()`.
     let writers: [EntityWriter]
     let links: LinkWriter
     /// Remembers the rows this import touched, for `--delete-missing`.
@@ -17,7 +18,14 @@ final class BatchWriter: RecordSink {
     private let rejects: RejectsFile?
     private let cancellation: ImportCancellation?
     private let databaseName: String
+    /// The batch being filled, one `EntityBatch` per entity.
+    private var filling: [EntityBatch]
     private var pending = 0
+    /// Rejected records per entity, counted on the parsing side.
+    private var rejected: [Int]
+    /// Writes full batches on its own thread; nil until the first batch is full, so a small
+    /// import never starts a thread.
+    private var pipeline: BatchPipeline<[EntityBatch]>?
 
     init(writers: [EntityWriter], links: LinkWriter, touched: TouchedRows?, batchSize: Int,
          onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil, cancellation: ImportCancellation? = nil,
@@ -30,14 +38,20 @@ final class BatchWriter: RecordSink {
         self.rejects = rejects
         self.cancellation = cancellation
         self.databaseName = databaseName
+        filling = writers.map { $0.makeBatch() }
+        rejected = Array(repeating: 0, count: writers.count)
+    }
+
+    deinit {
+        pipeline?.stop()
     }
 
     func accept(_ record: Record) throws(SluiceError) -> RecordHandle {
-        let handle = writers[record.entity].append(record, source: input)
+        let index = filling[record.entity].append(record, source: input)
         pending += 1
         // Never between a nested record and its parent: their links are made in one batch.
-        if pending >= batchSize && record.isTopLevel { try flush() }
-        return handle
+        if pending >= batchSize && record.isTopLevel { try handOver() }
+        return RecordHandle(entity: record.entity, index: index)
     }
 
     /// Writes the record to `--rejects` (also the one that stops an `abort`), then stops or
@@ -45,14 +59,69 @@ final class BatchWriter: RecordSink {
     func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) throws(SluiceError) {
         try rejects?.write(error, entity: writers[entity].plan.name, record: record)
         if onError == .abort { throw error }
-        writers[entity].countRejected()
+        rejected[entity] += 1
     }
 
-    /// Writes the batch: rows of every entity, then their links; stops first when the import
-    /// was cancelled.
-    func flush() throws(SluiceError) {
-        if cancellation?.isCancelled == true { throw .interrupted(database: databaseName) }
-        guard pending > 0 else { return }
+    /// Writes what is left and waits for every batch to be written; then the writers and the
+    /// connection are the caller's again, and the counts final.
+    func finish() throws(SluiceError) {
+        try checkCancellation()
+        if let pipeline {
+            if pending > 0 { try handOver() }
+            try pipeline.drain()
+            pipeline.stop()
+            self.pipeline = nil
+        } else if pending > 0 {
+            try write(&filling)
+            pending = 0
+        }
+        for (entity, count) in rejected.enumerated() {
+            writers[entity].counts.rejected += count
+            rejected[entity] = 0
+        }
+    }
+
+    /// Stops the writer thread (after the batch it is writing); returns its failure, which
+    /// happened before whatever stopped the import on the parsing side.
+    @discardableResult
+    func close() -> SluiceError? {
+        defer { pipeline = nil }
+        return pipeline?.stop()
+    }
+
+    /// Hands the full batch to the writer thread and takes an empty one to fill.
+    private func handOver() throws(SluiceError) {
+        try checkCancellation()
+        if pipeline == nil {
+            pipeline = BatchPipeline { [unowned self] (batch: inout [EntityBatch]) throws(SluiceError) in
+                try self.write(&batch)
+            }
+        }
+        // Moved to the pipeline, not shared: the writer thread must own the arrays it writes.
+        var full: [EntityBatch]? = filling
+        filling = []
+        let returned: [EntityBatch]?
+        do {
+            returned = try pipeline!.submit(&full)
+        } catch {
+            filling = full ?? []
+            throw error
+        }
+        var next = returned ?? writers.map { $0.makeBatch() }
+        for entity in next.indices { next[entity].removeAll() }
+        filling = next
+        pending = 0
+    }
+
+    /// Writes a batch: rows of every entity, then their links; stops first when the import
+    /// was cancelled. Leaves `batch` emptied.
+    private func write(_ batch: inout [EntityBatch]) throws(SluiceError) {
+        try checkCancellation()
+        for (writer, entity) in zip(writers, batch.indices) { swap(&writer.batch, &batch[entity]) }
+        defer {
+            for writer in writers { writer.reset() }
+            for (writer, entity) in zip(writers, batch.indices) { swap(&writer.batch, &batch[entity]) }
+        }
         for writer in writers where !writer.isEmpty { try writer.prepare() }
         try links.lookUpKnownIDs(writers)
         var written = Set<Int>()
@@ -65,7 +134,9 @@ final class BatchWriter: RecordSink {
         if let touched {
             for writer in writers where !writer.isEmpty { try touched.record(writer) }
         }
-        for writer in writers { writer.reset() }
-        pending = 0
+    }
+
+    private func checkCancellation() throws(SluiceError) {
+        if cancellation?.isCancelled == true { throw .interrupted(database: databaseName) }
     }
 }

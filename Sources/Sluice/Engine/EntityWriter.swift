@@ -31,15 +31,9 @@ final class EntityWriter {
     /// Lookup statements by how many identities their `IN` list holds.
     private var lookups: [Int: Statement] = [:]
 
-    // The batch, in input order.
-    /// `width` values per record; to-one columns start nil and are filled before `write()`.
-    private var values: [DatabaseValue?] = []
-    /// `relationshipCount` links per record.
-    private var links: [Link?] = []
-    private(set) var positions: [TextPosition] = []
-    /// The index of the input each record came from.
-    private(set) var sources: [Int] = []
-    private(set) var count = 0
+    /// The batch being written: swapped in by `BatchWriter` for the steps below, swapped out
+    /// (emptied, capacity kept) once they ran.
+    var batch: EntityBatch
 
     // Filled by `prepare()` and `write()`.
     /// The record each record was merged into (itself unless an earlier one shares its identity).
@@ -66,32 +60,27 @@ final class EntityWriter {
         let quoted = columnNames.map(quoteIdentifier)
         let sql = "INSERT INTO \(quoteIdentifier(plan.table)) (\(quoted.joined(separator: ", "))) VALUES (\(Self.placeholders(width)))"
         insert = try Self.prepare(sql, connection, databaseName)
+        batch = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
     }
 
-    var isEmpty: Bool { count == 0 }
-
-    func append(_ record: Record, source: Int) -> RecordHandle {
-        values.append(contentsOf: record.values)
-        values.append(contentsOf: repeatElement(nil, count: width - attributeCount))
-        links.append(contentsOf: record.links)
-        positions.append(record.position)
-        sources.append(source)
-        count += 1
-        return RecordHandle(entity: entity, index: count - 1)
+    /// An empty batch of this entity's shape.
+    func makeBatch() -> EntityBatch {
+        EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
     }
 
-    func countRejected() {
-        counts.rejected += 1
-    }
+    var isEmpty: Bool { batch.isEmpty }
+    var count: Int { batch.count }
+    var positions: [TextPosition] { batch.positions }
+    var sources: [Int] { batch.sources }
 
     // MARK: Reading the batch
 
     func value(_ record: Int, _ column: Int) -> DatabaseValue? {
-        values[record * width + column]
+        batch.values[record * width + column]
     }
 
     func link(_ record: Int, _ relationship: Int) -> Link? {
-        links[record * relationshipCount + relationship]
+        batch.links[record * relationshipCount + relationship]
     }
 
     /// The stored value of a column before this batch, for a row that existed.
@@ -110,7 +99,7 @@ final class EntityWriter {
 
     /// Sets a to-one column before `write()`: the link goes in with the row.
     func setToOne(_ record: Int, column: Int, _ value: DatabaseValue) {
-        values[record * width + column] = value
+        batch.values[record * width + column] = value
     }
 
     // MARK: Steps
@@ -167,12 +156,8 @@ final class EntityWriter {
     }
 
     func reset() {
-        values.removeAll(keepingCapacity: true)
-        links.removeAll(keepingCapacity: true)
-        positions.removeAll(keepingCapacity: true)
-        sources.removeAll(keepingCapacity: true)
+        batch.removeAll()
         fates.removeAll(keepingCapacity: true)
-        count = 0
     }
 
     /// What becomes of each record of a batch.
@@ -190,7 +175,7 @@ final class EntityWriter {
     // MARK: Rows
 
     private func row(_ record: Int) -> ArraySlice<DatabaseValue?> {
-        values[record * width..<(record + 1) * width]
+        batch.values[record * width..<(record + 1) * width]
     }
 
 
@@ -199,19 +184,19 @@ final class EntityWriter {
     private func merge(_ record: Int, into target: Int) -> Bool {
         var changed = false
         for attribute in 0..<attributeCount {
-            guard let value = values[record * width + attribute] else { continue }
-            if values[target * width + attribute] != value {
-                values[target * width + attribute] = value
+            guard let value = batch.values[record * width + attribute] else { continue }
+            if batch.values[target * width + attribute] != value {
+                batch.values[target * width + attribute] = value
                 changed = true
             }
         }
         for relationship in 0..<relationshipCount {
-            guard let link = links[record * relationshipCount + relationship] else { continue }
+            guard let link = batch.links[record * relationshipCount + relationship] else { continue }
             let index = target * relationshipCount + relationship
-            if case .many(let added) = link, case .many(let list)? = links[index] {
-                links[index] = .many(list + added)
+            if case .many(let added) = link, case .many(let list)? = batch.links[index] {
+                batch.links[index] = .many(list + added)
             } else {
-                links[index] = link
+                batch.links[index] = link
             }
         }
         return changed
@@ -219,7 +204,7 @@ final class EntityWriter {
 
     private func insertRow(_ record: Int) throws(SluiceError) -> Int64 {
         for column in 0..<width {
-            let value = values[record * width + column]
+            let value = batch.values[record * width + column]
                 ?? (column < attributeCount ? plan.attributes[column].defaultValue : nil) ?? .null
             try bind(insert, value, at: Int32(column + 1))
         }
@@ -232,7 +217,7 @@ final class EntityWriter {
         let stored = current[record] ?? []
         var changed = ColumnSet(width: width)
         for column in 0..<width {
-            if let value = values[record * width + column], value != stored[column] {
+            if let value = batch.values[record * width + column], value != stored[column] {
                 changed.insert(column)
             }
         }
@@ -240,7 +225,7 @@ final class EntityWriter {
         let statement = try updateStatement(for: changed)
         var index: Int32 = 1
         for column in changed.members {
-            try bind(statement, values[record * width + column] ?? .null, at: index)
+            try bind(statement, batch.values[record * width + column] ?? .null, at: index)
             index += 1
         }
         try bind(statement, .integer(pk), at: index)

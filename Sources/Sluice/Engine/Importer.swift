@@ -142,7 +142,7 @@ public final class Importer {
     }
 
     deinit {
-        if !finished { database.rollback() }
+        cancel()
     }
 
     /// Imports a file; `-` is standard input. Gzip is detected by its magic bytes.
@@ -168,7 +168,7 @@ public final class Importer {
         do {
             var examples: [String] = []
             if case .model(_, let writer)? = target {
-                try writer.flush()
+                try writer.finish()
                 examples = try linkPending(writer)
                 if let touched = writer.touched {
                     let tables = writer.writers.map(\.plan.table)
@@ -206,6 +206,7 @@ public final class Importer {
     public func cancel() {
         guard !finished else { return }
         finished = true
+        if case .model(_, let writer)? = target { writer.close() }
         target = nil
         database.rollback()
     }
@@ -258,6 +259,9 @@ public final class Importer {
             bytes += reader.bytesRead
             records += stream.recordCount - recordsBefore
         } catch {
+            // A batch being written failed before the parser got this far: that comes first.
+            var error = error
+            if case .model(_, let writer)? = target, let earlier = writer.close() { error = earlier }
             cancel()
             throw interruptedIfCancelled(error)
         }

@@ -1,0 +1,48 @@
+/// The records of one entity collected for a batch, in input order, in flat arrays.
+///
+/// A value type with no reference to any connection: the parsing thread fills one while the
+/// writer thread writes another (`BatchPipeline`), and the arrays keep their capacity from
+/// batch to batch, so memory is bounded by the batch size whatever the input.
+struct EntityBatch: Sendable {
+    /// Columns per record: the entity's attributes, then its to-one relationships' columns.
+    let width: Int
+    let attributeCount: Int
+    let relationshipCount: Int
+    /// `width` values per record; to-one columns start nil and are filled before the rows
+    /// are written.
+    var values: [DatabaseValue?] = []
+    /// `relationshipCount` links per record.
+    var links: [Link?] = []
+    var positions: [TextPosition] = []
+    /// The index of the input each record came from.
+    var sources: [Int] = []
+    private(set) var count = 0
+
+    init(width: Int, attributeCount: Int, relationshipCount: Int) {
+        self.width = width
+        self.attributeCount = attributeCount
+        self.relationshipCount = relationshipCount
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Appends a record and returns its index in the batch.
+    mutating func append(_ record: Record, source: Int) -> Int {
+        values.append(contentsOf: record.values)
+        values.append(contentsOf: repeatElement(nil, count: width - attributeCount))
+        links.append(contentsOf: record.links)
+        positions.append(record.position)
+        sources.append(source)
+        count += 1
+        return count - 1
+    }
+
+    /// Empties the batch, keeping the arrays' capacity.
+    mutating func removeAll() {
+        values.removeAll(keepingCapacity: true)
+        links.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
+        sources.removeAll(keepingCapacity: true)
+        count = 0
+    }
+}
