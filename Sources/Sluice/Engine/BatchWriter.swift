@@ -12,15 +12,16 @@ final class BatchWriter: RecordSink {
     /// Remembers the rows this import touched, for `--delete-missing`.
     let touched: TouchedRows?
     /// The index of the input being read, recorded with each record for messages.
-    var input = 0
+    @exclusivity(unchecked) var input = 0
     private let batchSize: Int
     private let onError: ImportOptions.ErrorPolicy
     private let rejects: RejectsFile?
     private let cancellation: ImportCancellation?
     private let databaseName: String
-    /// The batch being filled, one `EntityBatch` per entity.
-    private var filling: [EntityBatch]
-    private var pending = 0
+    /// The batch being filled, one `EntityBatch` per entity. Touched for every record by the
+    /// parsing thread only: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var filling: [EntityBatch]
+    @exclusivity(unchecked) private var pending = 0
     /// Rejected records per entity, counted on the parsing side.
     private var rejected: [Int]
     /// Writes full batches on its own thread; nil until the first batch is full, so a small

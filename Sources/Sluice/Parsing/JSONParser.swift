@@ -27,30 +27,33 @@ final class JSONParser {
     let sourceName: String
     let options: Options
     fileprivate let handler: any JSONEventHandler
+    // The state below is touched on every event. The parser is driven by one thread and
+    // never re-entered (yajl calls back synchronously), so Swift's dynamic exclusivity
+    // checks on these class properties (a quarter of the per-event cost) are switched off.
     private var handle: yajl_handle?
     private let callbacks: UnsafeMutablePointer<yajl_callbacks>
 
-    fileprivate var depth = 0
-    fileprivate var pendingError: SluiceError?
+    @exclusivity(unchecked) fileprivate var depth = 0
+    @exclusivity(unchecked) fileprivate var pendingError: SluiceError?
     /// Set by every event; tells whether yajl is still buffering one token across chunks.
-    fileprivate var eventsInChunk = 0
+    @exclusivity(unchecked) fileprivate var eventsInChunk = 0
     /// Offset in the chunk just past the last token an event was delivered for.
-    fileprivate var lastEventEnd = 0
+    @exclusivity(unchecked) fileprivate var lastEventEnd = 0
     /// Where the token that yajl is still buffering starts, once a chunk ended inside it.
-    private var pendingTokenStart: TextPosition?
+    @exclusivity(unchecked) private var pendingTokenStart: TextPosition?
     /// What the last event was, for placing a parse error (see `offendingTokenStart`).
     fileprivate enum EventKind { case none, open, key, value }
-    fileprivate var lastEventKind = EventKind.none
+    @exclusivity(unchecked) fileprivate var lastEventKind = EventKind.none
     /// Whether the one separator the grammar allows after the last event has been passed.
-    private var passedSeparator = false
+    @exclusivity(unchecked) private var passedSeparator = false
     /// Where the token after the last event (and after its separator) starts, once found.
-    private var offendingStart: TextPosition?
+    @exclusivity(unchecked) private var offendingStart: TextPosition?
     /// Whether the input so far held anything but whitespace (an empty input is zero values).
-    private var sawContent = false
+    @exclusivity(unchecked) private var sawContent = false
 
-    private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
-    private var chunkStart: Int64 = 0
-    private var lines = LineTracker()
+    @exclusivity(unchecked) private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private var chunkStart: Int64 = 0
+    @exclusivity(unchecked) private var lines = LineTracker()
 
     init(sourceName: String, handler: any JSONEventHandler, options: Options = Options()) {
         self.sourceName = sourceName
