@@ -82,12 +82,15 @@ final class BatchWriter: RecordSink {
         }
     }
 
-    /// Stops the writer thread (after the batch it is writing); returns its failure, which
-    /// happened before whatever stopped the import on the parsing side.
+    /// Lets the writer thread write what was handed over, then stops it; returns its failure,
+    /// which happened before whatever stopped the import on the parsing side (as if the
+    /// import ran on one thread). A cancelled import's batches stop at once.
     @discardableResult
     func close() -> SluiceError? {
-        defer { pipeline = nil }
-        return pipeline?.stop()
+        guard let pipeline else { return nil }
+        self.pipeline = nil
+        try? pipeline.drain()
+        return pipeline.stop()
     }
 
     /// Hands the full batch to the writer thread and takes an empty one to fill.

@@ -82,7 +82,7 @@ final class ImportDatabase {
             }
             try connection.execute("""
                 PRAGMA synchronous=FULL;
-                PRAGMA cache_size=-16384;
+                PRAGMA cache_size=-8192;
                 PRAGMA foreign_keys=OFF;
                 BEGIN IMMEDIATE;
                 """)
@@ -121,7 +121,7 @@ final class ImportDatabase {
                 PRAGMA journal_mode=OFF;
                 PRAGMA synchronous=OFF;
                 PRAGMA locking_mode=EXCLUSIVE;
-                PRAGMA cache_size=-16384;
+                PRAGMA cache_size=-8192;
                 PRAGMA foreign_keys=OFF;
                 BEGIN IMMEDIATE;
                 """)

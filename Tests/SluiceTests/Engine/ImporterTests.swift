@@ -250,6 +250,31 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(directory.contents == ["shop.sqlite"])
     }
 
+    /// Batches are written on a second thread while parsing goes on, so the parser may reach
+    /// bad input after a batch before it has failed to write: the earlier failure is reported,
+    /// as if the import ran on one thread, and nothing is written.
+    @Test func aBatchThatFailsToWriteIsReportedBeforeLaterBadInput() throws {
+        var options = ImportOptions()
+        options.batchSize = 2
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        try importJSON(first, model: items, into: db)
+        try Connection(path: db).execute("""
+            CREATE TRIGGER refuse BEFORE INSERT ON items WHEN NEW.id = 5 BEGIN SELECT RAISE(ABORT, 'no item 5'); END;
+            """)
+        let before = try query(db, "SELECT * FROM items ORDER BY pk")
+        let json = (4...5).map { #"{"id": \#($0)}"# }.joined(separator: "\n") + "\n{\"id\": oops}"
+        for _ in 0..<20 {  // the race goes either way; the message must not
+            do {
+                try importJSON(json, model: items, into: db, options: options)
+                Issue.record("expected the import to fail")
+            } catch {
+                #expect(error.message.contains("no item 5"), "\(error)")
+            }
+        }
+        #expect(try query(db, "SELECT * FROM items ORDER BY pk") == before)
+    }
+
     @Test func skippedRecordsAreCountedAndTheRestImported() throws {
         var options = ImportOptions()
         options.onError = .skip
