@@ -128,4 +128,25 @@ struct NumberText {
         guard magnitude < limit else { return .outOfRange }
         return .value(Int64(magnitude))
     }
+
+    /// Powers of ten that a `Double` holds exactly.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The number as a `Double` without the text parser, when that is exact (Clinger's fast
+    /// path): at most 15 digits make an exact integer, and one multiplication or division by
+    /// an exact power of ten (at most 10^22) is correctly rounded. Nil otherwise.
+    func exactDouble(in bytes: UnsafeRawBufferPointer) -> Double? {
+        guard integerDigits.count + fractionDigits.count <= 15 else { return nil }
+        let scale = exponent - fractionDigits.count
+        guard scale >= -22 && scale <= 22 else { return nil }
+        var mantissa: UInt64 = 0
+        for index in integerDigits { mantissa = mantissa * 10 + UInt64(bytes[index] &- UInt8(ascii: "0")) }
+        for index in fractionDigits { mantissa = mantissa * 10 + UInt64(bytes[index] &- UInt8(ascii: "0")) }
+        var value = Double(mantissa)  // exact: below 10^15 < 2^53
+        value = scale < 0 ? value / Self.exactPowersOfTen[-scale] : value * Self.exactPowersOfTen[scale]
+        return negative ? -value : value
+    }
 }

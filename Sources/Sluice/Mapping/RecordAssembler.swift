@@ -46,6 +46,8 @@ struct RecordAssembler {
         var slots: [Slot<DatabaseValue>]
         var links: [Slot<Link>]
         var position: TextPosition
+        /// Numbers the record: its slots are those that carry this number.
+        var generation: Int
         /// For a nested record: the relationship of the record below it that it is a value of.
         var parent: (relationship: Int, priority: Int)?
     }
@@ -82,6 +84,8 @@ struct RecordAssembler {
     /// Reused slot storage: only `open` of them are in use.
     private var records: [OpenRecord] = []
     private var open = 0
+    /// The number of the last record begun (see `Slot.generation`).
+    private var generation = 0
     private var captures: [Capture] = []
     private var spareWriters: [JSONTextWriter] = []
 
@@ -308,22 +312,28 @@ struct RecordAssembler {
 
     private mutating func beginRecord(_ entity: Int, at position: TextPosition,
                                       parent: (relationship: Int, priority: Int)? = nil) {
-        let plan = plan.entities[entity]
+        let attributes = plan.entities[entity].attributes.count
+        let relationships = plan.entities[entity].relationships.count
+        generation += 1
         if open < records.count {
+            // The slots keep what earlier records left; the new number makes them missing.
             records[open].entity = entity
             records[open].position = position
             records[open].parent = parent
-            records[open].slots.removeAll(keepingCapacity: true)
-            records[open].slots.append(contentsOf: repeatElement(Slot(), count: plan.attributes.count))
-            records[open].links.removeAll(keepingCapacity: true)
-            records[open].links.append(contentsOf: repeatElement(Slot(), count: plan.relationships.count))
+            records[open].generation = generation
+            if records[open].slots.count < attributes {
+                records[open].slots.append(contentsOf: repeatElement(Slot(), count: attributes - records[open].slots.count))
+            }
+            if records[open].links.count < relationships {
+                records[open].links.append(contentsOf: repeatElement(Slot(), count: relationships - records[open].links.count))
+            }
         } else {
-            records.append(OpenRecord(entity: entity, slots: Array(repeating: Slot(), count: plan.attributes.count),
-                                      links: Array(repeating: Slot(), count: plan.relationships.count),
-                                      position: position, parent: parent))
+            records.append(OpenRecord(entity: entity, slots: Array(repeating: Slot(), count: attributes),
+                                      links: Array(repeating: Slot(), count: relationships),
+                                      position: position, generation: generation, parent: parent))
         }
         open += 1
-        frames.append(.object(node: plan.rootNode, isRecord: true))
+        frames.append(.object(node: plan.entities[entity].rootNode, isRecord: true))
     }
 
     /// An object at a relationship's key: a record of its target, nested in the current one.
@@ -348,7 +358,9 @@ struct RecordAssembler {
     /// A to-many's array begins: its links replace what a worse key set. False when a better
     /// key already gave the relationship its value, or for a to-one (an error).
     private mutating func startLinkArray(_ relationship: Int, _ priority: Int) -> Bool {
-        guard records[open - 1].links[relationship].accepts(priority: priority) else { return false }
+        guard records[open - 1].links[relationship].accepts(priority: priority, in: records[open - 1].generation) else {
+            return false
+        }
         let plan = plan.entities[records[open - 1].entity]
         guard plan.relationships[relationship].toMany else {
             let target = self.plan.entities[plan.relationships[relationship].target].name
@@ -357,57 +369,63 @@ struct RecordAssembler {
             }
             return false
         }
-        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([])))
+        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([])),
+                                                     generation: records[open - 1].generation)
         return true
     }
 
     /// Sets a relationship's value for the innermost open record, if its key wins.
     private mutating func setLink(_ relationship: Int, priority: Int,
                                   _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> Link) {
-        guard records[open - 1].links[relationship].accepts(priority: priority) else { return }
+        let generation = records[open - 1].generation
+        guard records[open - 1].links[relationship].accepts(priority: priority, in: generation) else { return }
         let state: Slot<Link>.State
         do {
             state = .value(try make(plan.entities[records[open - 1].entity].relationships[relationship]))
         } catch {
             state = .failed(error.message)
         }
-        records[open - 1].links[relationship] = Slot(priority: priority, state: state)
+        records[open - 1].links[relationship] = Slot(priority: priority, state: state, generation: generation)
     }
 
     /// Adds one target to a to-many's list (started by its array, or by a single value).
     private mutating func appendLink(_ relationship: Int, priority: Int,
                                      _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> LinkTarget) {
+        let generation = records[open - 1].generation
         let slot = records[open - 1].links[relationship]
-        guard slot.accepts(priority: priority) else { return }
+        guard slot.accepts(priority: priority, in: generation) else { return }
         let target: LinkTarget
         do {
             target = try make(plan.entities[records[open - 1].entity].relationships[relationship])
         } catch {
-            records[open - 1].links[relationship] = Slot(priority: priority, state: .failed(error.message))
+            records[open - 1].links[relationship] = Slot(priority: priority, state: .failed(error.message),
+                                                         generation: generation)
             return
         }
-        guard slot.priority == priority, case .value(.many(var list)) = slot.state else {
-            records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([target])))
+        guard slot.priority == priority, case .value(.many(var list)) = slot.state(in: generation) else {
+            records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([target])),
+                                                         generation: generation)
             return
         }
         // Release the slot's reference first so the list is appended in place.
         records[open - 1].links[relationship].state = .missing
         list.append(target)
-        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many(list)))
+        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many(list)), generation: generation)
     }
 
     /// Converts a value for an attribute of the innermost open record, if its key wins.
     @inline(__always)
     private mutating func set(_ attribute: Int, priority: Int,
                               _ convert: (MappingPlan.AttributePlan) throws(ConversionError) -> DatabaseValue) {
-        guard records[open - 1].slots[attribute].accepts(priority: priority) else { return }
+        let generation = records[open - 1].generation
+        guard records[open - 1].slots[attribute].accepts(priority: priority, in: generation) else { return }
         let state: Slot<DatabaseValue>.State
         do {
             state = .value(try convert(plan.entities[records[open - 1].entity].attributes[attribute]))
         } catch {
             state = .failed(error.message)
         }
-        records[open - 1].slots[attribute] = Slot(priority: priority, state: state)
+        records[open - 1].slots[attribute] = Slot(priority: priority, state: state, generation: generation)
     }
 
     private mutating func completeRecord() -> Action {
@@ -425,7 +443,7 @@ struct RecordAssembler {
             .rejected(.init("\(entity.name).\(name): \(problem)", at: record.position, entity: record.entity))
         }
         for (index, attribute) in entity.attributes.enumerated() {
-            switch record.slots[index].state {
+            switch record.slots[index].state(in: record.generation) {
             case .value(.null) where !attribute.optional:
                 return rejection(attribute.name, "null for a required attribute")
             case .value(let value):
@@ -443,7 +461,7 @@ struct RecordAssembler {
             }
         }
         for (index, relationship) in entity.relationships.enumerated() {
-            switch record.links[index].state {
+            switch record.links[index].state(in: record.generation) {
             case .missing: completed.links.append(nil)
             case .value(let link): completed.links.append(link)
             case .failed(let message): return rejection(relationship.name, message)

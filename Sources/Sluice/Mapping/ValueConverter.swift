@@ -98,11 +98,7 @@ struct ValueConverter: Sendable {
         case .bool(let value): return .real(value ? 1 : 0)
         case .number(let bytes), .string(let bytes):
             guard let number = NumberText(bytes) else { throw fail(scalar) }
-            // Up to 15 digits, an integer is exact in a Double: skip the text parser.
-            if number.isPlainInteger && number.integerDigits.count <= 15,
-               case .value(let value) = number.integer(in: bytes) {
-                return .real(number.negative && value == 0 ? -0.0 : Double(value))
-            }
+            if let value = number.exactDouble(in: bytes) { return .real(value) }
             // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
             guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
                 throw fail(scalar, "out of the double range")

@@ -1,0 +1,44 @@
+import Testing
+@testable import Sluice
+
+/// `NumberText.exactDouble`: the fast path for doubles gives exactly what the text parser
+/// gives, and steps aside when it could not be exact.
+@Suite struct NumberTextTests {
+    static func fast(_ text: String) -> Double? {
+        Array(text.utf8).withUnsafeBytes { bytes in NumberText(bytes)?.exactDouble(in: bytes) }
+    }
+
+    @Test(arguments: ["0", "-0", "0.0", "1", "-1", "12.5", "0.1", "0.3", "3.14159", "123456789012345",
+                      "1e22", "1e-22", "4.35e-7", "-2.5E+3", "999999999999999", "0.000000000000001",
+                      "1.7976931348623157", "5e-324", "9007199254740993", "1e23", "1234567890123456"])
+    func agreesWithTheTextParser(text: String) throws {
+        let expected = try #require(Double(text))
+        if let value = Self.fast(text) {
+            #expect(value.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+
+    @Test func stepsAsideWhenItCannotBeExact() {
+        #expect(Self.fast("9007199254740993") == nil)  // 16 digits
+        #expect(Self.fast("1e23") == nil)              // 10^23 is not a double
+        #expect(Self.fast("5e-324") == nil)
+        #expect(Self.fast("12.5") == 12.5)
+        #expect(Self.fast("-0")?.sign == .minus)
+    }
+
+    @Test func randomDecimalsAgree() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...15, using: &generator)
+            let mantissa = String(UInt64.random(in: 0..<1_000_000_000_000_000, using: &generator)).prefix(digits)
+            let point = Int.random(in: 0...digits, using: &generator)
+            var text = String(mantissa.prefix(point)) + (point < mantissa.count ? "." + mantissa.dropFirst(point) : "")
+            if text.hasPrefix(".") { text = "0" + text }
+            while text.count > 1 && text.hasPrefix("0") && !text.hasPrefix("0.") { text.removeFirst() }
+            if Bool.random(using: &generator) { text += "e\(Int.random(in: -10...10, using: &generator))" }
+            let expected = try #require(Double(text), "\(text)")
+            guard let value = Self.fast(text) else { continue }
+            #expect(value.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+}
