@@ -28,9 +28,11 @@ struct EntityBatch: Sendable {
 
     /// Appends a record and returns its index in the batch.
     mutating func append(_ record: Record, source: Int) -> Int {
-        values.append(contentsOf: record.values)
-        values.append(contentsOf: repeatElement(nil, count: width - attributeCount))
-        links.append(contentsOf: record.links)
+        // Element by element: `append(contentsOf:)` copies enums through generic value
+        // witnesses, several times slower on this per-record path.
+        for value in record.values { values.append(value) }
+        for _ in attributeCount..<width { values.append(nil) }
+        for link in record.links { links.append(link) }
         positions.append(record.position)
         sources.append(source)
         count += 1

@@ -436,8 +436,14 @@ struct RecordAssembler {
         completed.entity = record.entity
         completed.position = record.position
         completed.isTopLevel = open == 0
-        completed.values.removeAll(keepingCapacity: true)
-        completed.links.removeAll(keepingCapacity: true)
+        // Written by index into arrays of the right size: `removeAll` and `append` on arrays
+        // of enums go through generic value witnesses, several times slower.
+        if completed.values.count != entity.attributes.count {
+            completed.values = Array(repeating: nil, count: entity.attributes.count)
+        }
+        if completed.links.count != entity.relationships.count {
+            completed.links = Array(repeating: nil, count: entity.relationships.count)
+        }
         completedParent = nil
         func rejection(_ name: String, _ problem: String) -> Action {
             .rejected(.init("\(entity.name).\(name): \(problem)", at: record.position, entity: record.entity))
@@ -447,23 +453,23 @@ struct RecordAssembler {
             case .value(.null) where !attribute.optional:
                 return rejection(attribute.name, "null for a required attribute")
             case .value(let value):
-                completed.values.append(value)
+                completed.values[index] = value
             case .failed(let message):
                 return rejection(attribute.name, message)
             case .missing:
                 if attribute.defaultWhenMissing, let value = attribute.defaultValue {
-                    completed.values.append(value)
+                    completed.values[index] = value
                 } else if !attribute.optional && attribute.defaultValue == nil {
                     return rejection(attribute.name, "missing required attribute")
                 } else {
-                    completed.values.append(nil)
+                    completed.values[index] = nil
                 }
             }
         }
         for (index, relationship) in entity.relationships.enumerated() {
             switch record.links[index].state(in: record.generation) {
-            case .missing: completed.links.append(nil)
-            case .value(let link): completed.links.append(link)
+            case .missing: completed.links[index] = nil
+            case .value(let link): completed.links[index] = link
             case .failed(let message): return rejection(relationship.name, message)
             }
         }
