@@ -1,16 +1,5 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSONEncoder without ICU: a smaller resident footprint
-#else
-import Foundation
-#endif
 import Sluice
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -120,7 +109,7 @@ struct ImportCommand: ParsableCommand {
             try importer.importFile(input)
         }
         let report = try importer.finish()
-        if let stats { try writeStats(report, to: stats) }
+        if let stats { try StatsFile.write(report, to: stats) }
         if !quiet { Diagnostics.writeLine(Summary.text(of: report)) }
     }
 
@@ -133,20 +122,6 @@ struct ImportCommand: ParsableCommand {
         if name.lowercased().hasSuffix(".gz") { name = name.dropLast(3) }
         if let dot = name.lastIndex(of: ".") { name = name[..<dot] }
         return name.isEmpty ? "records" : String(name)
-    }
-
-    private func writeStats(_ report: ImportReport, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let bytes = Array(try encoder.encode(report))
-        guard let file = fopen(path, "w") else {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
-        }
-        let written = fwrite(bytes, 1, bytes.count, file)
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0 else {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
-        }
     }
 }
 
