@@ -60,7 +60,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Run VACUUM after the import.")
     var vacuum = false
 
-    @Flag(name: .long, help: "Print nothing but errors.")
+    @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
+    var progress: Bool?
+
+    @Flag(name: .long, help: "Print nothing but errors: no progress bar, no summary.")
     var quiet = false
 
     @Argument(help: "JSON files to import; - or none reads standard input.")
@@ -94,7 +97,11 @@ struct ImportCommand: ParsableCommand {
         options.analyze = analyze
         options.vacuum = vacuum
         options.rejectsPath = rejects
-        options.cancellation = Interruption.install()
+        let bar = ProgressBar.isWanted(flag: progress, quiet: quiet) ? ProgressBar() : nil
+        if let bar { options.progress = { bar.update($0) } }
+        // On every way out, an error included: the error line must not be glued to the bar.
+        defer { bar?.clear() }
+        options.cancellation = Interruption.install(clearsLine: bar != nil)
         defer { Interruption.uninstall() }
 
         let importer: Importer
@@ -105,10 +112,13 @@ struct ImportCommand: ParsableCommand {
         } else {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)
         }
-        for input in files.isEmpty ? ["-"] : files {
+        let inputs = files.isEmpty ? ["-"] : files
+        for (index, input) in inputs.enumerated() {
+            bar?.bytesToCome = ProgressBar.totalSize(of: inputs.dropFirst(index + 1))
             try importer.importFile(input)
         }
         let report = try importer.finish()
+        bar?.clear()
         if let stats { try StatsFile.write(report, to: stats) }
         if !quiet { Diagnostics.writeLine(Summary.text(of: report)) }
     }

@@ -74,9 +74,11 @@ enum SluiceRunner {
 
     /// Runs `sluice arguments…` in `directory` with `stdin` piped in. Fails the run (status -1)
     /// after `timeout` seconds rather than hanging the test suite. The environment is the
-    /// test's with `LC_ALL=C`, then `environment` on top.
+    /// test's with `LC_ALL=C`, then `environment` on top. With `terminalColumns`, stderr is a
+    /// pseudo-terminal that wide instead of a pipe (`stderr` is then what was drawn on it).
     static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: String,
-                    environment extra: [String: String] = [:], timeout: TimeInterval = 120) throws -> SluiceResult {
+                    environment extra: [String: String] = [:], terminalColumns: Int? = nil,
+                    timeout: TimeInterval = 120) throws -> SluiceResult {
         // A write to a pipe whose reader has exited must fail with EPIPE, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
 
@@ -94,8 +96,14 @@ enum SluiceRunner {
         let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = errors
+        let terminal = try terminalColumns.map { try PseudoTerminal(columns: $0) }
+        if let terminal {
+            process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
+        } else {
+            process.standardError = errors
+        }
         try process.run()
+        terminal?.closeTerminal()
 
         // Feed stdin and drain stdout/stderr concurrently: any one of them can fill its pipe
         // and block the child while we wait on another.
@@ -109,7 +117,7 @@ enum SluiceRunner {
             collected.set(stdout: output.fileHandleForReading.readDataToEndOfFile())
         }
         DispatchQueue.global().async(group: group) {
-            collected.set(stderr: errors.fileHandleForReading.readDataToEndOfFile())
+            collected.set(stderr: terminal?.readToEnd() ?? errors.fileHandleForReading.readDataToEndOfFile())
         }
 
         let deadline = Date().addingTimeInterval(timeout)
