@@ -15,6 +15,25 @@ struct ImportCommand: ParsableCommand {
         default the first FILE's name without its extensions, or "records" for standard input), \
         one column per key seen, added as new keys appear; nested objects and arrays are stored \
         as JSON text. Every record is appended as a new row.
+
+        A progress bar is shown while stderr is a terminal (--progress/--no-progress), and a \
+        summary table at the end (--stats FILE writes the same as JSON; --quiet prints only \
+        errors).
+
+        Examples:
+          # any JSON array or NDJSON file, no model: one table named after the file
+          sluice import --db out.sqlite data.ndjson
+
+          # several files, one all-or-nothing import driven by a model
+          sluice import --db transit.sqlite --model model.json stops.json trips.json
+
+          # NDJSON from another program, records of one entity
+          curl -s https://example.org/stops.ndjson |
+            sluice import --db transit.sqlite --model model.json --entity Stop
+
+          # records inside an envelope, gzip-compressed; bad records skipped and kept
+          sluice import --db api.sqlite --model model.json --entity Item \\
+            --path data.items --on-error skip --rejects rejects.ndjson dump.json.gz
         """
     )
 
@@ -51,7 +70,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The largest single JSON value accepted, in bytes.")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
 
-    @Option(name: .long, help: "Write the report as JSON to this file.")
+    @Option(name: .long, help: ArgumentHelp("Write the summary's figures as JSON to this file.", valueName: "file"))
     var stats: String?
 
     @Flag(name: .long, help: "Run ANALYZE after the import.")
