@@ -37,7 +37,8 @@ for scale in $scales; do
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/time.txt")
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): \(.*\)/\1/p' "$tmp/time.txt")
     seconds=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
-    records=$(sed -n 's/^sluice: imported \([0-9]*\) records.*/\1/p' "$tmp/summary.txt")
+    # The summary groups thousands with commas (3,330,000).
+    records=$(sed -n 's/^sluice: imported \([0-9,]*\) records.*/\1/p' "$tmp/summary.txt" | tr -d ,)
     printf '%-8s %12s %12s %10.1f %12.0f %14.1f\n' "$scale" "$bytes" "$records" "$seconds" \
         "$(echo "$records / $seconds" | bc -l)" "$(echo "$rss / 1024" | bc -l)"
     sed 's/^/    /' "$tmp/summary.txt"

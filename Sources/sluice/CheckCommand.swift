@@ -4,7 +4,17 @@ import Sluice
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate a model; list every problem with its path."
+        abstract: "Validate a model; list every problem with its path.",
+        discussion: """
+        Prints "MODEL: ok, N entities" and exits 0 when the model is valid; otherwise prints \
+        one "sluice: error:" line per problem, each with its path in the model \
+        (entities.Stop.attributes.lat.type), and exits 64. A misspelt field or name gets a \
+        suggestion. With --entity and --path, also checks where the records would be found.
+
+        Examples:
+          sluice check --model model.json
+          sluice check --model model.json --entity Item --path data.items
+        """
     )
 
     @Option(name: .long, help: "The model file (JSON, comments allowed).")

@@ -33,12 +33,17 @@ enum Diagnostics {
     }
 
     static func writeLine(_ line: String) {
-        var text = line
-        if !text.hasSuffix("\n") { text += "\n" }
+        write(line.hasSuffix("\n") ? line : line + "\n")
+    }
+
+    /// Writes all of `text` unbuffered, so that it interleaves in order with the progress bar.
+    /// A closed or full stderr is ignored: it must not stop an import.
+    static func write(_ text: String, to descriptor: Int32 = STDERR_FILENO) {
+        var text = text
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { return }
                 offset += written
             }

@@ -1,16 +1,5 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // JSONEncoder without ICU: a smaller resident footprint
-#else
-import Foundation
-#endif
 import Sluice
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +15,25 @@ struct ImportCommand: ParsableCommand {
         default the first FILE's name without its extensions, or "records" for standard input), \
         one column per key seen, added as new keys appear; nested objects and arrays are stored \
         as JSON text. Every record is appended as a new row.
+
+        A progress bar is shown while stderr is a terminal (--progress/--no-progress), and a \
+        summary table at the end (--stats FILE writes the same as JSON; --quiet prints only \
+        errors).
+
+        Examples:
+          # any JSON array or NDJSON file, no model: one table named after the file
+          sluice import --db out.sqlite data.ndjson
+
+          # several files, one all-or-nothing import driven by a model
+          sluice import --db transit.sqlite --model model.json stops.json trips.json
+
+          # NDJSON from another program, records of one entity
+          curl -s https://example.org/stops.ndjson |
+            sluice import --db transit.sqlite --model model.json --entity Stop
+
+          # records inside an envelope, gzip-compressed; bad records skipped and kept
+          sluice import --db api.sqlite --model model.json --entity Item \\
+            --path data.items --on-error skip --rejects rejects.ndjson dump.json.gz
         """
     )
 
@@ -62,7 +70,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The largest single JSON value accepted, in bytes.")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
 
-    @Option(name: .long, help: "Write the report as JSON to this file.")
+    @Option(name: .long, help: ArgumentHelp("Write the summary's figures as JSON to this file.", valueName: "file"))
     var stats: String?
 
     @Flag(name: .long, help: "Run ANALYZE after the import.")
@@ -71,7 +79,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Run VACUUM after the import.")
     var vacuum = false
 
-    @Flag(name: .long, help: "Print nothing but errors.")
+    @Flag(inversion: .prefixedNo, help: "Show a progress bar on stderr (default: when stderr is a terminal).")
+    var progress: Bool?
+
+    @Flag(name: .long, help: "Print nothing but errors: no progress bar, no summary.")
     var quiet = false
 
     @Argument(help: "JSON files to import; - or none reads standard input.")
@@ -105,7 +116,11 @@ struct ImportCommand: ParsableCommand {
         options.analyze = analyze
         options.vacuum = vacuum
         options.rejectsPath = rejects
-        options.cancellation = Interruption.install()
+        let bar = ProgressBar.isWanted(flag: progress, quiet: quiet) ? ProgressBar() : nil
+        if let bar { options.progress = { bar.update($0) } }
+        // On every way out, an error included: the error line must not be glued to the bar.
+        defer { bar?.clear() }
+        options.cancellation = Interruption.install(clearsLine: bar != nil)
         defer { Interruption.uninstall() }
 
         let importer: Importer
@@ -116,11 +131,14 @@ struct ImportCommand: ParsableCommand {
         } else {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)
         }
-        for input in files.isEmpty ? ["-"] : files {
+        let inputs = files.isEmpty ? ["-"] : files
+        for (index, input) in inputs.enumerated() {
+            bar?.bytesToCome = ProgressBar.totalSize(of: inputs.dropFirst(index + 1))
             try importer.importFile(input)
         }
         let report = try importer.finish()
-        if let stats { try writeStats(report, to: stats) }
+        bar?.clear()
+        if let stats { try StatsFile.write(report, to: stats) }
         if !quiet { Diagnostics.writeLine(Summary.text(of: report)) }
     }
 
@@ -133,20 +151,6 @@ struct ImportCommand: ParsableCommand {
         if name.lowercased().hasSuffix(".gz") { name = name.dropLast(3) }
         if let dot = name.lastIndex(of: ".") { name = name[..<dot] }
         return name.isEmpty ? "records" : String(name)
-    }
-
-    private func writeStats(_ report: ImportReport, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let bytes = Array(try encoder.encode(report))
-        guard let file = fopen(path, "w") else {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
-        }
-        let written = fwrite(bytes, 1, bytes.count, file)
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0 else {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
-        }
     }
 }
 

@@ -25,8 +25,11 @@ enum Interruption {
     /// background job). A blocked signal is unblocked: a parent's blocked mask is inherited
     /// through exec (test runners and thread pools block signals), and a blocked SIGINT
     /// would wait until the import ended.
-    static func install() -> ImportCancellation {
+    /// `clearsLine`: a progress bar may be on the line, so the second signal's message
+    /// clears it first.
+    static func install(clearsLine: Bool = false) -> ImportCancellation {
         let cancellation = importCancellation  // initialised here, never inside the handler
+        interruptionClearsLine = clearsLine
         var unblock = sigset_t()
         sigemptyset(&unblock)
         for number in [SIGINT, SIGTERM] {
@@ -59,10 +62,17 @@ enum Interruption {
 /// The one import a `sluice` process runs.
 private let importCancellation = ImportCancellation()
 
+/// Set before the handlers are installed and only read by them.
+nonisolated(unsafe) private var interruptionClearsLine = false
+
 /// Runs in signal context: an atomic store, or `write` + `_exit`, nothing else.
 private func handleInterruption(_ signal: Int32) {
     if importCancellation.isCancelled {
         let message: StaticString = "sluice: error: interrupted twice: stopping at once; the database holds all of the import or none of it\n"
+        if interruptionClearsLine {
+            let clear: StaticString = "\r\u{1B}[K"
+            _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
+        }
         _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
         _exit(130)
     }

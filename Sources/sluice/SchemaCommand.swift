@@ -4,7 +4,16 @@ import Sluice
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the SQL that the model creates."
+        abstract: "Print the SQL that the model creates.",
+        discussion: """
+        The tables, columns, indexes and join tables an import with this model creates, and \
+        the sluice_imports log, as CREATE ... IF NOT EXISTS statements.
+
+        Examples:
+          sluice schema --model model.json
+          # an empty database with the model's tables
+          sluice schema --model model.json | sqlite3 empty.sqlite
+        """
     )
 
     @Option(name: .long, help: "The model file (JSON, comments allowed).")

@@ -14,6 +14,10 @@ struct SluiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sluice",
         abstract: "Stream JSON of any size into SQLite, driven by a declarative model.",
+        discussion: """
+        Shell completion: sluice --generate-completion-script bash|zsh|fish (the README says \
+        where to put it).
+        """,
         version: SluiceVersion.current,
         subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self]
     )

@@ -1,23 +1,26 @@
 import Sluice
 
-/// The end-of-import summary on stderr (SPEC §5).
+/// The end-of-import summary on stderr (SPEC §5): a table of counts per entity, a totals row
+/// when there are several entities, then one line with the time, records, bytes, rate and
+/// peak memory, and the first unresolved references if any were left.
+///
+/// ```
+///             inserted  updated  unchanged  rejected  links  unresolved
+///   Stop            76        0          0         0     38           0
+///   StopTime        76        0          0         0    152           0
+///   total          152        0          0         0    190           0
+/// sluice: imported 152 records (20.3 KiB) in 0.02 s, 8,806 records/s, peak memory 19.6 MiB
+/// ```
+///
+/// `deleted` appears only when `--delete-missing` deleted rows; `links` and `unresolved` only
+/// when an entity has relationships (an entity without any shows `-` there).
 enum Summary {
     static func text(of report: ImportReport) -> String {
-        let rate = Int(report.recordsPerSecond.rounded())
-        var lines = [
-            "sluice: imported \(report.records) \(report.records == 1 ? "record" : "records") "
-                + "(\(byteCount(report.bytes))) in \(seconds(report.seconds)), \(rate) records/s, "
-                + "peak memory \(byteCount(report.peakMemoryBytes))",
-        ]
-        let width = report.entities.map(\.entity.count).max() ?? 0
-        for entity in report.entities {
-            let name = entity.entity + String(repeating: " ", count: width - entity.entity.count)
-            var line = "  \(name)  \(entity.inserted) inserted, \(entity.updated) updated, "
-                + "\(entity.unchanged) unchanged, \(entity.rejected) rejected"
-            if entity.deleted > 0 { line += ", \(entity.deleted) deleted" }
-            if entity.hasRelationships { line += "; \(entity.links) links, \(entity.unresolved) unresolved" }
-            lines.append(line)
-        }
+        var lines = table(of: report)
+        lines.append("sluice: imported \(Format.grouped(report.records)) \(report.records == 1 ? "record" : "records") "
+            + "(\(Format.bytes(report.bytes))) in \(Format.seconds(report.seconds)), "
+            + "\(Format.rate(report.records, seconds: report.seconds)) records/s, "
+            + "peak memory \(Format.bytes(report.peakMemoryBytes))")
         if report.unresolved > 0 {
             let count = report.unresolved
             lines.append("sluice: \(count) \(count == 1 ? "reference" : "references") left unresolved (links left empty), "
@@ -26,29 +29,42 @@ enum Summary {
         return lines.joined(separator: "\n")
     }
 
-    static func byteCount(_ bytes: Int64) -> String {
-        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
+    /// The table's lines: a header, a row per entity, and `total` under several entities.
+    /// Names are left-aligned, numbers right-aligned under their headers.
+    static func table(of report: ImportReport) -> [String] {
+        guard !report.entities.isEmpty else { return [] }
+        var columns: [(header: String, value: (ImportReport.EntityCounts) -> Int?)] = [
+            ("inserted", { $0.inserted }), ("updated", { $0.updated }),
+            ("unchanged", { $0.unchanged }), ("rejected", { $0.rejected }),
+        ]
+        if report.deleted > 0 { columns.append(("deleted", { $0.deleted })) }
+        let linked = report.entities.contains(where: \.hasRelationships)
+        if linked {
+            columns.append(("links", { $0.hasRelationships ? $0.links : nil }))
+            columns.append(("unresolved", { $0.hasRelationships ? $0.unresolved : nil }))
         }
-        return unit == 0 ? "\(bytes) bytes" : "\(oneDecimal(value)) \(units[unit])"
-    }
 
-    static func seconds(_ value: Double) -> String {
-        value < 10 ? "\(twoDecimals(value)) s" : "\(oneDecimal(value)) s"
-    }
+        var counts = report.entities
+        if counts.count > 1 {
+            var total = ImportReport.EntityCounts(entity: "total", hasRelationships: linked)
+            (total.inserted, total.updated, total.unchanged, total.rejected) =
+                (report.inserted, report.updated, report.unchanged, report.rejected)
+            (total.deleted, total.links, total.unresolved) = (report.deleted, report.links, report.unresolved)
+            counts.append(total)
+        }
+        let rows = counts.map { entity in (entity.entity, columns.map { $0.value(entity).map(Format.grouped) ?? "-" }) }
 
-    private static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    private static func twoDecimals(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        let nameWidth = rows.map(\.0.count).max() ?? 0
+        let widths = columns.indices.map { column in
+            rows.map { $0.1[column].count }.reduce(columns[column].header.count, max)
+        }
+        func line(_ name: String, _ cells: [String]) -> String {
+            var text = "  " + name + String(repeating: " ", count: nameWidth - name.count)
+            for (cell, width) in zip(cells, widths) {
+                text += "  " + String(repeating: " ", count: width - cell.count) + cell
+            }
+            return text
+        }
+        return [line("", columns.map(\.header))] + rows.map { line($0.0, $0.1) }
     }
 }

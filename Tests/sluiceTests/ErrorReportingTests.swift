@@ -201,8 +201,8 @@ import Testing
                                           stdin: Array(input.utf8))
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.first?.hasPrefix("sluice: imported ") == true, "\(result)")
-        #expect(result.entityLines == ["T  3 inserted, 0 updated, 0 unchanged, 3 rejected"], "\(result)")
+        #expect(result.summaryLine?.hasPrefix("sluice: imported ") == true, "\(result)")
+        #expect(result.entityLines == ["T: inserted 3, updated 0, unchanged 0, rejected 3"], "\(result)")
         let db = try workspace.database("out.sqlite")
         #expect(try db.rows(#"SELECT "id", "n" FROM "t" ORDER BY "id""#)
             == [[.integer(1), .integer(1)], [.integer(4), .integer(4)], [.integer(5), .integer(5)]])

@@ -15,14 +15,16 @@ import Testing
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "")
-        #expect(result.stderrLines.first?.hasPrefix("sluice: imported 155 records (") == true, "\(result)")
+        #expect(result.summaryLine?.hasPrefix("sluice: imported 155 records (") == true, "\(result)")
         #expect(result.entityLines == [
-            "Stop      76 inserted, 0 updated, 0 unchanged, 0 rejected; 38 links, 0 unresolved",
-            "Route     1 inserted, 0 updated, 0 unchanged, 0 rejected; 0 links, 0 unresolved",
-            "Trip      2 inserted, 0 updated, 0 unchanged, 0 rejected; 2 links, 0 unresolved",
-            "StopTime  76 inserted, 0 updated, 0 unchanged, 0 rejected; 152 links, 0 unresolved",
+            "Stop: inserted 76, updated 0, unchanged 0, rejected 0, links 38, unresolved 0",
+            "Route: inserted 1, updated 0, unchanged 0, rejected 0, links 0, unresolved 0",
+            "Trip: inserted 2, updated 0, unchanged 0, rejected 0, links 2, unresolved 0",
+            "StopTime: inserted 76, updated 0, unchanged 0, rejected 0, links 152, unresolved 0",
+            "total: inserted 155, updated 0, unchanged 0, rejected 0, links 192, unresolved 0",
         ], "\(result)")
-        #expect(result.stderrLines.count == 5, "\(result)")
+        #expect(result.stderrLines.count == 7, "a header, four entities, the totals, the closing line: \(result)")
+        #expect(result.stderrLines.last == result.summaryLine, "\(result)")
 
         let db = try workspace.database("transit.sqlite")
         #expect(try db.count("stops") == 76)
@@ -114,14 +116,14 @@ import Testing
         let (result, rows) = try importItems(Array(#"[{"id": 1, "n": "a"}, {"id": 2, "n": "b"}, {"id": 3, "n": "c"}]"#.utf8))
         #expect(result.status == 0, "\(result)")
         #expect(rows == Self.abc)
-        #expect(result.entityLines == ["T  3 inserted, 0 updated, 0 unchanged, 0 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 3, updated 0, unchanged 0, rejected 0"], "\(result)")
     }
 
     @Test func singleObject() throws {
         let (result, rows) = try importItems(Array(#"{"id": 7, "n": "seven"}"#.utf8))
         #expect(result.status == 0, "\(result)")
         #expect(rows == [[.integer(7), .text("seven")]])
-        #expect(result.stderrLines.first?.hasPrefix("sluice: imported 1 record (") == true, "\(result)")
+        #expect(result.summaryLine?.hasPrefix("sluice: imported 1 record (") == true, "\(result)")
     }
 
     @Test func newlineDelimitedJSON() throws {
@@ -142,7 +144,7 @@ import Testing
         let (result, rows) = try importItems(Array(input.utf8), ["--entity", "T", "--path", "data.items"])
         #expect(result.status == 0, "\(result)")
         #expect(rows == Self.abc)
-        #expect(result.entityLines == ["T  3 inserted, 0 updated, 0 unchanged, 0 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 3, updated 0, unchanged 0, rejected 0"], "\(result)")
     }
 
     @Test func gzipInput() throws {
@@ -176,8 +178,8 @@ import Testing
         let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "one.json", "two.ndjson")
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.first?.hasPrefix("sluice: imported 4 records (") == true, "\(result)")
-        #expect(result.entityLines == ["T  3 inserted, 1 updated, 0 unchanged, 0 rejected"], "\(result)")
+        #expect(result.summaryLine?.hasPrefix("sluice: imported 4 records (") == true, "\(result)")
+        #expect(result.entityLines == ["T: inserted 3, updated 1, unchanged 0, rejected 0"], "\(result)")
         let db = try workspace.database("out.sqlite")
         #expect(try db.rows(#"SELECT "id", "n" FROM "t" ORDER BY "id""#)
             == [[.integer(1), .text("a")], [.integer(2), .text("B")], [.integer(3), .text("c")]])
@@ -195,14 +197,14 @@ import Testing
                                           stdin: Array(#"{"id": 1, "n": "a"} {"id": 2, "n": "b"}"#.utf8))
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["T  3 inserted, 1 updated, 0 unchanged, 0 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 3, updated 1, unchanged 0, rejected 0"], "\(result)")
         let rows = try workspace.database("out.sqlite").rows(#"SELECT "id", "n" FROM "t" ORDER BY "id""#)
         #expect(rows == [[.integer(1), .text("file")], [.integer(2), .text("b")], [.integer(3), .text("c")]])
     }
 
     // MARK: Options
 
-    @Test func statsFileHoldsTheCounts() throws {
+    @Test func statsFileHoldsTheSummarysFigures() throws {
         let workspace = Workspace()
         let sample = try Workspace.packageBytes(Fixtures.transitSample)
         let model = Workspace.packageFile(Fixtures.transitModel)
@@ -212,16 +214,43 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let data = try #require(workspace.bytes(of: "stats.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])
+        #expect(Set(json.keys) == ["entities", "totals", "sources", "records", "bytes", "seconds", "recordsPerSecond",
+                                   "peakMemoryBytes", "unresolvedExamples"])
         #expect(json["records"] as? Int == 155)
         #expect(json["bytes"] as? Int == sample.count)
-        #expect(json["seconds"] is Double || json["seconds"] is Int)
-        #expect((json["peakMemoryBytes"] as? Int ?? 0) > 0)
-        let entities = try #require(json["entities"] as? [[String: Any]])
-        let counts = entities.map { entity in
-            "\(entity["entity"] ?? "?") \(entity["inserted"] ?? "?") \(entity["updated"] ?? "?") "
-                + "\(entity["unchanged"] ?? "?") \(entity["rejected"] ?? "?")"
+        #expect(json["sources"] as? [String] == ["<stdin>"])
+        #expect(json["unresolvedExamples"] as? [String] == [])
+        let seconds = try #require((json["seconds"] as? NSNumber)?.doubleValue)
+        let rate = try #require((json["recordsPerSecond"] as? NSNumber)?.doubleValue)
+        #expect(seconds > 0 && abs(rate - 155 / seconds) < 0.01 * rate, "rate \(rate) over \(seconds) s")
+        #expect((json["peakMemoryBytes"] as? Int ?? 0) > 1 << 20)
+
+        let keys = ["inserted", "updated", "unchanged", "rejected", "deleted", "links", "unresolved"]
+        func figures(_ counts: [String: Any]) -> String {
+            keys.map { "\($0) \(counts[$0] ?? "?")" }.joined(separator: ", ")
         }
-        #expect(counts == ["Stop 76 0 0 0", "Route 1 0 0 0", "Trip 2 0 0 0", "StopTime 76 0 0 0"])
+        let entities = try #require(json["entities"] as? [[String: Any]])
+        #expect(entities.map { "\($0["entity"] ?? "?"): \(figures($0)), relationships \($0["hasRelationships"] ?? "?")" } == [
+            "Stop: inserted 76, updated 0, unchanged 0, rejected 0, deleted 0, links 38, unresolved 0, relationships 1",
+            "Route: inserted 1, updated 0, unchanged 0, rejected 0, deleted 0, links 0, unresolved 0, relationships 1",
+            "Trip: inserted 2, updated 0, unchanged 0, rejected 0, deleted 0, links 2, unresolved 0, relationships 1",
+            "StopTime: inserted 76, updated 0, unchanged 0, rejected 0, deleted 0, links 152, unresolved 0, relationships 1",
+        ])
+        let totals = try #require(json["totals"] as? [String: Any])
+        #expect(figures(totals) == "inserted 155, updated 0, unchanged 0, rejected 0, deleted 0, links 192, unresolved 0")
+        #expect(Set(totals.keys) == Set(keys))
+    }
+
+    @Test func statsFileWhenTheSummaryIsQuiet() throws {
+        let workspace = Workspace()
+        try workspace.write(Fixtures.itemModel, to: "model.json")
+        let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", "model.json", "--quiet", "--stats", "s.json",
+                                          stdin: Array(#"{"id": 1} {"id": 2} {"id": 1, "n": "x"}"#.utf8))
+        #expect(result.status == 0 && result.stderr == "", "\(result)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(workspace.bytes(of: "s.json") ?? [])) as? [String: Any])
+        let totals = try #require(json["totals"] as? [String: Any])
+        #expect(totals["inserted"] as? Int == 2 && totals["updated"] as? Int == 1, "\(json)")
+        #expect(json["records"] as? Int == 3)
     }
 
     @Test func batchSizeTwoGivesTheSameRowsAsTheDefault() throws {
@@ -253,7 +282,7 @@ import Testing
                                           stdin: Array(input.utf8))
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["T  3 inserted, 1 updated, 1 unchanged, 0 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 3, updated 1, unchanged 1, rejected 0"], "\(result)")
         let rows = try workspace.database("out.sqlite").rows(#"SELECT "id", "n" FROM "t" ORDER BY "id""#)
         #expect(rows == [[.integer(1), .text("a2")], [.integer(2), .text("b")], [.integer(3), .text("c")]])
     }

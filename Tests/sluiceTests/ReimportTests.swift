@@ -25,12 +25,13 @@ import Testing
         let second = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, stdin: sample)
 
         #expect(second.status == 0, "\(second)")
-        #expect(second.stderrLines.first?.hasPrefix("sluice: imported 155 records (") == true, "\(second)")
+        #expect(second.summaryLine?.hasPrefix("sluice: imported 155 records (") == true, "\(second)")
         #expect(second.entityLines == [
-            "Stop      0 inserted, 0 updated, 76 unchanged, 0 rejected; 0 links, 0 unresolved",
-            "Route     0 inserted, 0 updated, 1 unchanged, 0 rejected; 0 links, 0 unresolved",
-            "Trip      0 inserted, 0 updated, 2 unchanged, 0 rejected; 0 links, 0 unresolved",
-            "StopTime  0 inserted, 0 updated, 76 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "Stop: inserted 0, updated 0, unchanged 76, rejected 0, links 0, unresolved 0",
+            "Route: inserted 0, updated 0, unchanged 1, rejected 0, links 0, unresolved 0",
+            "Trip: inserted 0, updated 0, unchanged 2, rejected 0, links 0, unresolved 0",
+            "StopTime: inserted 0, updated 0, unchanged 76, rejected 0, links 0, unresolved 0",
+            "total: inserted 0, updated 0, unchanged 155, rejected 0, links 0, unresolved 0",
         ], "\(second)")
         let db = try workspace.database("t.sqlite")
         #expect(try dumpDataTables(db) == before)
@@ -61,10 +62,11 @@ import Testing
 
         #expect(third.status == 0, "\(third)")
         #expect(third.entityLines == [
-            "Stop      0 inserted, 1 updated, 75 unchanged, 0 rejected; 0 links, 0 unresolved",
-            "Route     0 inserted, 0 updated, 1 unchanged, 0 rejected; 0 links, 0 unresolved",
-            "Trip      0 inserted, 0 updated, 2 unchanged, 0 rejected; 0 links, 0 unresolved",
-            "StopTime  0 inserted, 0 updated, 76 unchanged, 0 rejected; 0 links, 0 unresolved",
+            "Stop: inserted 0, updated 1, unchanged 75, rejected 0, links 0, unresolved 0",
+            "Route: inserted 0, updated 0, unchanged 1, rejected 0, links 0, unresolved 0",
+            "Trip: inserted 0, updated 0, unchanged 2, rejected 0, links 0, unresolved 0",
+            "StopTime: inserted 0, updated 0, unchanged 76, rejected 0, links 0, unresolved 0",
+            "total: inserted 0, updated 1, unchanged 154, rejected 0, links 0, unresolved 0",
         ], "\(third)")
         let after = try dumpDataTables(workspace.database("t.sqlite"))
         for table in Self.dataTables where table != "stops" {
@@ -92,7 +94,7 @@ import Testing
         let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", stdin: Array(input.utf8))
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["T  1 inserted, 1 updated, 0 unchanged, 0 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 1, updated 1, unchanged 0, rejected 0"], "\(result)")
         let rows = try workspace.database("out.sqlite").rows(#"SELECT "id", "n" FROM "t""#)
         #expect(rows == [[.integer(42), .text("b")]])
     }
@@ -107,10 +109,10 @@ import Testing
         let second = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
                                           stdin: Array(#"{"id": 42.0, "n": "b"}"#.utf8))
         #expect(second.status == 0, "\(second)")
-        #expect(second.entityLines == ["T  0 inserted, 1 updated, 0 unchanged, 0 rejected"], "\(second)")
+        #expect(second.entityLines == ["T: inserted 0, updated 1, unchanged 0, rejected 0"], "\(second)")
         let third = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
                                          stdin: Array(#"{"id": 42, "n": "b"}"#.utf8))
-        #expect(third.entityLines == ["T  0 inserted, 0 updated, 1 unchanged, 0 rejected"], "\(third)")
+        #expect(third.entityLines == ["T: inserted 0, updated 0, unchanged 1, rejected 0"], "\(third)")
 
         let rows = try workspace.database("out.sqlite").rows(#"SELECT "id", "n" FROM "t""#)
         #expect(rows == [[.integer(42), .text("b")]])
@@ -126,7 +128,7 @@ import Testing
                                           stdin: Array(#"{"id": 1}"#.utf8))
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["T  0 inserted, 0 updated, 1 unchanged, 0 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 0, updated 0, unchanged 1, rejected 0"], "\(result)")
         let rows = try workspace.database("out.sqlite").rows(#"SELECT "id", "n" FROM "t""#)
         #expect(rows == [[.integer(1), .text("kept")]])
     }
@@ -141,7 +143,7 @@ import Testing
                                           stdin: Array(#"{"id": 1, "n": null}"#.utf8))
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["T  0 inserted, 1 updated, 0 unchanged, 0 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 0, updated 1, unchanged 0, rejected 0"], "\(result)")
         let rows = try workspace.database("out.sqlite").rows(#"SELECT "id", "n" FROM "t""#)
         #expect(rows == [[.integer(1), .null]])
     }

@@ -24,7 +24,7 @@ import Testing
                                           "--rejects", "rejects.ndjson", "in.json")
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["T  2 inserted, 0 updated, 0 unchanged, 5 rejected"], "\(result)")
+        #expect(result.entityLines == ["T: inserted 2, updated 0, unchanged 0, rejected 5"], "\(result)")
         let lines = String(decoding: workspace.bytes(of: "rejects.ndjson") ?? [], as: UTF8.self)
             .split(separator: "\n").map(String.init)
         // An NDJSON top-level array is an array of records: 1 and 2 are rejected one by one.

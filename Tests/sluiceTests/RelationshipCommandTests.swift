@@ -29,7 +29,7 @@ import Testing
         _ = try workspace.write(Self.model, to: "model.json")
         let result = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", stdin: Array(Self.input.utf8))
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["Stop  3 inserted, 0 updated, 0 unchanged, 0 rejected; 1 links, 1 unresolved"])
+        #expect(result.entityLines == ["Stop: inserted 3, updated 0, unchanged 0, rejected 0, links 1, unresolved 1"])
         #expect(result.stderrLines.last
             == #"sluice: 1 reference left unresolved (links left empty), first: Stop.parent "GONE" at <stdin>:2:1"#)
         let db = try workspace.database("s.sqlite")
@@ -54,7 +54,7 @@ import Testing
         let result = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", "--unresolved", "stub",
                                           stdin: Array(Self.input.utf8))
         #expect(result.status == 0, "\(result)")
-        #expect(result.entityLines == ["Stop  4 inserted, 0 updated, 0 unchanged, 0 rejected; 2 links, 0 unresolved"])
+        #expect(result.entityLines == ["Stop: inserted 4, updated 0, unchanged 0, rejected 0, links 2, unresolved 0"])
         #expect(try workspace.database("s.sqlite").rows(#"SELECT "id" FROM "stops" ORDER BY "pk""#)
             == [[.text("P1")], [.text("P2")], [.text("S1")], [.text("GONE")]])
     }
@@ -67,7 +67,7 @@ import Testing
         let second = try workspace.sluice("import", "--db", "s.sqlite", "--model", "model.json", "--delete-missing",
                                           stdin: Array("{\"stop_id\": \"P1\"}\n{\"stop_id\": \"P2\"}\n".utf8))
         #expect(second.status == 0, "\(second)")
-        #expect(second.entityLines == ["Stop  0 inserted, 0 updated, 2 unchanged, 0 rejected, 1 deleted; 0 links, 0 unresolved"])
+        #expect(second.entityLines == ["Stop: inserted 0, updated 0, unchanged 2, rejected 0, deleted 1, links 0, unresolved 0"])
         #expect(try workspace.database("s.sqlite").rows(#"SELECT "id", "parent_pk" FROM "stops" ORDER BY "pk""#)
             == [[.text("P1"), .null], [.text("P2"), .null]])
     }

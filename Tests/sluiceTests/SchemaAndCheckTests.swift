@@ -96,8 +96,59 @@ import Testing
         let bad = try workspace.sluice("check", "--model", "model.json", "--entity", "Nope")
         #expect(bad.status == 64, "\(bad)")
         #expect(bad.stderrLines.count == 1, "\(bad)")
-        #expect(bad.stderrLines.first?.hasPrefix("sluice: error: ") == true && bad.stderr.contains("Nope"), "\(bad)")
+        #expect(bad.stderrLines == [#"sluice: error: model.json: --entity: unknown entity "Nope"; the model has: T"#], "\(bad)")
         #expect(bad.stdout == "")
+    }
+
+    // MARK: Suggestions
+
+    @Test func misspeltFieldSuggestsTheNearestOne() throws {
+        let workspace = Workspace()
+        try workspace.write("""
+            { "entities": { "Stop": { "idnetity": "id", "attributes": { "id": { "type": "string", "optinal": false } } } } }
+            """, to: "model.json")
+
+        let result = try workspace.sluice("check", "--model", "model.json")
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout == "")
+        #expect(result.stderrLines == [
+            #"sluice: error: model.json: entities.Stop.idnetity: unknown field; did you mean "identity"?"#,
+            #"sluice: error: model.json: entities.Stop.attributes.id.optinal: unknown field; did you mean "optional"?"#,
+        ], "\(result)")
+    }
+
+    @Test func unknownEntityListsTheModelsEntities() throws {
+        let workspace = Workspace()
+        try workspace.write(try Workspace.packageBytes(Fixtures.transitModel), to: "model.json")
+        let expected = #"sluice: error: model.json: --entity: unknown entity "Stp"; "#
+            + #"the model has: Route, Stop, StopTime, Trip; did you mean "Stop"?"#
+
+        let check = try workspace.sluice("check", "--model", "model.json", "--entity", "Stp")
+        #expect(check.status == 64, "\(check)")
+        #expect(check.stderrLines == [expected], "\(check)")
+
+        let imported = try workspace.sluice("import", "--db", "t.sqlite", "--model", "model.json", "--entity", "Stp",
+                                            stdin: Array("[]".utf8))
+        #expect(imported.status == 64, "\(imported)")
+        #expect(imported.stderrLines == [expected], "\(imported)")
+        #expect(!workspace.exists("t.sqlite"))
+    }
+
+    @Test func unknownRelationshipTargetListsTheModelsEntities() throws {
+        let workspace = Workspace()
+        try workspace.write("""
+            { "entities": { "Stop": { "attributes": { "id": "string" }, "relationships": { "parent": { "entity": "Stpo" } } },
+                            "Trip": { "attributes": { "id": "string" } } } }
+            """, to: "model.json")
+
+        let result = try workspace.sluice("check", "--model", "model.json")
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == [
+            #"sluice: error: model.json: entities.Stop.relationships.parent.entity: unknown entity "Stpo"; "#
+                + #"the model has: Stop, Trip; did you mean "Stop"?"#,
+        ], "\(result)")
     }
 
     @Test func checkOfAModelThatIsNotJSON() throws {

@@ -34,6 +34,10 @@ public struct ImportOptions: Sendable {
     /// Set from another thread or a signal handler to stop the import; it then rolls back and
     /// throws `.interrupted`.
     public var cancellation: ImportCancellation?
+    /// Called on the importing thread after each input chunk (`chunkSize` bytes) is parsed,
+    /// never per record. It should return quickly: the import waits for it. The library never
+    /// prints; the `sluice` CLI draws its progress bar from this.
+    public var progress: (@Sendable (ImportProgress) -> Void)?
 
     public init() {}
 }

@@ -37,6 +37,8 @@ public final class Importer {
     private let clock = MonotonicClock()
     private var sources: [String] = []
     private var bytes: Int64 = 0
+    /// Bytes of the finished inputs as stored (compressed for gzip), for progress.
+    private var storedBytes: Int64 = 0
     private var records = 0
     private var finished = false
     /// Past the point of no return: a cancellation no longer applies.
@@ -253,10 +255,17 @@ public final class Importer {
             while let chunk = try reader.next() {
                 try checkCancellation()
                 try parser.parse(chunk)
+                if let progress = options.progress {
+                    progress(ImportProgress(bytesRead: storedBytes + source.storedBytesRead,
+                                            totalBytes: source.storedSize.map { storedBytes + $0 },
+                                            records: records + stream.recordCount - recordsBefore,
+                                            seconds: clock.elapsedSeconds))
+                }
             }
             try checkCancellation()
             try parser.finish()
             bytes += reader.bytesRead
+            storedBytes += source.storedBytesRead
             records += stream.recordCount - recordsBefore
         } catch {
             // A batch being written failed before the parser got this far: that comes first.

@@ -8,6 +8,11 @@ protocol ByteSource: AnyObject {
     var name: String { get }
     /// Total size when known (a regular file, not compressed), for progress.
     var expectedSize: Int64? { get }
+    /// The size of the file underneath when known (compressed for gzip), for progress.
+    var storedSize: Int64? { get }
+    /// Bytes taken so far from the file or descriptor underneath (compressed bytes for gzip),
+    /// for progress: they compare with `storedSize`.
+    var storedBytesRead: Int64 { get }
     /// Fills up to `buffer.count` bytes; returns 0 at the end (or when `buffer` is empty).
     /// May return fewer bytes than asked before the end, as `read(2)` does on a pipe.
     /// Retries EINTR.

@@ -5,6 +5,8 @@ import Glibc
 final class FileSource: ByteSource {
     let name: String
     let expectedSize: Int64?
+    var storedSize: Int64? { expectedSize }
+    private(set) var storedBytesRead: Int64 = 0
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     /// Asked when a read is interrupted by a signal (`EINTR`): true makes the read fail with
@@ -61,7 +63,10 @@ final class FileSource: ByteSource {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             let count = Glibc.read(descriptor, base, buffer.count)
-            if count >= 0 { return count }
+            if count >= 0 {
+                storedBytesRead += Int64(count)
+                return count
+            }
             let code = errno
             if code == EINTR {
                 if stopsWhenInterrupted?() == true {

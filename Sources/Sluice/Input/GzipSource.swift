@@ -24,6 +24,9 @@ final class GzipSource: ByteSource {
     /// The inflated size is not known in advance (the gzip trailer only has it modulo 2³²,
     /// and only for the last member).
     var expectedSize: Int64? { nil }
+    /// Progress counts compressed bytes against the compressed size, which is known.
+    var storedSize: Int64? { source.storedSize }
+    var storedBytesRead: Int64 { source.storedBytesRead }
 
     init(wrapping source: ByteSource, inputBufferSize: Int = 256 << 10) throws(SluiceError) {
         precondition(inputBufferSize > 0, "the input buffer must hold at least one byte")

@@ -15,6 +15,8 @@ final class MemorySource: ByteSource {
     }
 
     var expectedSize: Int64? { Int64(bytes.count) }
+    var storedSize: Int64? { expectedSize }
+    var storedBytesRead: Int64 { Int64(position) }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         let count = min(buffer.count, bytes.count - position)

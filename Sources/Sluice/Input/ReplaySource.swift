@@ -14,6 +14,9 @@ final class ReplaySource: ByteSource {
     var name: String { source.name }
     /// The underlying total, which counts the replayed bytes.
     var expectedSize: Int64? { source.expectedSize }
+    /// The underlying source's, which already counts the replayed bytes.
+    var storedSize: Int64? { source.storedSize }
+    var storedBytesRead: Int64 { source.storedBytesRead }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         guard replayed < prefix.count else { return try source.read(into: buffer) }

@@ -70,7 +70,8 @@ extension MappingPlan {
             if let entity = entityIndex(named: name) {
                 addLocation(locations.path ?? KeyPath([]), entity: entity)
             } else {
-                problems.append(ModelProblem(path: "--entity", message: "unknown entity \"\(name)\""))
+                problems.append(ModelProblem(path: "--entity",
+                                             message: NameSuggestion.unknownEntity(name, entities: model.entities.map(\.name))))
             }
         } else if locations.path != nil {
             problems.append(ModelProblem(path: "--path", message: "needs --entity to say which entity the records are"))

@@ -344,7 +344,7 @@ struct ModelDecoder {
             if allowed.contains(member.key) {
                 fields[member.key] = Field(value: member.value, location: member.location)
             } else {
-                report("unknown field", at: member.location)
+                report("unknown field" + NameSuggestion.didYouMean(member.key, among: allowed), at: member.location)
             }
         }
         return fields

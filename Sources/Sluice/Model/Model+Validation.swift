@@ -28,13 +28,15 @@ struct ModelValidator {
 
     private func validateRoot(into problems: inout ModelProblemCollector) {
         for entry in draft.root?.entries ?? [] where entities[entry.entity] == nil {
-            problems.report("unknown entity \(ModelProblem.quote(entry.entity))", at: entry.location)
+            problems.report(NameSuggestion.unknownEntity(entry.entity, entities: draft.entities.map(\.name)),
+                            at: entry.location)
         }
     }
 
     private func validateIdentity(of entity: EntityDraft, into problems: inout ModelProblemCollector) {
         for name in entity.identity where !entity.attributes.contains(where: { $0.attribute.name == name }) {
-            problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)",
+            problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)"
+                                + NameSuggestion.didYouMean(name, among: entity.attributes.map(\.attribute.name)),
                             at: entity.identityLocation)
         }
     }
@@ -69,7 +71,8 @@ struct ModelValidator {
         let relationship = draft.relationship
         guard draft.hasEntity else { return }
         guard let target = entities[relationship.entity] else {
-            problems.report("unknown entity \(ModelProblem.quote(relationship.entity))", at: draft.entityLocation)
+            problems.report(NameSuggestion.unknownEntity(relationship.entity, entities: self.draft.entities.map(\.name)),
+                            at: draft.entityLocation)
             return
         }
         // Nothing can be checked against an entity that was not an object.
@@ -77,7 +80,8 @@ struct ModelValidator {
         if let relatedBy = relationship.relatedBy,
            !target.attributes.contains(where: { $0.attribute.name == relatedBy })
         {
-            problems.report("\(ModelProblem.quote(relatedBy)) is not an attribute of \(target.name)",
+            problems.report("\(ModelProblem.quote(relatedBy)) is not an attribute of \(target.name)"
+                                + NameSuggestion.didYouMean(relatedBy, among: target.attributes.map(\.attribute.name)),
                             at: draft.relatedByLocation)
         }
         if let inverseName = relationship.inverse {
@@ -89,7 +93,8 @@ struct ModelValidator {
                         at: draft.inverseLocation)
                 }
             } else {
-                problems.report("\(ModelProblem.quote(inverseName)) is not a relationship of \(target.name)",
+                problems.report("\(ModelProblem.quote(inverseName)) is not a relationship of \(target.name)"
+                                    + NameSuggestion.didYouMean(inverseName, among: target.relationships.map(\.relationship.name)),
                                 at: draft.inverseLocation)
             }
         }

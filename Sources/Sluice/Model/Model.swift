@@ -97,7 +97,7 @@ extension Model {
     }
 
     public enum MergePolicy: String, Sendable { case add, replace }
-    public enum UnresolvedPolicy: String, Sendable { case null, stub, fail }
+    public enum UnresolvedPolicy: String, Sendable, CaseIterable { case null, stub, fail }
 
     public struct Relationship: Sendable, Equatable {
         public var name: String

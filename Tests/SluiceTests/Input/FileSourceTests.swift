@@ -13,7 +13,10 @@ extension InputTests {
             let source = try FileSource(path: path)
             #expect(source.name == path)
             #expect(source.expectedSize == 1_000)
+            #expect(source.storedSize == 1_000)
+            #expect(source.storedBytesRead == 0)
             #expect(try readAll(source, chunkSize: 7) == content)
+            #expect(source.storedBytesRead == 1_000)
         }
 
         @Test("a chunk size that divides the file leaves no empty last chunk")

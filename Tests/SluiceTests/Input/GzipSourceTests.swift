@@ -14,7 +14,10 @@ extension InputTests {
             #expect(source is GzipSource)
             #expect(source.name == path)
             #expect(source.expectedSize == nil)
+            let compressed = Int64(try #require(directory.bytes(of: "records.json.gz")).count)
+            #expect(source.storedSize == compressed, "progress compares compressed bytes with the file")
             #expect(try readAll(source, chunkSize: 4_096) == content)
+            #expect(source.storedBytesRead == compressed)
         }
 
         @Test("small buffers on both sides still give every byte")

@@ -61,6 +61,8 @@ final class TrickleSource: ByteSource {
 
     var name: String { inner.name }
     var expectedSize: Int64? { nil }
+    var storedSize: Int64? { nil }
+    var storedBytesRead: Int64 { inner.storedBytesRead }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(step)))
@@ -79,6 +81,8 @@ final class FailingSource: ByteSource {
 
     var name: String { inner.name }
     var expectedSize: Int64? { nil }
+    var storedSize: Int64? { nil }
+    var storedBytesRead: Int64 { inner.storedBytesRead }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         guard remaining > 0 else { throw SluiceError.readError(on: name, errno: EIO) }

@@ -44,10 +44,10 @@ import Testing
             }
             """)
         #expect(problems == [
-            #"root.stops: unknown entity "Stpo""#,
+            #"root.stops: unknown entity "Stpo"; the model has: Stop, Trip; did you mean "Stop"?"#,
             "version: unknown field",
             #"entities.Stop.identity: "stopID" is listed twice"#,
-            #"entities.Stop.identity: "stop_id" is not an attribute of Stop"#,
+            #"entities.Stop.identity: "stop_id" is not an attribute of Stop; did you mean "stopID"?"#,
             #"entities.Stop.attributes.lat.type: unknown type "flaot""#,
             "entities.Stop.attributes.lat.optional: expected a boolean",
             "entities.Stop.attributes.lon.key: expected a string or an array of strings",
@@ -58,7 +58,7 @@ import Testing
             #"entities.Stop.attributes.pk: column "pk" is reserved for the primary key"#,
             #"entities.Stop.attributes: duplicate field "stopID""#,
             "entities.Stop.relationships.parent.merge: only to-many relationships take a merge policy",
-            #"entities.Stop.relationships.route.entity: unknown entity "Rout""#,
+            #"entities.Stop.relationships.route.entity: unknown entity "Rout"; the model has: Stop, Trip"#,
             "entities.Stop.relationships.trips.column: only to-one relationships take a column",
             #"entities.Stop.relationships.trips.merge: unknown merge policy "all" (expected add or replace)"#,
             #"entities.Stop.relationships.extra.relatedBy: "nope" is not an attribute of Trip"#,
@@ -88,11 +88,11 @@ import Testing
             }
             """)
         #expect(problems == [
-            "entites: unknown field",
-            "entities.E.tabel: unknown field",
-            "entities.E.attributes.a.keys: unknown field",
+            #"entites: unknown field; did you mean "entities"?"#,
+            #"entities.E.tabel: unknown field; did you mean "table"?"#,
+            #"entities.E.attributes.a.keys: unknown field; did you mean "key"?"#,
             "entities.E.attributes.a.nullable: unknown field",
-            "entities.E.relationships.r.to_many: unknown field",
+            #"entities.E.relationships.r.to_many: unknown field; did you mean "toMany"?"#,
             "entities.E.indexes: unknown field",
             "options: unknown field",
         ])
@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test func rootProblems() {
-        #expect(modelProblems(#"{ "root": "F", "entities": { "E": {} } }"#) == [#"root: unknown entity "F""#])
+        #expect(modelProblems(#"{ "root": "F", "entities": { "E": {} } }"#) == [#"root: unknown entity "F"; the model has: E"#])
         #expect(modelProblems(#"{ "root": { "a..b": "E", "c": 1, "": "E" }, "entities": { "E": {} } }"#) == [
             #"root.a..b: "a..b" is not a valid key path"#,
             "root.c: expected an entity name",

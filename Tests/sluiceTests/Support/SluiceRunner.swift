@@ -21,19 +21,26 @@ struct SluiceResult: CustomStringConvertible {
         return lines
     }
 
-    /// The per-entity lines of the import summary (`  Stop  76 inserted, ...`), trimmed.
+    /// The rows of the import summary's table, each cell named by its column:
+    /// `Stop: inserted 76, updated 0, unchanged 0, rejected 0, links 38, unresolved 0`, then
+    /// `total: …` when there are several entities. Names may hold spaces (a zero-config table
+    /// named after a file): the cells are the last fields of a row.
     var entityLines: [String] {
-        stderrLines.filter { $0.hasPrefix("  ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let table = stderrLines.filter { $0.hasPrefix("  ") }
+        guard let header = table.first else { return [] }
+        let columns = header.split(separator: " ").map(String.init)
+        return table.dropFirst().map { row in
+            let fields = row.split(separator: " ").map(String.init)
+            guard fields.count > columns.count else { return "malformed row: \(row)" }
+            let name = fields.dropLast(columns.count).joined(separator: " ")
+            let cells = zip(columns, fields.suffix(columns.count)).map { "\($0) \($1)" }
+            return "\(name): " + cells.joined(separator: ", ")
+        }
     }
 
-    /// The summary line of one entity, with the column padding collapsed:
-    /// `Stop: 76 inserted, 0 updated, 0 unchanged, 0 rejected`.
-    func entityLine(_ entity: String) -> String? {
-        for line in entityLines where line.hasPrefix(entity + " ") {
-            let counts = line.dropFirst(entity.count).trimmingCharacters(in: .whitespaces)
-            return "\(entity): \(counts)"
-        }
-        return nil
+    /// The summary's closing line, `sluice: imported 155 records (…) in …`.
+    var summaryLine: String? {
+        stderrLines.first { $0.hasPrefix("sluice: imported ") }
     }
 
     var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
@@ -67,9 +74,11 @@ enum SluiceRunner {
 
     /// Runs `sluice arguments…` in `directory` with `stdin` piped in. Fails the run (status -1)
     /// after `timeout` seconds rather than hanging the test suite. The environment is the
-    /// test's with `LC_ALL=C`, then `environment` on top.
+    /// test's with `LC_ALL=C`, then `environment` on top. With `terminalColumns`, stderr is a
+    /// pseudo-terminal that wide instead of a pipe (`stderr` is then what was drawn on it).
     static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: String,
-                    environment extra: [String: String] = [:], timeout: TimeInterval = 120) throws -> SluiceResult {
+                    environment extra: [String: String] = [:], terminalColumns: Int? = nil,
+                    timeout: TimeInterval = 120) throws -> SluiceResult {
         // A write to a pipe whose reader has exited must fail with EPIPE, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
 
@@ -87,8 +96,14 @@ enum SluiceRunner {
         let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = errors
+        let terminal = try terminalColumns.map { try PseudoTerminal(columns: $0) }
+        if let terminal {
+            process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
+        } else {
+            process.standardError = errors
+        }
         try process.run()
+        terminal?.closeTerminal()
 
         // Feed stdin and drain stdout/stderr concurrently: any one of them can fill its pipe
         // and block the child while we wait on another.
@@ -102,7 +117,7 @@ enum SluiceRunner {
             collected.set(stdout: output.fileHandleForReading.readDataToEndOfFile())
         }
         DispatchQueue.global().async(group: group) {
-            collected.set(stderr: errors.fileHandleForReading.readDataToEndOfFile())
+            collected.set(stderr: terminal?.readToEnd() ?? errors.fileHandleForReading.readDataToEndOfFile())
         }
 
         let deadline = Date().addingTimeInterval(timeout)

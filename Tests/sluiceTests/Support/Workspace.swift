@@ -80,6 +80,11 @@ final class Workspace {
         try SluiceRunner.run(arguments, stdin: stdin, in: path, environment: environment)
     }
 
+    /// Runs `sluice arguments…` here with stderr on a pseudo-terminal `columns` wide.
+    func sluiceOnTerminal(_ arguments: [String], stdin: [UInt8] = [], columns: Int = 100) throws -> SluiceResult {
+        try SluiceRunner.run(arguments, stdin: stdin, in: path, terminalColumns: columns)
+    }
+
     /// Opens a database of the workspace read-only.
     func database(_ name: String) throws -> TestDatabase {
         try TestDatabase(path: file(name))

@@ -1,0 +1,80 @@
+import Sluice
+
+/// The text of the progress bar (SPEC §5), a pure function of the progress and the terminal's
+/// width so that it can be tested without a terminal. `ProgressBar` draws it.
+///
+/// With a known total: `[=======>       ]  45%  12.3 MiB of 27.0 MiB  52,310 records/s  ETA 0:14`.
+/// Without (a pipe): `12.3 MiB  1,234,567 records  52,310 records/s  0:42` (the time so far).
+/// The line never reaches the last column, where some terminals wrap; on a narrow terminal
+/// the least useful parts go first (the rate, then the byte counts, the bar, the time).
+enum ProgressLine {
+    /// The bar's width with its brackets: wide enough to move, narrow enough to leave room.
+    static let widestBar = 32
+    static let narrowestBar = 12
+
+    static func render(_ progress: ImportProgress, width: Int) -> String {
+        let budget = max(1, width - 1)
+        let line: String
+        if let total = progress.totalBytes {
+            line = known(progress, total: total, budget: budget)
+        } else {
+            line = unknown(progress, budget: budget)
+        }
+        return String(line.prefix(budget))
+    }
+
+    private static func known(_ progress: ImportProgress, total: Int64, budget: Int) -> String {
+        let fraction = total > 0 ? min(1, Double(progress.bytesRead) / Double(total)) : 1
+        let percent = String(Int(fraction * 100))
+        let percentText = String(repeating: " ", count: 3 - percent.count) + percent + "%"
+        let bytes = "\(Format.bytes(progress.bytesRead)) of \(Format.bytes(total))"
+        let rate = "\(Format.rate(progress.records, seconds: progress.seconds)) records/s"
+        let eta = eta(progress, total: total).map { "ETA \(Format.duration($0))" }
+
+        // Dropped in this order until the line fits.
+        var showRate = true, showBytes = true, showBar = true, showETA = eta != nil
+        while true {
+            var parts = [percentText]
+            if showBytes { parts.append(bytes) }
+            if showRate { parts.append(rate) }
+            if showETA, let eta { parts.append(eta) }
+            let text = parts.joined(separator: "  ")
+            let room = budget - text.count - 2
+            if showBar, room >= narrowestBar {
+                return bar(fraction, width: min(widestBar, room)) + "  " + text
+            }
+            if !showBar, text.count <= budget { return text }
+            if showRate { showRate = false } else if showBytes { showBytes = false }
+            else if showBar { showBar = false } else if showETA { showETA = false } else { return text }
+        }
+    }
+
+    private static func unknown(_ progress: ImportProgress, budget: Int) -> String {
+        var parts = [
+            Format.bytes(progress.bytesRead),
+            "\(Format.grouped(progress.records)) \(progress.records == 1 ? "record" : "records")",
+            "\(Format.rate(progress.records, seconds: progress.seconds)) records/s",
+            Format.duration(progress.seconds),
+        ]
+        // The time goes first, then the rate; bytes and records stay (the line is cut if need be).
+        while parts.joined(separator: "  ").count > budget, parts.count > 2 { parts.removeLast() }
+        return parts.joined(separator: "  ")
+    }
+
+    /// Seconds left at the rate so far; nil before there is a rate to go by.
+    static func eta(_ progress: ImportProgress, total: Int64) -> Double? {
+        guard progress.bytesRead > 0, progress.seconds > 0 else { return nil }
+        let left = max(0, total - progress.bytesRead)
+        return Double(left) * progress.seconds / Double(progress.bytesRead)
+    }
+
+    /// `[=====>    ]`, `width` columns with the brackets. ASCII: a terminal in the C locale
+    /// shows it as well as any other.
+    static func bar(_ fraction: Double, width: Int) -> String {
+        let inside = width - 2
+        let filled = Int(fraction * Double(inside))
+        if filled >= inside { return "[" + String(repeating: "=", count: inside) + "]" }
+        return "[" + String(repeating: "=", count: filled) + ">"
+            + String(repeating: " ", count: inside - filled - 1) + "]"
+    }
+}

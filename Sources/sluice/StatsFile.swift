@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // JSONEncoder without ICU: a smaller resident footprint
+#else
+import Foundation
+#endif
+import Sluice
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--stats FILE`: the summary's figures as JSON (SPEC §5), keys documented in the README.
+/// Its own shape rather than `ImportReport`'s `Codable` one, so that the totals and the rate
+/// are in the file and the file's keys do not change when the library's report does.
+struct StatsFile: Encodable {
+    struct Counts: Encodable {
+        var entity: String?
+        var inserted: Int
+        var updated: Int
+        var unchanged: Int
+        var rejected: Int
+        var deleted: Int
+        var links: Int
+        var unresolved: Int
+        /// Per entity only: whether `links` and `unresolved` can be other than 0.
+        var hasRelationships: Bool?
+    }
+
+    var entities: [Counts]
+    var totals: Counts
+    var sources: [String]
+    var records: Int
+    var bytes: Int64
+    var seconds: Double
+    var recordsPerSecond: Double
+    var peakMemoryBytes: Int64
+    var unresolvedExamples: [String]
+
+    init(_ report: ImportReport) {
+        entities = report.entities.map { entity in
+            Counts(entity: entity.entity, inserted: entity.inserted, updated: entity.updated,
+                   unchanged: entity.unchanged, rejected: entity.rejected, deleted: entity.deleted, links: entity.links,
+                   unresolved: entity.unresolved, hasRelationships: entity.hasRelationships)
+        }
+        totals = Counts(entity: nil, inserted: report.inserted, updated: report.updated, unchanged: report.unchanged,
+                        rejected: report.rejected, deleted: report.deleted, links: report.links,
+                        unresolved: report.unresolved, hasRelationships: nil)
+        sources = report.sources
+        records = report.records
+        bytes = report.bytes
+        seconds = report.seconds
+        recordsPerSecond = report.recordsPerSecond
+        peakMemoryBytes = report.peakMemoryBytes
+        unresolvedExamples = report.unresolvedExamples
+    }
+
+    /// Writes the JSON (pretty, keys sorted) to `path`; a failure is an I/O error (exit 74).
+    static func write(_ report: ImportReport, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let bytes = Array(try encoder.encode(StatsFile(report))) + [UInt8(ascii: "\n")]
+        guard let file = fopen(path, "w") else {
+            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
+        }
+        let written = fwrite(bytes, 1, bytes.count, file)
+        let closed = fclose(file)
+        guard written == bytes.count, closed == 0 else {
+            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pseudo-terminal to give `sluice` as its stderr, so that `isatty(2)` is true and the
+/// progress bar is drawn as on a user's terminal; the test reads what was drawn on the other
+/// side. The terminal side is raw (no `\n` → `\r\n`), so the bytes read are the bytes written.
+///
+/// `@unchecked Sendable`: the terminal side is closed before another thread reads the
+/// controller side, which never changes.
+final class PseudoTerminal: @unchecked Sendable {
+    /// The side the test reads.
+    let controller: Int32
+    /// The side `sluice` writes to.
+    private(set) var terminal: Int32
+
+    init(columns: Int, rows: Int = 24) throws {
+        var controller: Int32 = -1
+        var terminal: Int32 = -1
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&controller, &terminal, nil, nil, &size) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        // Other tests start processes at the same time: none may inherit a copy of the
+        // terminal, or the end of output would wait for them too (the child gets its copy by dup2).
+        _ = fcntl(controller, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(terminal, F_SETFD, FD_CLOEXEC)
+        var mode = termios()
+        tcgetattr(terminal, &mode)
+        cfmakeraw(&mode)
+        tcsetattr(terminal, TCSANOW, &mode)
+        self.controller = controller
+        self.terminal = terminal
+    }
+
+    deinit {
+        closeTerminal()
+        close(controller)
+    }
+
+    /// Once the child has its copy: then the end of the child is the end of the output.
+    func closeTerminal() {
+        if terminal >= 0 { close(terminal) }
+        terminal = -1
+    }
+
+    /// Everything written until the terminal side is closed everywhere (`read` then fails
+    /// with EIO, after the buffered bytes).
+    func readToEnd() -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = read(controller, &buffer, buffer.count)
+            if count > 0 {
+                data.append(contentsOf: buffer[..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return data
+            }
+        }
+    }
+}
