@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sluice against the tools a user would pick instead, side by side in one run on the same
-# generated input (SPEC §7's W1: the flat array of stop times, 3,000,000 rows at scale 1):
+# generated input. SPEC §7's W1: the flat array of stop times, 3,000,000 rows at scale 1:
 #
 #   sluice          sluice import --model LargeFixtures/models/flat.json w1.json
 #   sqlite3 shell   INSERT … SELECT … FROM json_each(readfile('w1.json'))
@@ -10,32 +10,62 @@
 #   yajl parse      yajl over w1.json with no-op callbacks (the parser's ceiling; writes nothing)
 #
 # Prints wall time, peak RSS (/usr/bin/time -v) and ratios to Sluice, and checks that every
-# tool wrote the same number of rows. Python tools go into a venv in a temporary folder,
-# removed at the end with the inputs and databases; missing Debian packages (sqlite3, time,
-# gcc, libsqlite3-dev, libyajl-dev, python3-venv) are installed with apt-get.
+# tool wrote the same number of rows.
 #
-#   Benchmarks/compare.sh [--scale S] [--only "sluice duckdb ..."] [--keep]
+# W2: the document shape, {"stop_times":[…],"trips":[…],"routes":[…],"stops":[…]} with every
+# reference pointing forward (3,000,000 stop times, 100,000 trips, 1,000 routes, 13,000 stops
+# at scale 1), into models/document.json's layout (identities, four to-one links):
+#
+#   sluice            sluice import --model LargeFixtures/models/document.json w2.json (cold)
+#   sluice re-import  the same command again on the same database: must write nothing
+#   sqlite3           the DDL of `sluice schema`, then INSERT … SELECT … FROM
+#                     json_each(readfile('w2.json'), '$.stops') per array, then every link
+#                     with UPDATE … FROM on the identity columns, one transaction
+#
+# Checks that both databases hold the same rows (counts, non-null links per fk column, and
+# the rows themselves with links compared by the target's identity) and that the re-import
+# wrote no row; prints the targets (SPEC §7, issue 6): sluice cold <= 0.5x sqlite3, peak RSS
+# < 48 MiB, re-import <= 0.7x cold.
+#
+# Python tools go into a venv in a temporary folder, removed at the end with the inputs and
+# databases; missing Debian packages (sqlite3, time, and for W1 gcc, libsqlite3-dev,
+# libyajl-dev, python3-venv) are installed with apt-get. --only names W1's tools; of them
+# "sluice" (cold and re-import) and "sqlite3" also run in W2. Exits 1 if a check fails.
+#
+#   Benchmarks/compare.sh [--workload w1|w2|all] [--scale S] [--only "sluice duckdb ..."] [--keep]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=1
 only="sluice sqlite3 sqlite-utils duckdb c-insert yajl-parse"
 keep=""
+workload=all
+usage() { echo "usage: $0 [--workload w1|w2|all] [--scale S] [--only \"TOOLS\"] [--keep]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case "$1" in
+        --workload) workload=${2:-}; shift 2 || usage ;;
         --scale) scale=$2; shift 2 ;;
         --only) only=$2; shift 2 ;;
         --keep) keep=1; shift ;;
-        *) echo "usage: $0 [--scale S] [--only \"TOOLS\"] [--keep]" >&2; exit 64 ;;
+        *) usage ;;
     esac
 done
+case "$workload" in
+    w1) w1=1; w2="" ;;
+    w2) w1=""; w2=1 ;;
+    all) w1=1; w2=1 ;;
+    *) usage ;;
+esac
+status=0
 
 need=()
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -x /usr/bin/time ] || need+=(time)
-command -v gcc >/dev/null || need+=(gcc)
-[ -e /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
-[ -e /usr/include/yajl/yajl_parse.h ] || need+=(libyajl-dev)
-python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+if [ -n "$w1" ]; then
+    command -v gcc >/dev/null || need+=(gcc)
+    [ -e /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
+    [ -e /usr/include/yajl/yajl_parse.h ] || need+=(libyajl-dev)
+    python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+fi
 if [ ${#need[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}" >/dev/null
@@ -49,25 +79,52 @@ echo "building sluice and sluice-fixtures (release)..." >&2
 swift build -c release --scratch-path "$scratch" --product sluice >/dev/null
 swift build -c release --scratch-path "$scratch" --product sluice-fixtures >/dev/null
 bin=$scratch/release
-gcc -O2 -o "$tmp/insert_loop" Benchmarks/compare/insert_loop.c -lsqlite3
-gcc -O2 -o "$tmp/yajl_parse" Benchmarks/compare/yajl_parse.c -lyajl
 
-if [[ " $only " == *" sqlite-utils "* || " $only " == *" duckdb "* ]]; then
-    echo "installing duckdb, duckdb-ext-sqlite and sqlite-utils into a temporary venv..." >&2
-    python3 -m venv "$tmp/venv"
-    "$tmp/venv/bin/pip" install -q duckdb==1.4.4 duckdb-ext-sqlite==1.4.4.20260205 sqlite-utils >&2
-    extensions=$("$tmp/venv/bin/python" -c 'import duckdb_ext, os; print(os.path.join(list(duckdb_ext.__path__)[0], "extensions"))')
-fi
+timed() {  # name, command...: runs it under /usr/bin/time -v (output in $tmp/name.out); sets wall (s) and rss (KiB)
+    local name=$1; shift
+    echo "running $name..." >&2
+    sync
+    if ! /usr/bin/time -v -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>&1; then
+        echo "$name failed:" >&2; tail -5 "$tmp/$name.out" >&2
+        return 1
+    fi
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): \(.*\)/\1/p' "$tmp/$name.time" \
+        | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/$name.time")
+}
 
-echo "generating scale $scale..." >&2
-"$bin/sluice-fixtures" --shape flat --scale "$scale" --output "$tmp/w1.json"
-"$bin/sluice-fixtures" --shape ndjson --scale "$scale" --output "$tmp/w1.ndjson"
-"$bin/sluice-fixtures" --tsv --scale "$scale" --output "$tmp/w1.tsv"
-bytes=$(stat -c %s "$tmp/w1.json")
-sync
+run() {  # name, database, command...
+    local name=$1 database=$2; shift 2
+    [[ " $only " == *" $name "* ]] || return 0
+    local wall rss rows=-
+    if ! timed "$name" "$@"; then
+        printf '%s\tfailed\t-\t-\n' "$name" >>"$tmp/results"
+        return 0
+    fi
+    if [ -n "$database" ]; then rows=$(sqlite3 "$database" 'SELECT count(*) FROM stop_times'); rm -f "$database"; fi
+    printf '%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$rows" >>"$tmp/results"
+}
 
-columns='"trip_id" TEXT, "arrival_time" TEXT, "departure_time" TEXT, "stop_id" TEXT, "stop_sequence" INTEGER, "pickup_type" INTEGER, "drop_off_type" INTEGER, "shape_dist_traveled" REAL'
-cat > "$tmp/sqlite3.sql" <<SQL
+if [ -n "$w1" ]; then
+    gcc -O2 -o "$tmp/insert_loop" Benchmarks/compare/insert_loop.c -lsqlite3
+    gcc -O2 -o "$tmp/yajl_parse" Benchmarks/compare/yajl_parse.c -lyajl
+
+    if [[ " $only " == *" sqlite-utils "* || " $only " == *" duckdb "* ]]; then
+        echo "installing duckdb, duckdb-ext-sqlite and sqlite-utils into a temporary venv..." >&2
+        python3 -m venv "$tmp/venv"
+        "$tmp/venv/bin/pip" install -q duckdb==1.4.4 duckdb-ext-sqlite==1.4.4.20260205 sqlite-utils >&2
+        extensions=$("$tmp/venv/bin/python" -c 'import duckdb_ext, os; print(os.path.join(list(duckdb_ext.__path__)[0], "extensions"))')
+    fi
+
+    echo "generating scale $scale..." >&2
+    "$bin/sluice-fixtures" --shape flat --scale "$scale" --output "$tmp/w1.json"
+    "$bin/sluice-fixtures" --shape ndjson --scale "$scale" --output "$tmp/w1.ndjson"
+    "$bin/sluice-fixtures" --tsv --scale "$scale" --output "$tmp/w1.tsv"
+    bytes=$(stat -c %s "$tmp/w1.json")
+    sync
+
+    columns='"trip_id" TEXT, "arrival_time" TEXT, "departure_time" TEXT, "stop_id" TEXT, "stop_sequence" INTEGER, "pickup_type" INTEGER, "drop_off_type" INTEGER, "shape_dist_traveled" REAL'
+    cat > "$tmp/sqlite3.sql" <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
 CREATE TABLE stop_times ("pk" INTEGER PRIMARY KEY, $columns);
 INSERT INTO stop_times (trip_id, arrival_time, departure_time, stop_id, stop_sequence, pickup_type, drop_off_type, shape_dist_traveled)
@@ -76,42 +133,26 @@ INSERT INTO stop_times (trip_id, arrival_time, departure_time, stop_id, stop_seq
   FROM json_each(readfile('$tmp/w1.json'));
 SQL
 
-run() {  # name, database, command...
-    local name=$1 database=$2; shift 2
-    [[ " $only " == *" $name "* ]] || return 0
-    echo "running $name..." >&2
-    sync
-    if ! /usr/bin/time -v -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>&1; then
-        echo "$name failed:" >&2; tail -5 "$tmp/$name.out" >&2
-        printf '%s\tfailed\t-\t-\n' "$name" >>"$tmp/results"
-        return 0
-    fi
-    local wall rss rows=-
-    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): \(.*\)/\1/p' "$tmp/$name.time" \
-        | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
-    rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/$name.time")
-    if [ -n "$database" ]; then rows=$(sqlite3 "$database" 'SELECT count(*) FROM stop_times'); rm -f "$database"; fi
-    printf '%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$rows" >>"$tmp/results"
-}
+    : >"$tmp/results"
+    run sluice "$tmp/sluice.sqlite" "$bin/sluice" import --quiet --db "$tmp/sluice.sqlite" --model LargeFixtures/models/flat.json "$tmp/w1.json"
+    run sqlite3 "$tmp/sqlite3.sqlite" sqlite3 "$tmp/sqlite3.sqlite" ".read $tmp/sqlite3.sql"
+    run sqlite-utils "$tmp/su.sqlite" "$tmp/venv/bin/sqlite-utils" insert "$tmp/su.sqlite" stop_times "$tmp/w1.ndjson" --nl
+    run duckdb "$tmp/duckdb.sqlite" "$tmp/venv/bin/python" Benchmarks/compare/duckdb_import.py "$tmp/w1.json" "$tmp/duckdb.sqlite" "${extensions:-}"
+    run c-insert "$tmp/c.sqlite" "$tmp/insert_loop" "$tmp/w1.tsv" "$tmp/c.sqlite"
+    run yajl-parse "" "$tmp/yajl_parse" "$tmp/w1.json"
 
-: >"$tmp/results"
-run sluice "$tmp/sluice.sqlite" "$bin/sluice" import --quiet --db "$tmp/sluice.sqlite" --model LargeFixtures/models/flat.json "$tmp/w1.json"
-run sqlite3 "$tmp/sqlite3.sqlite" sqlite3 "$tmp/sqlite3.sqlite" ".read $tmp/sqlite3.sql"
-run sqlite-utils "$tmp/su.sqlite" "$tmp/venv/bin/sqlite-utils" insert "$tmp/su.sqlite" stop_times "$tmp/w1.ndjson" --nl
-run duckdb "$tmp/duckdb.sqlite" "$tmp/venv/bin/python" Benchmarks/compare/duckdb_import.py "$tmp/w1.json" "$tmp/duckdb.sqlite" "${extensions:-}"
-run c-insert "$tmp/c.sqlite" "$tmp/insert_loop" "$tmp/w1.tsv" "$tmp/c.sqlite"
-run yajl-parse "" "$tmp/yajl_parse" "$tmp/w1.json"
-
-echo
-echo "W1: flat stop times, scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d)"
-awk -F'\t' '
-    NR == FNR { if ($1 == "sluice") { base = $2; baseRss = $3 } ; next }
-    FNR == 1 { printf "%-13s %9s %9s %12s %11s %12s %12s\n", "tool", "seconds", "rows/s", "peak RSS MiB", "rows", "time/sluice", "RSS/sluice" }
-    $2 == "failed" { printf "%-13s %9s\n", $1, "failed"; next }
-    {
-        rows = $4 == "-" ? "-" : $4
-        rate = ($4 == "-" || $2 == 0) ? "-" : sprintf("%.0f", $4 / $2)
-        printf "%-13s %9.1f %9s %12.1f %11s %12s %12s\n", $1, $2, rate, $3 / 1024, rows,
-            base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $3 / baseRss) : "-"
-    }' "$tmp/results" "$tmp/results"
-awk -F'\t' '$4 != "-" && $4 != "" { n[$4]++ } END { if (length(n) > 1) { print "WARNING: the tools wrote different row counts"; exit 1 } }' "$tmp/results"
+    echo
+    echo "W1: flat stop times, scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d)"
+    awk -F'\t' '
+        NR == FNR { if ($1 == "sluice") { base = $2; baseRss = $3 } ; next }
+        FNR == 1 { printf "%-13s %9s %9s %12s %11s %12s %12s\n", "tool", "seconds", "rows/s", "peak RSS MiB", "rows", "time/sluice", "RSS/sluice" }
+        $2 == "failed" { printf "%-13s %9s\n", $1, "failed"; next }
+        {
+            rows = $4 == "-" ? "-" : $4
+            rate = ($4 == "-" || $2 == 0) ? "-" : sprintf("%.0f", $4 / $2)
+            printf "%-13s %9.1f %9s %12.1f %11s %12s %12s\n", $1, $2, rate, $3 / 1024, rows,
+                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $3 / baseRss) : "-"
+        }' "$tmp/results" "$tmp/results"
+    awk -F'\t' '$4 != "-" && $4 != "" { n[$4]++ } END { if (length(n) > 1) { print "WARNING: the tools wrote different row counts"; exit 1 } }' "$tmp/results" || status=1
+fi
+@@W2@@

@@ -96,6 +96,9 @@ struct KeyTable {
         var start: Int
         var count: Int
         var node: Int
+        /// The key's first byte: most keys of the same length differ there, so most
+        /// candidates are passed over without calling `memcmp`.
+        var first: UInt8
     }
 
     var isEmpty: Bool { entries.isEmpty }
@@ -103,8 +106,13 @@ struct KeyTable {
     func lookup(_ key: UnsafeRawBufferPointer) -> Int? {
         bytes.withUnsafeBufferPointer { stored in
             entries.withUnsafeBufferPointer { entries in
-                for entry in entries where entry.count == key.count {
-                    if key.count == 0 || memcmp(stored.baseAddress! + entry.start, key.baseAddress!, key.count) == 0 {
+                guard key.count > 0 else {
+                    for entry in entries where entry.count == 0 { return entry.node }
+                    return nil
+                }
+                let first = key[0]
+                for entry in entries where entry.count == key.count && entry.first == first {
+                    if memcmp(stored.baseAddress! + entry.start, key.baseAddress!, key.count) == 0 {
                         return entry.node
                     }
                 }
@@ -119,7 +127,7 @@ struct KeyTable {
     }
 
     mutating func insert(_ key: String, node: Int) {
-        entries.append(Entry(start: bytes.count, count: key.utf8.count, node: node))
+        entries.append(Entry(start: bytes.count, count: key.utf8.count, node: node, first: key.utf8.first ?? 0))
         bytes.append(contentsOf: key.utf8)
     }
 }
