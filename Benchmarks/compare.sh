@@ -155,4 +155,155 @@ SQL
         }' "$tmp/results" "$tmp/results"
     awk -F'\t' '$4 != "-" && $4 != "" { n[$4]++ } END { if (length(n) > 1) { print "WARNING: the tools wrote different row counts"; exit 1 } }' "$tmp/results" || status=1
 fi
-@@W2@@
+
+if [ -n "$w2" ]; then
+    [ -z "$w1" ] || [ -n "$keep" ] || rm -f "$tmp/w1.json" "$tmp/w1.ndjson" "$tmp/w1.tsv"
+    model=LargeFixtures/models/document.json
+    doc=$tmp/w2.json
+    sluicedb=$tmp/w2-sluice.sqlite
+    shelldb=$tmp/w2-sqlite3.sqlite
+    echo "generating W2 (document) at scale $scale..." >&2
+    "$bin/sluice-fixtures" --shape document --scale "$scale" --counts --output "$doc" 2>"$tmp/w2.counts"
+    bytes=$(stat -c %s "$doc")
+    sync
+
+    # The sqlite3 shell doing what the model describes: the tables, identity indexes and fk
+    # columns of `sluice schema`, each JSON key into its attribute's column (defaults where the
+    # model has one), then the links by identity. Trips and stops are kept as JSON values in
+    # temporary tables because route_id and parent_station are not columns; stop_times and
+    # routes go straight from json_each to their tables.
+    {
+        echo "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+        echo "BEGIN;"
+        "$bin/sluice" schema --model "$model"
+        cat <<SQL
+CREATE TEMP TABLE trips_json AS SELECT value FROM json_each(readfile('$doc'), '\$.trips');
+CREATE TEMP TABLE stops_json AS SELECT value FROM json_each(readfile('$doc'), '\$.stops');
+INSERT INTO stop_times (tripID, sequence, arrival, departure, stopID, pickupType, dropOffType, distance)
+  SELECT value->>'trip_id', value->>'stop_sequence', value->>'arrival_time', value->>'departure_time', value->>'stop_id',
+         coalesce(value->>'pickup_type', 0), coalesce(value->>'drop_off_type', 0), value->>'shape_dist_traveled'
+  FROM json_each(readfile('$doc'), '\$.stop_times');
+INSERT INTO trips (tripID, serviceID, headsign, direction, shapeID, wheelchairAccessible)
+  SELECT value->>'trip_id', value->>'service_id', value->>'trip_headsign', value->>'direction_id', value->>'shape_id',
+         value->>'wheelchair_accessible'
+  FROM trips_json;
+INSERT INTO routes (routeID, agencyID, shortName, longName, type, color)
+  SELECT value->>'route_id', value->>'agency_id', value->>'route_short_name', value->>'route_long_name', value->>'route_type',
+         value->>'route_color'
+  FROM json_each(readfile('$doc'), '\$.routes');
+INSERT INTO stops (stopID, name, lat, lon, locationType, wheelchairBoarding)
+  SELECT value->>'stop_id', value->>'stop_name', value->>'stop_lat', value->>'stop_lon', coalesce(value->>'location_type', 0),
+         value->>'wheelchair_boarding'
+  FROM stops_json;
+UPDATE stop_times SET trip_pk = trips.pk FROM trips WHERE trips.tripID = stop_times.tripID;
+UPDATE stop_times SET stop_pk = stops.pk FROM stops WHERE stops.stopID = stop_times.stopID;
+UPDATE trips SET route_pk = routes.pk
+  FROM trips_json JOIN routes ON routes.routeID = trips_json.value->>'route_id'
+  WHERE trips.tripID = trips_json.value->>'trip_id';
+UPDATE stops SET parent_pk = parent.pk
+  FROM stops_json JOIN stops AS parent ON parent.stopID = stops_json.value->>'parent_station'
+  WHERE stops.stopID = stops_json.value->>'stop_id';
+COMMIT;
+SQL
+    } >"$tmp/w2-sqlite3.sql"
+
+    run2() {  # name, command...: a W2 run, kept in $tmp/results2 as name, seconds, KiB
+        local name=$1 wall rss; shift
+        if timed "w2-$name" "$@"; then
+            printf '%s\t%s\t%s\n' "$name" "$wall" "$rss" >>"$tmp/results2"
+        else
+            printf '%s\tfailed\t-\n' "$name" >>"$tmp/results2"; status=1; return 1
+        fi
+    }
+    tables() {  # database: a digest of every data table's content (not sluice_imports)
+        sqlite3 "$1" '.sha3sum stop_times' '.sha3sum trips' '.sha3sum routes' '.sha3sum stops' | tr '\n' ' '
+    }
+
+    : >"$tmp/results2"
+    haveSluice="" haveShell=""
+    if [[ " $only " == *" sluice "* ]] &&
+        run2 sluice "$bin/sluice" import --quiet --stats "$tmp/w2-cold.stats" --db "$sluicedb" --model "$model" "$doc"; then
+        haveSluice=1
+        before=$(tables "$sluicedb")
+        if run2 "sluice re-import" "$bin/sluice" import --quiet --stats "$tmp/w2-reimport.stats" --db "$sluicedb" --model "$model" "$doc"; then
+            after=$(tables "$sluicedb")
+            logged=$(sqlite3 "$sluicedb" 'SELECT inserted, updated FROM sluice_imports ORDER BY id DESC LIMIT 1')
+            totals=$(sqlite3 :memory: "SELECT json_extract(s, '\$.totals.inserted'), json_extract(s, '\$.totals.updated'),
+                json_extract(s, '\$.totals.deleted'), json_extract(s, '\$.totals.links') FROM (SELECT readfile('$tmp/w2-reimport.stats') AS s)")
+            if [ "$logged" != "0|0" ] || [ "$totals" != "0|0|0|0" ] || [ "$before" != "$after" ]; then
+                echo "ERROR: the re-import wrote rows: sluice_imports inserted|updated = $logged," \
+                    "--stats inserted|updated|deleted|links = $totals, tables $([ "$before" = "$after" ] && echo unchanged || echo CHANGED)"
+                status=1
+            fi
+        fi
+    fi
+    if [[ " $only " == *" sqlite3 "* ]] && run2 sqlite3 sqlite3 -bail "$shelldb" ".read $tmp/w2-sqlite3.sql"; then
+        haveShell=1
+    fi
+
+    # Per table: rows; per fk column: links set. Then the rows themselves, links compared by the
+    # target's identity: with unique identities and equal counts, one EXCEPT shows any difference.
+    counts='SELECT (SELECT count(*) FROM stop_times), (SELECT count(*) FROM trips), (SELECT count(*) FROM routes), (SELECT count(*) FROM stops),
+        (SELECT count(trip_pk) FROM stop_times), (SELECT count(stop_pk) FROM stop_times), (SELECT count(route_pk) FROM trips), (SELECT count(parent_pk) FROM stops)'
+    labels="stop_times trips routes stops stop_times.trip_pk stop_times.stop_pk trips.route_pk stops.parent_pk"
+    [ -z "$haveSluice" ] || sluiceCounts=$(sqlite3 -separator ' ' "$sluicedb" "$counts")
+    [ -z "$haveShell" ] || shellCounts=$(sqlite3 -separator ' ' "$shelldb" "$counts")
+    if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
+        differing=$(sqlite3 -separator ' ' "$sluicedb" "ATTACH '$shelldb' AS q;
+            SELECT (SELECT count(*) FROM (
+                SELECT a.tripID, a.sequence, a.arrival, a.departure, a.stopID, a.pickupType, a.dropOffType, a.distance, t.tripID, s.stopID
+                  FROM main.stop_times a LEFT JOIN main.trips t ON t.pk = a.trip_pk LEFT JOIN main.stops s ON s.pk = a.stop_pk
+                EXCEPT
+                SELECT a.tripID, a.sequence, a.arrival, a.departure, a.stopID, a.pickupType, a.dropOffType, a.distance, t.tripID, s.stopID
+                  FROM q.stop_times a LEFT JOIN q.trips t ON t.pk = a.trip_pk LEFT JOIN q.stops s ON s.pk = a.stop_pk)),
+            (SELECT count(*) FROM (
+                SELECT a.tripID, a.serviceID, a.headsign, a.direction, a.shapeID, a.wheelchairAccessible, r.routeID
+                  FROM main.trips a LEFT JOIN main.routes r ON r.pk = a.route_pk
+                EXCEPT
+                SELECT a.tripID, a.serviceID, a.headsign, a.direction, a.shapeID, a.wheelchairAccessible, r.routeID
+                  FROM q.trips a LEFT JOIN q.routes r ON r.pk = a.route_pk)),
+            (SELECT count(*) FROM (
+                SELECT routeID, agencyID, shortName, longName, type, color FROM main.routes
+                EXCEPT
+                SELECT routeID, agencyID, shortName, longName, type, color FROM q.routes)),
+            (SELECT count(*) FROM (
+                SELECT a.stopID, a.name, a.lat, a.lon, a.locationType, a.wheelchairBoarding, p.stopID
+                  FROM main.stops a LEFT JOIN main.stops p ON p.pk = a.parent_pk
+                EXCEPT
+                SELECT a.stopID, a.name, a.lat, a.lon, a.locationType, a.wheelchairBoarding, p.stopID
+                  FROM q.stops a LEFT JOIN q.stops p ON p.pk = a.parent_pk))")
+    fi
+
+    records=$(echo "${sluiceCounts:-${shellCounts:-0 0 0 0}}" | awk '{ print $1 + $2 + $3 + $4 }')
+    echo
+    echo "W2: document (stop times, trips, routes, stops; references forward), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON, $records records; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d)"
+    awk -F'\t' -v records="$records" '
+        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $3 } ; next }
+        FNR == 1 { printf "%-17s %9s %10s %12s %12s %12s\n", "tool", "seconds", "records/s", "peak RSS MiB", "time/sluice", "RSS/sluice" }
+        $2 == "failed" { printf "%-17s %9s\n", $1, "failed"; next }
+        {
+            printf "%-17s %9.2f %10s %12.1f %12s %12s\n", $1, $2, ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $3 / 1024,
+                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $3 / baseRss) : "-"
+        }' "$tmp/results2" "$tmp/results2"
+    awk -F'\t' '
+        $2 != "failed" { seconds[$1] = $2; rss[$1] = $3 }
+        function ratio(a, b) { return (a in seconds) && (b in seconds) && seconds[b] > 0 ? sprintf("%.2f", seconds[a] / seconds[b]) : "-" }
+        END {
+            printf "re-import / cold = %s (target <= 0.7)\n", ratio("sluice re-import", "sluice")
+            printf "sluice cold / sqlite3 = %s (target <= 0.5)\n", ratio("sluice", "sqlite3")
+            printf "sluice peak RSS = %s MiB (target < 48)\n", ("sluice" in rss) ? sprintf("%.1f", rss["sluice"] / 1024) : "-"
+        }' "$tmp/results2"
+
+    if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
+        printf '%-20s %10s %10s\n' "rows / links" "sluice" "sqlite3"
+        paste <(tr ' ' '\n' <<<"$labels") <(tr ' ' '\n' <<<"$sluiceCounts") <(tr ' ' '\n' <<<"$shellCounts") |
+            awk -F'\t' '{ printf "%-20s %10s %10s%s\n", $1, $2, $3, $2 == $3 ? "" : "   DIFFERENT" }'
+        if [ "$sluiceCounts" != "$shellCounts" ]; then
+            echo "ERROR: sluice's and sqlite3's databases hold different row or link counts"; status=1
+        fi
+        if [ "$differing" != "0 0 0 0" ]; then
+            echo "ERROR: rows in sluice's database missing from sqlite3's (stop_times trips routes stops): $differing"; status=1
+        fi
+    fi
+fi
+exit $status
