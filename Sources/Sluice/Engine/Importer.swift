@@ -32,6 +32,8 @@ public final class Importer {
     private let database: ImportDatabase
     /// `--rejects`: opened before the import begins, written as records are rejected.
     private let rejects: RejectsFile?
+    /// Indexes built after the load; nil only before the schema is migrated.
+    private var indexes: SecondaryIndexes?
     private let modelSHA256: String
     private let startedAt: UnixTime
     private let clock = MonotonicClock()
@@ -69,14 +71,14 @@ public final class Importer {
         let layout = DatabaseLayout(model)
         let linkPlans = LinkPlan.plans(model: model, mapping: plan, layout: layout)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
-                      tables: layout.tables) { connection, rejects throws(SluiceError) in
+                      tables: layout.tables) { connection, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
                                                 connection: connection, databaseName: databasePath))
             }
             let sql = SQLRunner(connection: connection, databaseName: databasePath)
-            let links = LinkWriter(plans: linkPlans, sql: sql, pending: PendingLinks(sql: sql))
+            let links = LinkWriter(plans: linkPlans, sql: sql, pending: PendingLinks(sql: sql), indexes: indexes)
             let touched = options.deleteMissing
                 ? try TouchedRows(sql: sql, entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
@@ -105,7 +107,7 @@ public final class Importer {
         }
         let path = options.path.map { KeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
-                      tables: [DatabaseLayout.importsTable]) { connection, rejects throws(SluiceError) in
+                      tables: [DatabaseLayout.importsTable]) { connection, rejects, _ throws(SluiceError) in
             let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError, rejects: rejects)
             return .freeform(writer, FreeformStream(table: table, path: path, sink: writer,
                                                     capturesRejectedRecords: rejects != nil,
@@ -115,7 +117,8 @@ public final class Importer {
 
     /// Begins the import's transaction, brings `tables` up to date, then makes the target.
     private init(databasePath: String, model: Model?, options: ImportOptions, modelSHA256: String,
-                 tables: [TableDefinition], makeTarget: (Connection, RejectsFile?) throws(SluiceError) -> Target)
+                 tables: [TableDefinition],
+                 makeTarget: (Connection, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> Target)
         throws(SluiceError)
     {
         self.model = model
@@ -135,8 +138,11 @@ public final class Importer {
                 database.connection.setInterruptCheck { cancellation.isCancelled }
             }
             try checkCancellation()
-            try SchemaMigration.migrate(database.connection, to: tables)
-            target = try makeTarget(database.connection, rejects)
+            // Plain indexes of the tables created now are built after the load (`finish()`).
+            let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
+            try migration.apply(to: database.connection)
+            indexes = SecondaryIndexes(connection: database.connection, deferred: migration.deferredIndexes)
+            target = try makeTarget(database.connection, rejects, indexes!)
         } catch {
             database.rollback()
             throw interruptedIfCancelled(error)
@@ -172,6 +178,7 @@ public final class Importer {
             if case .model(_, let writer)? = target {
                 try writer.finish()
                 examples = try linkPending(writer)
+                try indexes?.createAll()
                 if let touched = writer.touched {
                     let tables = writer.writers.map(\.plan.table)
                     for (entity, count) in try touched.deleteUntouched(plans: writer.links.plans, tables: tables) {

@@ -10,6 +10,8 @@ final class LinkWriter {
     let plans: [[LinkPlan]]
     let sql: SQLRunner
     let pending: PendingLinks
+    /// Indexes of this import's new tables, built before a statement looks rows up by them.
+    let indexes: SecondaryIndexes?
     /// Per plan id: ids found in the database before this batch's rows were written.
     private var known: [Int: [DatabaseValue: Int64]] = [:]
     /// Per target entity and attribute: ids of the batch's own records, built when needed.
@@ -17,10 +19,11 @@ final class LinkWriter {
     /// SQLite's limit on bound parameters.
     private static let maxParameters = 32_766
 
-    init(plans: [[LinkPlan]], sql: SQLRunner, pending: PendingLinks) {
+    init(plans: [[LinkPlan]], sql: SQLRunner, pending: PendingLinks, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
         self.sql = sql
         self.pending = pending
+        self.indexes = indexes
     }
 
     // MARK: Before the rows
@@ -106,6 +109,8 @@ final class LinkWriter {
         case .inverse(let column):
             let table = quoteIdentifier(plan.targetTable)
             let quoted = quoteIdentifier(column)
+            // Both the unlinking below and `current` find rows by this column.
+            try indexes?.ensure(table: plan.targetTable, columns: [column])
             guard case .many(let targets) = link else {
                 return try sql.run("UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?", [.integer(source)])
             }

@@ -18,6 +18,11 @@ final class PendingLinks {
     private var created = false
     /// How many links each plan id has waiting.
     private var counts: [Int: Int] = [:]
+    /// Rows not yet inserted, `columns` values each: they go in `rowsPerInsert` at a time,
+    /// since a statement's own overhead (bind, step, reset) costs more than a row's insert.
+    private var buffered: [DatabaseValue] = []
+    private static let columns = 6
+    private static let rowsPerInsert = 128
 
     init(sql: SQLRunner) {
         self.sql = sql
@@ -35,11 +40,29 @@ final class PendingLinks {
                 """)
             created = true
         }
-        try sql.run("INSERT INTO \"sluice_pending\" VALUES (?, ?, ?, ?, ?, ?)", [
+        buffered.append(contentsOf: [
             .integer(Int64(plan.id)), .integer(source), key, .integer(Int64(input)),
             .integer(Int64(position.line)), .integer(Int64(position.column)),
         ])
         counts[plan.id, default: 0] += 1
+        if buffered.count == Self.columns * Self.rowsPerInsert { try insertBuffered() }
+    }
+
+    /// Inserts the buffered rows: full groups with one statement, the rest one by one.
+    private func insertBuffered() throws(SluiceError) {
+        let row = "(" + Array(repeating: "?", count: Self.columns).joined(separator: ", ") + ")"
+        let group = Self.columns * Self.rowsPerInsert
+        var start = 0
+        while buffered.count - start >= group {
+            try sql.run("INSERT INTO \"sluice_pending\" VALUES " + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "),
+                        Array(buffered[start..<start + group]))
+            start += group
+        }
+        while start < buffered.count {
+            try sql.run("INSERT INTO \"sluice_pending\" VALUES " + row, Array(buffered[start..<start + Self.columns]))
+            start += Self.columns
+        }
+        buffered.removeAll(keepingCapacity: true)
     }
 
     /// What the second pass did for one relationship.
@@ -55,10 +78,13 @@ final class PendingLinks {
     func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String]) throws(SluiceError) -> Outcome {
         var outcome = Outcome()
         guard counts[plan.id] != nil, let column = plan.relatedByColumn else { return outcome }
+        if !buffered.isEmpty { try insertBuffered() }
         let target = quoteIdentifier(plan.targetTable)
         let relatedBy = quoteIdentifier(column)
         let id = DatabaseValue.integer(Int64(plan.id))
         outcome.linked = try link(plan, target: target, relatedBy: relatedBy, id: id)
+        // Each waiting link changes at most one row: when all of them did, none is missing.
+        if outcome.linked == counts[plan.id] { return outcome }
 
         let missing = "FROM \"sluice_pending\" AS p WHERE p.\"link\" = ?1 AND NOT EXISTS "
             + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\")"

@@ -13,13 +13,18 @@
 struct SchemaMigration {
     /// The statements that bring the database up to date, in order. Empty when it is.
     var statements: [String]
+    /// With `deferringSecondaryIndexes`: the plain indexes of the tables it creates, left
+    /// out of `statements` for `SecondaryIndexes` to build after the load.
+    var deferredIndexes: [SecondaryIndexes.Deferred] = []
 
     /// Plans the migration of `connection`'s database to `tables`. Reads only.
-    static func plan(_ connection: Connection, tables: [TableDefinition]) throws(SluiceError) -> SchemaMigration {
+    static func plan(_ connection: Connection, tables: [TableDefinition], deferringSecondaryIndexes: Bool = false)
+        throws(SluiceError) -> SchemaMigration
+    {
         var problems: [String] = []
-        let statements: [String]
+        var migration = SchemaMigration(statements: [])
         do {
-            statements = try makePlan(connection, tables: tables, problems: &problems)
+            try migration.makePlan(connection, tables: tables, deferring: deferringSecondaryIndexes, problems: &problems)
         } catch {
             throw error.sluiceError(database: connection.displayName)
         }
@@ -27,7 +32,7 @@ struct SchemaMigration {
             throw SluiceError(.cannotCreate, "database '\(connection.displayName)' does not fit the model: "
                 + problems.joined(separator: "; "))
         }
-        return SchemaMigration(statements: statements)
+        return migration
     }
 
     /// Plans, then applies. Returns the statements that ran.
@@ -54,26 +59,31 @@ struct SchemaMigration {
 
     // MARK: Planning
 
-    private static func makePlan(_ connection: Connection, tables: [TableDefinition],
-                                 problems: inout [String]) throws(SQLiteError) -> [String] {
-        var statements: [String] = []
+    private mutating func makePlan(_ connection: Connection, tables: [TableDefinition], deferring: Bool,
+                                   problems: inout [String]) throws(SQLiteError) {
 
         for table in tables {
-            let existing = try existingColumns(of: table.name, connection)
+            let existing = try Self.existingColumns(of: table.name, connection)
             guard !existing.isEmpty else {
-                if let kind = try schemaObjectKind(named: table.name, connection) {
+                if let kind = try Self.schemaObjectKind(named: table.name, connection) {
                     problems.append("table \(quoteIdentifier(table.name)) cannot be created: a \(kind) has that name")
                     continue
                 }
                 statements.append(table.createTableSQL)
-                statements += try indexStatements(for: table, tableExists: false, connection, problems: &problems)
+                for (index, sql) in try Self.indexStatements(for: table, tableExists: false, connection, problems: &problems) {
+                    if deferring && !index.unique {
+                        deferredIndexes.append(.init(table: table.name, columns: index.columns, sql: sql))
+                    } else {
+                        statements.append(sql)
+                    }
+                }
                 continue
             }
-            let byName = Dictionary(existing.map { (foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+            let byName = Dictionary(existing.map { (Self.foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
             var columnProblems = false
             for column in table.columns {
-                if let found = byName[foldCase(column.name)] {
-                    if foldCase(found.type) != foldCase(column.sqlType) {
+                if let found = byName[Self.foldCase(column.name)] {
+                    if Self.foldCase(found.type) != Self.foldCase(column.sqlType) {
                         let type = found.type.isEmpty ? "no type" : "type \(found.type)"
                         problems.append("table \(quoteIdentifier(table.name)) column \(quoteIdentifier(column.name)) "
                             + "has \(type), the model needs \(column.sqlType)")
@@ -92,10 +102,9 @@ struct SchemaMigration {
                 }
             }
             if !columnProblems {
-                statements += try indexStatements(for: table, tableExists: true, connection, problems: &problems)
+                statements += try Self.indexStatements(for: table, tableExists: true, connection, problems: &problems).map(\.sql)
             }
         }
-        return statements
     }
 
     private struct ExistingColumn {
@@ -116,8 +125,10 @@ struct SchemaMigration {
     }
 
     private static func indexStatements(for table: TableDefinition, tableExists: Bool, _ connection: Connection,
-                                        problems: inout [String]) throws(SQLiteError) -> [String] {
-        var statements: [String] = []
+                                        problems: inout [String])
+        throws(SQLiteError) -> [(index: TableDefinition.IndexDefinition, sql: String)]
+    {
+        var statements: [(index: TableDefinition.IndexDefinition, sql: String)] = []
         for index in table.indexDefinitions {
             let owner = try connection.scalar(
                 "SELECT tbl_name FROM sqlite_schema WHERE lower(name) = lower(?)", [.text(index.name)])
@@ -133,7 +144,7 @@ struct SchemaMigration {
                     + "(\(index.columns.map(quoteIdentifier).joined(separator: ", "))), so its unique index cannot be created")
                 continue
             }
-            statements.append(table.createIndexSQL(index))
+            statements.append((index, table.createIndexSQL(index)))
         }
         return statements
     }
