@@ -114,6 +114,49 @@ private func people(_ records: String, companies: String = "") -> String {
         }
     }
 
+    /// The plain indexes of the tables an import creates are built once, after the rows and
+    /// the second pass, not maintained row by row; the database ends with every index.
+    @Test func indexesOfNewTablesAreBuiltAfterTheLoad() throws {
+        var options = ImportOptions()
+        options.batchSize = 1
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let importer = try Importer(databasePath: db, model: peopleModel(), options: options)
+        var statements: [String] = []
+        importer.connection.trace { statements.append($0) }
+        try importer.importBytes(Array(people(#"{"id": 1, "employer": "LATE", "manager": 2}, {"id": 2}"#,
+                                              companies: #"{"code": "LATE"}"#).utf8))
+        _ = try importer.finish()
+        let lastWrite = try #require(statements.lastIndex { $0.hasPrefix("UPDATE \"people\" SET \"employer_pk\"") })
+        let index = try #require(statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"people_employer_pk\"") })
+        #expect(index > lastWrite)
+        #expect(!statements.contains { $0.hasPrefix("CREATE UNIQUE INDEX") && statements.firstIndex(of: $0)! > lastWrite })
+        #expect(try query(db, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") == [
+            "companies_identity", "people_employer_pk", "people_friends_target_pk", "people_identity", "people_manager_pk",
+            "phones_identity", "phones_owner_pk",
+        ].map { [.text($0)] })
+        #expect(try query(db, "SELECT p.id, c.code FROM people p JOIN companies c ON p.employer_pk = c.pk") == [[.integer(1), .text("LATE")]])
+    }
+
+    /// Unlinking the children a list no longer names looks them up by the inverse column: its
+    /// index is built before that, even while the other indexes wait for the end.
+    @Test func anIndexAStatementNeedsIsBuiltBeforeIt() throws {
+        var model = peopleModel()
+        model.entities[0].relationships[0].merge = .replace
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let importer = try Importer(databasePath: db, model: model)
+        var statements: [String] = []
+        importer.connection.trace { statements.append($0) }
+        try importer.importBytes(Array(people(#"{"id": 1, "phones": [{"number": "a"}]}"#).utf8))
+        _ = try importer.finish()
+        let index = try #require(statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"phones_owner_pk\"") })
+        let lookup = try #require(statements.firstIndex { $0.hasPrefix("SELECT \"pk\" FROM \"phones\" WHERE \"owner_pk\"") })
+        #expect(index < lookup)
+        let others = statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"people_employer_pk\"") }
+        #expect(others.map { $0 > lookup } == true)
+    }
+
     @Test func replaceThroughAnInverseColumnUnlinksChildrenNotListed() throws {
         var model = peopleModel()
         model.entities[0].relationships[0].merge = .replace

@@ -21,6 +21,22 @@ extension StoreTests {
             #expect(try SchemaMigration.plan(connection, tables: [Self.stops, Self.trips]).statements.isEmpty)
         }
 
+        @Test func defersThePlainIndexesOfTablesItCreates() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("old.sqlite", """
+                CREATE TABLE "trips" ("pk" INTEGER PRIMARY KEY, "headsign" TEXT);
+                """)
+            var trips = Self.trips
+            trips.indexes = [["headsign"]]
+            let migration = try SchemaMigration.plan(try Connection(path: path), tables: [Self.stops, trips],
+                                                     deferringSecondaryIndexes: true)
+            // The new table's unique index is made now; the existing table's missing index too.
+            #expect(migration.statements.contains { $0.contains("\"stops_identity\"") })
+            #expect(migration.statements.contains { $0.contains("\"trips_headsign\"") })
+            #expect(migration.deferredIndexes.map(\.columns) == [["parent_pk"]])
+            #expect(!migration.statements.contains { $0.contains("\"stops_parent_pk\"") })
+        }
+
         @Test func addsMissingTableColumnAndIndexesKeepingData() throws {
             let directory = TemporaryDirectory()
             let path = try directory.makeDatabase("old.sqlite", """
