@@ -8,9 +8,11 @@ struct EntityBatch: Sendable {
     let width: Int
     let attributeCount: Int
     let relationshipCount: Int
-    /// `width` values per record; to-one columns start nil and are filled before the rows
-    /// are written.
-    var values: [DatabaseValue?] = []
+    /// `width` values per record; to-one columns start missing and are filled before the
+    /// rows are written.
+    var values: [Cell] = []
+    /// The bytes of the text and blob values, which SQLite binds in place.
+    var bytes: [UInt8] = []
     /// `relationshipCount` links per record.
     var links: [Link?] = []
     var positions: [TextPosition] = []
@@ -28,10 +30,10 @@ struct EntityBatch: Sendable {
 
     /// Appends a record and returns its index in the batch.
     mutating func append(_ record: Record, source: Int) -> Int {
-        // Element by element: `append(contentsOf:)` copies enums through generic value
-        // witnesses, several times slower on this per-record path.
-        for value in record.values { values.append(value) }
-        for _ in attributeCount..<width { values.append(nil) }
+        // Element by element: `append(contentsOf:)` copies through generic value witnesses,
+        // several times slower on this per-record path.
+        for value in record.values { values.append(value.copied(from: record.bytes, to: &bytes)) }
+        for _ in attributeCount..<width { values.append(.missing) }
         for link in record.links { links.append(link) }
         positions.append(record.position)
         sources.append(source)
@@ -42,6 +44,7 @@ struct EntityBatch: Sendable {
     /// Empties the batch, keeping the arrays' capacity.
     mutating func removeAll() {
         values.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
         links.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)
         sources.removeAll(keepingCapacity: true)

@@ -76,7 +76,7 @@ final class EntityWriter {
     // MARK: Reading the batch
 
     func value(_ record: Int, _ column: Int) -> DatabaseValue? {
-        batch.values[record * width + column]
+        batch.bytes.withUnsafeBytes { batch.values[record * width + column].databaseValue(in: $0) }
     }
 
     func link(_ record: Int, _ relationship: Int) -> Link? {
@@ -99,7 +99,7 @@ final class EntityWriter {
 
     /// Sets a to-one column before `write()`: the link goes in with the row.
     func setToOne(_ record: Int, column: Int, _ value: DatabaseValue) {
-        batch.values[record * width + column] = value
+        batch.values[record * width + column] = Cell(value, in: &batch.bytes)
     }
 
     // MARK: Steps
@@ -116,7 +116,7 @@ final class EntityWriter {
         }
         var first: [IdentityKey: Int] = [:]
         for record in 0..<count {
-            guard let key = IdentityKey(row(record), identity: plan.identity) else {
+            guard let key = IdentityKey(identity: plan.identity, { value(record, $0) }) else {
                 fates.append(.append)
                 continue
             }
@@ -141,16 +141,19 @@ final class EntityWriter {
     /// Inserts the new rows and updates the changed columns of existing ones.
     func write() throws(SluiceError) {
         pks = Array(repeating: 0, count: count)
-        for record in 0..<count {
-            switch fates[record] {
-            case .merged:
-                continue
-            case .append, .write:
-                pks[record] = try insertRow(record)
-                counts.inserted += 1
-            case .update(let pk):
-                pks[record] = pk
-                if try updateRow(record, pk: pk) { counts.updated += 1 } else { counts.unchanged += 1 }
+        // Text and blobs are bound in place from the batch's arena, unchanged until `reset()`.
+        try batch.bytes.withArena { bytes throws(SluiceError) in
+            for record in 0..<count {
+                switch fates[record] {
+                case .merged:
+                    continue
+                case .append, .write:
+                    pks[record] = try insertRow(record, bytes: bytes)
+                    counts.inserted += 1
+                case .update(let pk):
+                    pks[record] = pk
+                    if try updateRow(record, pk: pk, bytes: bytes) { counts.updated += 1 } else { counts.unchanged += 1 }
+                }
             }
         }
     }
@@ -174,18 +177,18 @@ final class EntityWriter {
 
     // MARK: Rows
 
-    private func row(_ record: Int) -> ArraySlice<DatabaseValue?> {
-        batch.values[record * width..<(record + 1) * width]
-    }
-
-
     /// Copies what `record` mentions onto `target`; tells whether any value differed.
     /// To-many lists add up; other links are replaced.
     private func merge(_ record: Int, into target: Int) -> Bool {
         var changed = false
         for attribute in 0..<attributeCount {
-            guard let value = batch.values[record * width + attribute] else { continue }
-            if batch.values[target * width + attribute] != value {
+            let value = batch.values[record * width + attribute]
+            guard !value.isMissing else { continue }
+            let same = batch.bytes.withUnsafeBytes { bytes in
+                batch.values[target * width + attribute].equals(value, in: bytes, otherArena: bytes)
+            }
+            // Both cells' bytes are in this batch's arena: the target can point at them.
+            if !same {
                 batch.values[target * width + attribute] = value
                 changed = true
             }
@@ -202,22 +205,26 @@ final class EntityWriter {
         return changed
     }
 
-    private func insertRow(_ record: Int) throws(SluiceError) -> Int64 {
+    private func insertRow(_ record: Int, bytes: UnsafeRawBufferPointer) throws(SluiceError) -> Int64 {
         for column in 0..<width {
-            let value = batch.values[record * width + column]
-                ?? (column < attributeCount ? plan.attributes[column].defaultValue : nil) ?? .null
-            try bind(insert, value, at: Int32(column + 1))
+            let cell = batch.values[record * width + column]
+            if cell.isMissing, column < attributeCount, let value = plan.attributes[column].defaultValue {
+                try bind(insert, value, at: Int32(column + 1))
+            } else {
+                try bind(insert, cell, bytes, at: Int32(column + 1))
+            }
         }
         try run(insert)
         return connection.lastInsertRowID
     }
 
     /// Writes the columns whose value changed; tells whether there were any.
-    private func updateRow(_ record: Int, pk: Int64) throws(SluiceError) -> Bool {
+    private func updateRow(_ record: Int, pk: Int64, bytes: UnsafeRawBufferPointer) throws(SluiceError) -> Bool {
         let stored = current[record] ?? []
         var changed = ColumnSet(width: width)
         for column in 0..<width {
-            if let value = batch.values[record * width + column], value != stored[column] {
+            let cell = batch.values[record * width + column]
+            if !cell.isMissing, !cell.equals(stored[column], in: bytes) {
                 changed.insert(column)
             }
         }
@@ -225,7 +232,7 @@ final class EntityWriter {
         let statement = try updateStatement(for: changed)
         var index: Int32 = 1
         for column in changed.members {
-            try bind(statement, batch.values[record * width + column] ?? .null, at: index)
+            try bind(statement, batch.values[record * width + column], bytes, at: index)
             index += 1
         }
         try bind(statement, .integer(pk), at: index)
@@ -318,6 +325,14 @@ final class EntityWriter {
     }
 
     // MARK: SQLite calls
+
+    private func bind(_ statement: Statement, _ cell: Cell, _ bytes: UnsafeRawBufferPointer, at index: Int32) throws(SluiceError) {
+        do {
+            try statement.bind(cell, in: bytes, at: index)
+        } catch {
+            throw error.sluiceError(database: databaseName)
+        }
+    }
 
     private func bind(_ statement: Statement, _ value: DatabaseValue, at index: Int32) throws(SluiceError) {
         do {

@@ -61,7 +61,7 @@ final class FreeformWriter: FreeformSink {
         setBy = Array(repeating: -1, count: tableColumns.count)
     }
 
-    func accept(_ record: Record, columnNames: [String]) throws(SluiceError) {
+    func accept(_ record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
         while tableColumnOf.count < columnNames.count {
             tableColumnOf.append(try tableColumn(forKey: columnNames[tableColumnOf.count]))
         }

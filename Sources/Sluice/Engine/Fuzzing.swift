@@ -100,7 +100,7 @@
 
         func accept(_ record: Record) -> RecordHandle {
             let entity = plan.entities[record.entity]
-            let values = record.values.map { $0.map(String.init(describing:)) ?? "-" }.joined(separator: ", ")
+            let values = record.values.indices.map { record.value($0).map(String.init(describing:)) ?? "-" }.joined(separator: ", ")
             let links = record.links.map { $0.map { String(describing: $0) } ?? "-" }.joined(separator: ", ")
             outcome.lines.append("record \(entity.name) \(record.position.line):\(record.position.column) \(values) | \(links)")
             return RecordHandle(entity: record.entity, index: outcome.lines.count)
@@ -115,7 +115,7 @@
     private final class FreeformCollectingSink: FreeformSink {
         var outcome = Outcome()
 
-        func accept(_ record: Record, columnNames: [String]) {
+        func accept(_ record: FreeformRecord, columnNames: [String]) {
             var fields: [String] = []
             for (index, value) in record.values.enumerated() {
                 if let value { fields.append("\(columnNames[index])=\(value)") }

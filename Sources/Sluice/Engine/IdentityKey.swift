@@ -8,16 +8,21 @@ enum IdentityKey: Hashable {
     /// or null: such a record is inserted as new.
     init?(_ values: ArraySlice<DatabaseValue?>, identity: [Int]) {
         let base = values.startIndex
+        self.init(identity: identity) { values[base + $0] }
+    }
+
+    /// The key of the record whose attribute values `value` gives.
+    init?(identity: [Int], _ value: (Int) -> DatabaseValue?) {
         if identity.count == 1 {
-            guard let value = values[base + identity[0]], value != .null else { return nil }
-            self = .single(value)
+            guard let part = value(identity[0]), part != .null else { return nil }
+            self = .single(part)
             return
         }
         var parts: [DatabaseValue] = []
         parts.reserveCapacity(identity.count)
         for index in identity {
-            guard let value = values[base + index], value != .null else { return nil }
-            parts.append(value)
+            guard let part = value(index), part != .null else { return nil }
+            parts.append(part)
         }
         self = .composite(parts)
     }

@@ -67,8 +67,7 @@ struct FreeformAssembler {
 
     /// The record being assembled, then the completed one: `values` holds one entry per
     /// column known when it completed, nil where the record has no such key. Entity is 0.
-    private(set) var completed = Record(entity: 0, values: [], links: [],
-                                        position: TextPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
+    private(set) var completed = FreeformRecord(values: [], position: TextPosition(line: 0, column: 0, offset: 0))
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
 

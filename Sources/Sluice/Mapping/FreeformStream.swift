@@ -2,7 +2,7 @@
 protocol FreeformSink: AnyObject {
     /// A complete record: `record.values[i]` is the value of column `columnNames[i]` (nil when
     /// the record lacks it). Both are valid only during the call (copy what you keep).
-    func accept(_ record: Record, columnNames: [String]) throws(SluiceError)
+    func accept(_ record: FreeformRecord, columnNames: [String]) throws(SluiceError)
     /// What stood where a record should cannot be imported; `record` is its JSON text when the
     /// stream captures it (`--rejects`). Throw to stop the import (`--on-error abort`), return
     /// to go on without it.

@@ -1,15 +1,31 @@
 /// One record as the mapping hands it to the engine: its entity, one value per attribute
-/// (nil when the record did not mention it) and where it starts in the input.
+/// (missing when the record did not mention it) and where it starts in the input.
+///
+/// The values' bytes live in `bytes`, the assembler's arena, valid only during the sink's
+/// `accept` call: a sink copies what it keeps (`EntityBatch.append`).
 struct Record {
     var entity: Int
     /// Indexed like `MappingPlan.EntityPlan.attributes`; `.null` is an explicit null.
-    var values: [DatabaseValue?]
+    var values: [Cell]
+    var bytes: UnsafeRawBufferPointer
     /// Indexed like `MappingPlan.EntityPlan.relationships`; nil when the record did not
     /// mention the relationship (its links are left alone).
     var links: [Link?]
     var position: TextPosition
     /// False for a record nested in another one (it completes before its parent).
     var isTopLevel: Bool
+
+    /// An attribute's value as a `DatabaseValue`; nil when not mentioned.
+    func value(_ attribute: Int) -> DatabaseValue? {
+        values[attribute].databaseValue(in: bytes)
+    }
+}
+
+/// A zero-config record (`FreeformAssembler`): one value per column known when it
+/// completed, nil where the record has no such key.
+struct FreeformRecord {
+    var values: [DatabaseValue?]
+    var position: TextPosition
 }
 
 /// What a record says about one relationship.

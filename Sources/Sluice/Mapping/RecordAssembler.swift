@@ -43,7 +43,7 @@ struct RecordAssembler {
 
     private struct OpenRecord {
         var entity: Int
-        var slots: [Slot<DatabaseValue>]
+        var slots: [Slot<Cell>]
         var links: [Slot<Link>]
         var position: TextPosition
         /// Numbers the record: its slots are those that carry this number.
@@ -66,12 +66,25 @@ struct RecordAssembler {
     /// The largest `json` value re-serialised from a subtree, so that one value cannot take
     /// unbounded memory even when each of its tokens is small.
     let maxValueBytes: Int
-    private(set) var completed = Record(entity: 0, values: [], links: [],
-                                        position: TextPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
+    /// The record just completed; its `bytes` are set by `withCompleted`.
+    private var completed = Record(entity: 0, values: [], bytes: UnsafeRawBufferPointer(start: nil, count: 0), links: [],
+                                   position: TextPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
     /// The nested record just completed, waiting for its handle (`attach(_:)`).
     private var completedParent: (relationship: Int, priority: Int)?
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
+
+    /// Calls `body` with the record just completed (after a `.record` action), its values'
+    /// bytes valid during the call.
+    /// (`mutating` only so that a call through the class holding the assembler does not copy
+    /// the whole assembler.)
+    mutating func withCompleted<Result>(_ body: (Record) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
+        try arena.bytes.withArena { bytes throws(SluiceError) in
+            var record = completed
+            record.bytes = bytes
+            return try body(record)
+        }
+    }
     /// Records begun and not yet completed (more than 1 inside nested records). A record
     /// starts where this goes from 0 to 1 (`RecordStream` captures rejected records from there).
     var openRecordCount: Int { open }
@@ -84,6 +97,9 @@ struct RecordAssembler {
     /// Reused slot storage: only `open` of them are in use.
     private var records: [OpenRecord] = []
     private var open = 0
+    /// The bytes of the open records' text and blob values (`Cell`), emptied when a
+    /// top-level record begins; `completed` reads its values' bytes from here.
+    private let arena = ByteArena()
     /// The number of the last record begun (see `Slot.generation`).
     private var generation = 0
     private var captures: [Capture] = []
@@ -221,9 +237,7 @@ struct RecordAssembler {
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .field(let node):
             for (attribute, priority) in plan.keyNodes[node].targets {
-                set(attribute, priority: priority) { attribute throws(ConversionError) in
-                    try attribute.converter.convert(value)
-                }
+                setConverted(attribute, priority: priority, value)
             }
             for (relationship, priority) in plan.keyNodes[node].links {
                 setLink(relationship, priority: priority) { relationship throws(ConversionError) in
@@ -270,7 +284,7 @@ struct RecordAssembler {
         }
         if keyNode.hasScalarTarget {
             for (attribute, priority) in keyNode.targets where plan.entities[records[open - 1].entity].attributes[attribute].type != .json {
-                set(attribute, priority: priority) { attribute throws(ConversionError) in
+                set(attribute, priority: priority) { attribute, _ throws(ConversionError) in
                     throw ConversionError(message: "expected a \(attribute.type.rawValue), got \(kind)")
                 }
             }
@@ -293,15 +307,14 @@ struct RecordAssembler {
     private mutating func finishCaptures() {
         while let capture = captures.last, capture.depth == depth {
             captures.removeLast()
-            let text = DatabaseValue.text(String(decoding: capture.writer.bytes, as: UTF8.self))
             let limit = maxValueBytes
             for (attribute, priority) in plan.keyNodes[capture.node].targets
             where plan.entities[records[open - 1].entity].attributes[attribute].type == .json {
-                set(attribute, priority: priority) { _ throws(ConversionError) in
+                set(attribute, priority: priority) { _, arena throws(ConversionError) in
                     guard !capture.overflowed else {
                         throw ConversionError(message: "a json value larger than \(limit) bytes (--max-value-bytes)")
                     }
-                    return text
+                    return capture.writer.bytes.withUnsafeBytes { Cell.bytes(.text, $0, in: &arena.bytes) }
                 }
             }
             spareWriters.append(capture.writer)
@@ -315,6 +328,7 @@ struct RecordAssembler {
         let attributes = plan.entities[entity].attributes.count
         let relationships = plan.entities[entity].relationships.count
         generation += 1
+        if open == 0 { arena.bytes.removeAll(keepingCapacity: true) }
         if open < records.count {
             // The slots keep what earlier records left; the new number makes them missing.
             records[open].entity = entity
@@ -413,15 +427,31 @@ struct RecordAssembler {
         records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many(list)), generation: generation)
     }
 
+    /// Converts a scalar for an attribute of the innermost open record, if its key wins. The
+    /// hot path of `set`, without a closure: passing the attribute's plan to one copied it.
+    @inline(__always)
+    private mutating func setConverted(_ attribute: Int, priority: Int, _ value: Scalar) {
+        let generation = records[open - 1].generation
+        guard records[open - 1].slots[attribute].accepts(priority: priority, in: generation) else { return }
+        let entity = records[open - 1].entity
+        let state: Slot<Cell>.State
+        do {
+            state = .value(try plan.entities[entity].attributes[attribute].converter.convert(value, into: &arena.bytes))
+        } catch {
+            state = .failed(error.message)
+        }
+        records[open - 1].slots[attribute] = Slot(priority: priority, state: state, generation: generation)
+    }
+
     /// Converts a value for an attribute of the innermost open record, if its key wins.
     @inline(__always)
     private mutating func set(_ attribute: Int, priority: Int,
-                              _ convert: (MappingPlan.AttributePlan) throws(ConversionError) -> DatabaseValue) {
+                              _ convert: (MappingPlan.AttributePlan, ByteArena) throws(ConversionError) -> Cell) {
         let generation = records[open - 1].generation
         guard records[open - 1].slots[attribute].accepts(priority: priority, in: generation) else { return }
-        let state: Slot<DatabaseValue>.State
+        let state: Slot<Cell>.State
         do {
-            state = .value(try convert(plan.entities[records[open - 1].entity].attributes[attribute]))
+            state = .value(try convert(plan.entities[records[open - 1].entity].attributes[attribute], arena))
         } catch {
             state = .failed(error.message)
         }
@@ -439,7 +469,7 @@ struct RecordAssembler {
         // Written by index into arrays of the right size: `removeAll` and `append` on arrays
         // of enums go through generic value witnesses, several times slower.
         if completed.values.count != entity.attributes.count {
-            completed.values = Array(repeating: nil, count: entity.attributes.count)
+            completed.values = Array(repeating: .missing, count: entity.attributes.count)
         }
         if completed.links.count != entity.relationships.count {
             completed.links = Array(repeating: nil, count: entity.relationships.count)
@@ -448,21 +478,23 @@ struct RecordAssembler {
         func rejection(_ name: String, _ problem: String) -> Action {
             .rejected(.init("\(entity.name).\(name): \(problem)", at: record.position, entity: record.entity))
         }
-        for (index, attribute) in entity.attributes.enumerated() {
+        // By index, not `enumerated()`: that copies every attribute's plan (strings and all).
+        let attributes = entity.attributes
+        for index in attributes.indices {
             switch record.slots[index].state(in: record.generation) {
-            case .value(.null) where !attribute.optional:
-                return rejection(attribute.name, "null for a required attribute")
+            case .value(let value) where value.kind == .null && !attributes[index].optional:
+                return rejection(attributes[index].name, "null for a required attribute")
             case .value(let value):
                 completed.values[index] = value
             case .failed(let message):
-                return rejection(attribute.name, message)
+                return rejection(attributes[index].name, message)
             case .missing:
-                if attribute.defaultWhenMissing, let value = attribute.defaultValue {
-                    completed.values[index] = value
-                } else if !attribute.optional && attribute.defaultValue == nil {
-                    return rejection(attribute.name, "missing required attribute")
+                if attributes[index].defaultWhenMissing, let value = attributes[index].defaultValue {
+                    completed.values[index] = Cell(value, in: &arena.bytes)
+                } else if !attributes[index].optional && attributes[index].defaultValue == nil {
+                    return rejection(attributes[index].name, "missing required attribute")
                 } else {
-                    completed.values[index] = nil
+                    completed.values[index] = .missing
                 }
             }
         }

@@ -54,7 +54,7 @@ final class RecordStream: RecordEventHandler, ScalarForwarding {
         case .none:
             return
         case .record:
-            assembler.attach(try sink.accept(assembler.completed))
+            assembler.attach(try assembler.withCompleted { record throws(SluiceError) in try sink.accept(record) })
         case .rejected(let reason):
             let error = SluiceError(reason, in: parser)
             var record: [UInt8]?

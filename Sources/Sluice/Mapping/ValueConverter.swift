@@ -64,6 +64,24 @@ struct ValueConverter: Sendable {
         }
     }
 
+    /// Converts into a `Cell`, text and blob bytes appended to `arena`. Strings, integers and
+    /// doubles (most values) take a path that makes no `String`; the other types convert
+    /// through `convert(_:)`.
+    func convert(_ scalar: Scalar, into arena: inout [UInt8]) throws(ConversionError) -> Cell {
+        switch (type, scalar) {
+        case (_, .null):
+            return .null
+        case (.string, .string(let bytes)), (.string, .number(let bytes)):
+            return Cell.bytes(.text, bytes, in: &arena)
+        default:
+            switch try convert(scalar) {
+            case .integer(let number): return .integer(number)
+            case .real(let number): return .real(number)
+            case let value: return Cell(value, in: &arena)
+            }
+        }
+    }
+
     private func fail(_ scalar: Scalar, _ reason: String? = nil) -> ConversionError {
         ConversionError.cannotConvert(scalar, to: type, reason)
     }

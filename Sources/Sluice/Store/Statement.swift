@@ -82,6 +82,35 @@ final class Statement {
         }
     }
 
+    /// Binds a cell to parameter `index` (1-based); a missing cell binds NULL. Text and blobs
+    /// are read in place from `arena` (`SQLITE_STATIC`, no copy): the caller keeps those
+    /// bytes unchanged until the statement is reset.
+    func bind(_ cell: Cell, in arena: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        let rc: Int32
+        switch cell.kind {
+        case .missing, .null:
+            rc = sqlite3_bind_null(handle, index)
+        case .integer:
+            rc = sqlite3_bind_int64(handle, index, cell.integer)
+        case .real:
+            rc = sqlite3_bind_double(handle, index, cell.real)
+        case .text:
+            let bytes = cell.bytes(in: arena)
+            // A zero-length text needs a non-nil pointer, else SQLite binds NULL.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return try bind(.text(""), at: index) }
+            rc = sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+                                     sluice_sqlite_static(), UInt8(SQLITE_UTF8))
+        case .blob:
+            let bytes = cell.bytes(in: arena)
+            rc = bytes.isEmpty
+                ? sqlite3_bind_zeroblob(handle, index, 0)
+                : sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), sluice_sqlite_static())
+        }
+        guard rc == SQLITE_OK else {
+            throw SQLiteError(resultCode: rc, db: connection.handle, sql: sql)
+        }
+    }
+
     /// Binds `values` to parameters 1, 2, … in order.
     func bind(_ values: some Collection<DatabaseValue>) throws(SQLiteError) {
         var index: Int32 = 1

@@ -9,7 +9,7 @@ final class FreeformCollectingSink: FreeformSink {
     var rejections: [String] = []
     var columnNames: [String] = []
 
-    func accept(_ record: Record, columnNames: [String]) {
+    func accept(_ record: FreeformRecord, columnNames: [String]) {
         #expect(record.values.count == columnNames.count)
         var values: [String: DatabaseValue] = [:]
         for (index, value) in record.values.enumerated() {

@@ -12,7 +12,7 @@ final class CollectingSink: RecordSink {
     func accept(_ record: Record) -> RecordHandle {
         let entity = plan.entities[record.entity]
         var values: [String: DatabaseValue?] = [:]
-        for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = .some(record.values[index]) }
+        for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = .some(record.value(index)) }
         records.append((entity.name, values, record.position.line, record.position.column))
         links.append(record.links)
         topLevel.append(record.isTopLevel)

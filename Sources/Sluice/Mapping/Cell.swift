@@ -1,0 +1,144 @@
+/// A converted value as records and batches hold it: a plain 16-byte struct whose text or
+/// blob bytes live in an arena (`[UInt8]`) next to it, never in a Swift `String`.
+///
+/// `DatabaseValue` is the value as the rest of the library speaks it; on the per-value path
+/// (slots, records, batches, binding) it costs an allocation or a reference count per text
+/// and a generic copy per move. A cell is copied as bits, its bytes are appended to the
+/// arena once, and SQLite reads them from there in place (`SQLITE_STATIC`).
+struct Cell: Sendable {
+    enum Kind: UInt8, Sendable {
+        /// Not mentioned by the record (a `nil` `DatabaseValue?`).
+        case missing
+        case null
+        case integer
+        case real
+        case text
+        case blob
+    }
+
+    var kind: Kind
+    /// The integer, the double's bit pattern, or the bytes' offset in the arena.
+    var bits: UInt64
+    /// The bytes' length, for text and blobs.
+    var count: Int32
+
+    static let missing = Cell(kind: .missing, bits: 0, count: 0)
+    static let null = Cell(kind: .null, bits: 0, count: 0)
+
+    static func integer(_ value: Int64) -> Cell { Cell(kind: .integer, bits: UInt64(bitPattern: value), count: 0) }
+    static func real(_ value: Double) -> Cell { Cell(kind: .real, bits: value.bitPattern, count: 0) }
+
+    /// Text or a blob: `bytes` appended to `arena`.
+    static func bytes(_ kind: Kind, _ bytes: UnsafeRawBufferPointer, in arena: inout [UInt8]) -> Cell {
+        let offset = arena.count
+        // Typed, so that the append is one memcpy rather than a byte-by-byte iteration.
+        arena.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+        return Cell(kind: kind, bits: UInt64(offset), count: Int32(bytes.count))
+    }
+
+    /// A `DatabaseValue` (nil: missing), its bytes appended to `arena`.
+    init(_ value: DatabaseValue?, in arena: inout [UInt8]) {
+        switch value {
+        case nil: self = .missing
+        case .null?: self = .null
+        case .integer(let number)?: self = .integer(number)
+        case .real(let number)?: self = .real(number)
+        case .text(var text)?: self = text.withUTF8 { Cell.bytes(.text, UnsafeRawBufferPointer($0), in: &arena) }
+        case .blob(let bytes)?: self = bytes.withUnsafeBytes { Cell.bytes(.blob, $0, in: &arena) }
+        }
+    }
+
+    private init(kind: Kind, bits: UInt64, count: Int32) {
+        self.kind = kind
+        self.bits = bits
+        self.count = count
+    }
+
+    var isMissing: Bool { kind == .missing }
+    var hasBytes: Bool { kind == .text || kind == .blob }
+    var integer: Int64 { Int64(bitPattern: bits) }
+    var real: Double { Double(bitPattern: bits) }
+    var offset: Int { Int(bits) }
+
+    /// The cell's bytes within `arena`.
+    func bytes(in arena: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: arena[offset..<offset + Int(count)])
+    }
+
+    /// The same value with its bytes copied from `source` to the end of `arena`.
+    func copied(from source: UnsafeRawBufferPointer, to arena: inout [UInt8]) -> Cell {
+        guard hasBytes else { return self }
+        return Cell.bytes(kind, bytes(in: source), in: &arena)
+    }
+
+    /// As a `DatabaseValue` (nil when missing), reading bytes from `arena`.
+    func databaseValue(in arena: UnsafeRawBufferPointer) -> DatabaseValue? {
+        switch kind {
+        case .missing: return nil
+        case .null: return .null
+        case .integer: return .integer(integer)
+        case .real: return .real(real)
+        case .text: return .text(String(decoding: bytes(in: arena), as: UTF8.self))
+        case .blob: return .blob(Array(bytes(in: arena)))
+        }
+    }
+
+    /// Whether the cell holds `value` (bytes read from `arena`), without allocating.
+    func equals(_ value: DatabaseValue, in arena: UnsafeRawBufferPointer) -> Bool {
+        switch (kind, value) {
+        case (.null, .null): return true
+        case (.integer, .integer(let number)): return integer == number
+        case (.real, .real(let number)): return real == number
+        case (.text, .text(var text)):
+            let mine = bytes(in: arena)
+            return text.withUTF8 { theirs in
+                theirs.count == mine.count && (mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0)
+            }
+        case (.blob, .blob(let other)):
+            let mine = bytes(in: arena)
+            return other.withUnsafeBytes { theirs in
+                theirs.count == mine.count && (mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0)
+            }
+        default: return false
+        }
+    }
+
+    /// Whether two cells hold the same value, each reading bytes from its own arena.
+    func equals(_ other: Cell, in arena: UnsafeRawBufferPointer, otherArena: UnsafeRawBufferPointer) -> Bool {
+        guard kind == other.kind else { return false }
+        switch kind {
+        case .missing, .null: return true
+        case .integer: return bits == other.bits
+        case .real: return real == other.real
+        case .text, .blob:
+            guard count == other.count else { return false }
+            return count == 0 || memcmp(bytes(in: arena).baseAddress!, other.bytes(in: otherArena).baseAddress!, Int(count)) == 0
+        }
+    }
+}
+
+/// The bytes of the cells being assembled. A class, so that the assembler appends to it
+/// while it reads its plan without an overlapping access to itself (which made Swift copy
+/// the attribute's plan for every value).
+final class ByteArena {
+    @exclusivity(unchecked) var bytes: [UInt8] = []
+}
+
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes` for a body that throws `SluiceError`.
+    func withArena<Result>(_ body: (UnsafeRawBufferPointer) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
+        var outcome: Swift.Result<Result, SluiceError>!
+        withUnsafeBytes { bytes in
+            do throws(SluiceError) { outcome = .success(try body(bytes)) } catch { outcome = .failure(error) }
+        }
+        return try outcome.get()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
