@@ -58,6 +58,35 @@ extension ModelDesigner {
         }
     }
 
+    /// A root entity without an id whose records each hold a reference that became a
+    /// relationship by id (`trip_id`) and an integer sequence number (`stop_sequence`), the
+    /// pair unique in the sample, is identified by the pair (`CompositeIdentity`).
+    mutating func addCompositeIdentity(to index: Int) {
+        let entity = entities[index]
+        guard !entity.rootShapes.isEmpty, entity.rootShapes.count == entity.shapes.count else { return }
+        let references = entity.relationships.filter { !$0.toMany && $0.keys.count == 1 && $0.keys[0].keys.count == 1 }
+            .map { $0.keys[0].keys[0] }
+        let attributes = entity.attributes.filter { $0.keys.count == 1 && $0.keys[0].keys.count == 1 }
+        for reference in references {
+            guard let referenceAttribute = attributes.first(where: { $0.keys[0].keys[0] == reference }) else { continue }
+            for sequence in attributes where sequence.type == .integer && CompositeIdentity.role(of: sequence.keys[0].keys[0]) == .sequence {
+                let unique = entity.shapes.allSatisfy { shape in
+                    let keys = shapes[shape].keys
+                    guard let r = keys.firstIndex(where: { $0.key == reference }),
+                          let s = keys.firstIndex(where: { $0.key == sequence.keys[0].keys[0] }),
+                          let pairs = shapes[shape].pairs[.init(reference: r, sequence: s)]
+                    else { return false }
+                    return pairs.count == shapes[shape].records && pairs.distinct.count == pairs.count
+                }
+                guard unique else { continue }
+                entities[index].compositeIdentity = [referenceAttribute.name, sequence.name]
+                note("\(entity.name): identity (\(referenceAttribute.name), \(sequence.name)): it has no id of its own, "
+                    + "but every sampled record holds both and no pair repeats")
+                return
+            }
+        }
+    }
+
     /// Tables (the key or file name the records came from, else the entity's name) unique
     /// as SQLite compares names, clear of `sluice_imports` and `sqlite_*`; join tables too.
     mutating func nameTables() {
@@ -91,7 +120,7 @@ extension ModelDesigner {
             root = .paths(roots.map { (KeyPath([$0.key ?? ""]), entities[$0.entity].name) })
         }
         let modelEntities = entities.filter(\.isEntity).map { entity in
-            Model.Entity(name: entity.name, table: entity.table, identity: entity.identityAttribute.map { [$0] } ?? [],
+            Model.Entity(name: entity.name, table: entity.table, identity: entity.identity,
                          attributes: entity.attributes, relationships: entity.relationships)
         }
         return Model(root: root, entities: modelEntities)

@@ -56,6 +56,10 @@ struct ModelDesigner {
         for index in entities.indices where entities[index].isEntity { buildMembers(of: index) }
         addInverses()
         addReferencesByID()
+        for index in entities.indices where entities[index].isEntity && entities[index].identity.isEmpty {
+            addCompositeIdentity(to: index)
+            if entities[index].identity.isEmpty { noteAppendOnly(entities[index].name) }
+        }
         nameTables()
         return assemble()
     }
@@ -187,13 +191,14 @@ struct ModelDesigner {
             entities[index].isEntity = true
             return
         }
-        if entity.isEntity {
-            let words = InferenceNaming.words(entity.name)
-            let snake = words.map { $0.lowercased() }.joined(separator: "_")
-            let camel = InferenceNaming.lowerFirst(words.joined())
-            note("\(entity.name): no id-like key (id, \(snake)_id, \(camel)Id, uuid) holds a unique string or integer in every sampled record, "
-                + "so it has no identity and is append-only: importing the same input again adds its rows again")
-        }
+    }
+
+    private mutating func noteAppendOnly(_ name: String) {
+        let words = InferenceNaming.words(name)
+        let snake = words.map { $0.lowercased() }.joined(separator: "_")
+        let camel = InferenceNaming.lowerFirst(words.joined())
+        note("\(name): no id-like key (id, \(snake)_id, \(camel)Id, uuid) holds a unique string or integer in every sampled record, "
+            + "so it has no identity and is append-only: importing the same input again adds its rows again")
     }
 }
 
@@ -210,6 +215,10 @@ struct ProposedEntity {
     var identityType: AttributeType?
     /// The identity's attribute, once named.
     var identityAttribute: String?
+    /// A composite identity (`CompositeIdentity`), when there is no single one.
+    var compositeIdentity: [String] = []
+    /// The identity's attributes.
+    var identity: [String] { identityAttribute.map { [$0] } ?? compositeIdentity }
     var attributes: [Model.Attribute] = []
     var relationships: [Model.Relationship] = []
     /// Attribute and relationship names and the columns they take (`pk` is the table's).

@@ -19,6 +19,20 @@ struct ObjectShape {
     private var keyIndex: [String: Int] = [:]
     /// Distinct keys beyond `maxKeys`, not analysed (an object used as a map, not a record).
     var droppedKeys = 0
+    /// For each pair of a reference-like and a sequence-like key (`trip_id`, `stop_sequence`)
+    /// held together by a record: the distinct pairs and how many records held one. A
+    /// composite identity candidate (see `CompositeIdentity`).
+    var pairs: [KeyPair: PairValues] = [:]
+
+    struct KeyPair: Hashable {
+        var reference: Int
+        var sequence: Int
+    }
+
+    struct PairValues {
+        var distinct: Set<String> = []
+        var count = 0
+    }
 
     /// More distinct keys than SQLite has columns (2000 by default) is a map, not a record.
     static let maxKeys = 2_000
@@ -37,7 +51,8 @@ struct ObjectShape {
             droppedKeys += 1
             return nil
         }
-        keys.append(KeyStatistics(key: key, identityRank: IdentityCandidate.rank(of: key, base: identityBase)))
+        keys.append(KeyStatistics(key: key, identityRank: IdentityCandidate.rank(of: key, base: identityBase),
+                                  compositeRole: CompositeIdentity.role(of: key)))
         keyIndex[key] = keys.count - 1
         return keys.count - 1
     }
@@ -71,9 +86,13 @@ struct KeyStatistics {
     /// A value an identity cannot be: null, a boolean, a real, an object or an array.
     var identityRefused = false
 
-    init(key: String, identityRank: Int?) {
+    /// What the key could be in a composite identity, by name.
+    let compositeRole: CompositeIdentity.Role?
+
+    init(key: String, identityRank: Int?, compositeRole: CompositeIdentity.Role? = nil) {
         self.key = key
         self.identityRank = identityRank
+        self.compositeRole = compositeRole
     }
 
     /// Repeats among the values of an id-like key.
@@ -99,5 +118,21 @@ enum IdentityCandidate {
     /// Lowercased, without `_`, `-`, `.` and spaces: the form names are compared in.
     static func normalise(_ name: String) -> String {
         String(name.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " && $0 != "." })
+    }
+}
+
+/// A child record numbered within its parent (a stop time: `trip_id` and `stop_sequence`)
+/// has no id of its own, but the parent's id and its number are one. The candidates, by
+/// name: a reference (`trip_id`, `tripId`) and a sequence number (`stop_sequence`, `seq`,
+/// `index`, `position`). `ModelDesigner` uses a pair only when the reference became a
+/// relationship by id and the pair is unique in every sampled record.
+enum CompositeIdentity {
+    enum Role { case reference, sequence }
+
+    static func role(of key: String) -> Role? {
+        if InferenceNaming.referenceName(fromKey: key) != nil { return .reference }
+        let name = IdentityCandidate.normalise(key)
+        for suffix in ["sequence", "seq", "index", "position"] where name.hasSuffix(suffix) { return .sequence }
+        return nil
     }
 }

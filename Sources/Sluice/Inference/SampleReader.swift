@@ -38,6 +38,9 @@ final class SampleReader: JSONEventHandler {
     }
 
     private var stack: [Frame] = []
+    /// Per open object frame, the values of its composite-identity candidates (key, text),
+    /// paired up when the object ends.
+    private var compositeValues: [[(key: Int, text: String)]] = []
     /// The key (of the innermost object's shape) whose value comes next; nil for a dropped key.
     private var pendingKey: Int?
 
@@ -109,6 +112,7 @@ final class SampleReader: JSONEventHandler {
         if let shape {
             shapes[shape].records += 1
             stack.append(.object(shape: shape))
+            compositeValues.append([])
         } else {
             stack.append(.skip)
         }
@@ -143,7 +147,22 @@ final class SampleReader: JSONEventHandler {
     }
 
     func endObject() {
-        stack.removeLast()
+        if case .object(let shape)? = stack.popLast(), let values = compositeValues.popLast(), values.count > 1 {
+            pairUp(values, in: shape)
+        }
+    }
+
+    /// Records each (reference, sequence) pair the object held.
+    private func pairUp(_ values: [(key: Int, text: String)], in shape: Int) {
+        for reference in values where shapes[shape].keys[reference.key].compositeRole == .reference {
+            for sequence in values where shapes[shape].keys[sequence.key].compositeRole == .sequence {
+                let pair = ObjectShape.KeyPair(reference: reference.key, sequence: sequence.key)
+                // Length-prefixed, so no two different pairs give the same text.
+                let text = "\(reference.text.utf8.count):" + reference.text + sequence.text
+                shapes[shape].pairs[pair, default: .init()].distinct.insert(text)
+                shapes[shape].pairs[pair, default: .init()].count += 1
+            }
+        }
     }
 
     func startArray() throws(SluiceError) {
@@ -203,6 +222,9 @@ final class SampleReader: JSONEventHandler {
             nonObjectRecords += 1
         case .key(let shape, let key):
             count(&shapes[shape].keys[key].values)
+            if shapes[shape].keys[key].compositeRole != nil, let text = identity() {
+                compositeValues[compositeValues.count - 1].append((key, text))
+            }
             guard shapes[shape].keys[key].identityRank != nil else { return }
             if let text = identity() {
                 shapes[shape].keys[key].identityValues.insert(text)
