@@ -35,6 +35,8 @@ final class SampleReader: JSONEventHandler {
         case records
         /// A container nobody analyses.
         case skip
+        /// An array where a record should be: skipped, but its end ends a record.
+        case skippedRecord
     }
 
     private var stack: [Frame] = []
@@ -73,17 +75,20 @@ final class SampleReader: JSONEventHandler {
             shapes[shape].keys[key].present += 1
             return .key(shape: shape, key: key)
         case .array(let shape, let key)?: return .element(shape: shape, key: key)
-        case .skip?: return .skipped
+        case .skip?, .skippedRecord?: return .skipped
         }
     }
 
-    /// Counts a record; once `limit` were read, stops the parse instead.
-    private func beginRecord() throws(SluiceError) {
-        guard records < limit else {
-            isDone = true
-            throw SluiceError(.data, "the sample is complete")  // caught by the caller: `isDone`
-        }
+    private func beginRecord() {
         records += 1
+    }
+
+    /// A record ended: once `limit` were read, stops the parse right there, so nothing after
+    /// the sample's last record is read (or has to be valid JSON).
+    private func endRecord() throws(SluiceError) {
+        guard records >= limit else { return }
+        isDone = true
+        throw SluiceError(.data, "the sample is complete")  // caught by the caller: `isDone`
     }
 
     /// The shape of the objects at `key` of `shape`, made on first use; nil when objects there
@@ -124,10 +129,10 @@ final class SampleReader: JSONEventHandler {
         switch takePlace() {
         case .topLevel:
             topLevelValues += 1
-            try beginRecord()
+            beginRecord()
             enter(0)
         case .record:
-            try beginRecord()
+            beginRecord()
             enter(0)
         case .key(let shape, let key):
             shapes[shape].keys[key].values.addObject()
@@ -146,10 +151,11 @@ final class SampleReader: JSONEventHandler {
         pendingKey = shapes[shape].keyNumber(String(decoding: bytes, as: UTF8.self))
     }
 
-    func endObject() {
-        if case .object(let shape)? = stack.popLast(), let values = compositeValues.popLast(), values.count > 1 {
-            pairUp(values, in: shape)
-        }
+    func endObject() throws(SluiceError) {
+        guard case .object(let shape)? = stack.popLast() else { return }
+        if let values = compositeValues.popLast(), values.count > 1 { pairUp(values, in: shape) }
+        // Shape 0 is the records' own: its objects are never nested in anything analysed.
+        if shape == 0 { try endRecord() }
     }
 
     /// Records each (reference, sequence) pair the object held.
@@ -172,9 +178,9 @@ final class SampleReader: JSONEventHandler {
             stack.append(.records)
         case .record:
             // An array where a record should be: an import rejects it.
-            try beginRecord()
+            beginRecord()
             nonObjectRecords += 1
-            stack.append(.skip)
+            stack.append(.skippedRecord)
         case .key(let shape, let key):
             shapes[shape].keys[key].values.addArray()
             refuseIdentity(shape, key)
@@ -187,8 +193,8 @@ final class SampleReader: JSONEventHandler {
         }
     }
 
-    func endArray() {
-        stack.removeLast()
+    func endArray() throws(SluiceError) {
+        if case .skippedRecord? = stack.popLast() { try endRecord() }
     }
 
     func null() throws(SluiceError) {
@@ -215,11 +221,13 @@ final class SampleReader: JSONEventHandler {
         switch takePlace() {
         case .topLevel:
             topLevelValues += 1
-            try beginRecord()
+            beginRecord()
             nonObjectRecords += 1
+            try endRecord()
         case .record:
-            try beginRecord()
+            beginRecord()
             nonObjectRecords += 1
+            try endRecord()
         case .key(let shape, let key):
             count(&shapes[shape].keys[key].values)
             if shapes[shape].keys[key].compositeRole != nil, let text = identity() {
