@@ -11,7 +11,8 @@
 struct ChunkReader {
     let source: ByteSource
     let chunkSize: Int
-    /// Bytes returned so far (of the decompressed stream for gzip).
+    /// Bytes read so far (of the decompressed stream for gzip): those returned, and a byte
+    /// order mark left out.
     private(set) var bytesRead: Int64 = 0
     private let buffer: ChunkBuffer
     private var atEnd = false
@@ -47,6 +48,7 @@ struct ChunkReader {
             isFirstChunk = false
             // A chunk holds the whole mark unless the input is shorter than it.
             if storage.prefix(filled).starts(with: Self.byteOrderMark) { start = Self.byteOrderMark.count }
+            if start == filled { return try next() }  // nothing but the mark: no empty chunk
         }
         return UnsafeRawBufferPointer(rebasing: storage[start..<filled])
     }
