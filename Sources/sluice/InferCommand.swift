@@ -15,6 +15,10 @@ struct InferCommand: ParsableCommand {
         related entities, and relationships by id between entities. Notes on fallback \
         choices go to standard error. Edit the model, check it with `sluice check`, then \
         import with it.
+
+        Examples:
+          sluice infer orders.ndjson > model.json
+          curl -s https://example.org/items.json | sluice infer --entity Item --sample 200
         """
     )
 

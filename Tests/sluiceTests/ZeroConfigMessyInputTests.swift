@@ -123,7 +123,7 @@ import Testing
         let input = "\n\n{\"a\": 1}\r\n\r\n   \n{\"a\": 2}   \n\t\n{\"a\": 3}"
         let (result, workspace) = try importing(input)
         try #require(result.status == 0, "\(result)")
-        #expect(result.entityLine("records") == "records: 3 inserted, 0 updated, 0 unchanged, 0 rejected", "\(result)")
+        #expect(result.entityLines == ["records: inserted 3, updated 0, unchanged 0, rejected 0"], "\(result)")
         #expect(try workspace.database("out.sqlite").rows("SELECT a FROM records ORDER BY pk") == [[.integer(1)], [.integer(2)], [.integer(3)]])
     }
 
@@ -138,7 +138,7 @@ import Testing
 
         let (skipped, other) = try importing(input, ["--on-error", "skip", "--rejects", "rejects.ndjson"])
         try #require(skipped.status == 0, "\(skipped)")
-        #expect(skipped.entityLine("records") == "records: 1 inserted, 0 updated, 0 unchanged, 5 rejected", "\(skipped)")
+        #expect(skipped.entityLines == ["records: inserted 1, updated 0, unchanged 0, rejected 5"], "\(skipped)")
         let rejects = String(decoding: other.bytes(of: "rejects.ndjson") ?? [], as: UTF8.self)
         #expect(rejects.split(separator: "\n").map { line in
             line.components(separatedBy: #""reason":"#).last ?? ""
@@ -168,7 +168,7 @@ import Testing
         let input = "{\"k0\": 0}\n" + wide + "\n{\"k1999\": null, \"k1\": 1}\n{\"k1999\": 5}\n"
         let (skipped, other) = try importing(input, ["--on-error", "skip"])
         try #require(skipped.status == 0, "\(skipped)")
-        #expect(skipped.entityLine("records") == "records: 2 inserted, 0 updated, 0 unchanged, 2 rejected", "\(skipped)")
+        #expect(skipped.entityLines == ["records: inserted 2, updated 0, unchanged 0, rejected 2"], "\(skipped)")
         #expect(try other.database("out.sqlite").rows("SELECT k0, k1 FROM records ORDER BY pk") == [[.integer(0), .null], [.null, .integer(1)]])
     }
 
