@@ -19,7 +19,7 @@ struct SluiceCommand: ParsableCommand {
         where to put it).
         """,
         version: SluiceVersion.current,
-        subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self]
+        subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self, InferCommand.self]
     )
 
     /// One place turns every failure into its line on stderr and its exit status (SPEC §1).

@@ -9,7 +9,12 @@
 /// Columns: an existing table's columns are read first; a key that matches none of them
 /// (ASCII case-insensitively, as SQLite matches names) adds a column with no declared type,
 /// so a second import appends and adds only what is new. A key named `pk` (any case) would
-/// collide with the table's primary key; it is stored in the column `pk_1`.
+/// collide with the table's primary key; it is stored in the column `pk_1`. A key holding
+/// U+0000 (`"a\u0000b"`) names its column with U+FFFD in its place: SQL text ends at a NUL.
+///
+/// A table holds at most `Connection.columnLimit` columns (2000). A key past that gets no
+/// column: a record with a non-null value for it is a record error (`tooManyColumns`, placed
+/// and rejected by `FreeformStream`), and records without one still import.
 ///
 /// Each record is inserted with the columns it has, so a column it lacks gets the column's
 /// default (NULL for the columns Sluice adds). The INSERTs are cached by that column list;
@@ -24,8 +29,13 @@ final class FreeformWriter: FreeformSink {
     /// The table's columns, as named in the database, and their ASCII-lowercased names.
     private var tableColumns: [String]
     private var tableColumnNumbers: [String: Int]
-    /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far.
+    /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far;
+    /// -1 for a key that found the table full.
     private var tableColumnOf: [Int] = []
+    /// `Connection.columnLimit`, read once.
+    private let columnLimit: Int
+    /// Whether some key found the table full (records are then checked for its values).
+    private var hasKeysWithoutColumn = false
 
     /// Reused per record: a value per table column, and the table columns the record sets, in
     /// the order of its record columns.
@@ -59,17 +69,20 @@ final class FreeformWriter: FreeformSink {
         }
         row = Array(repeating: nil, count: tableColumns.count)
         setBy = Array(repeating: -1, count: tableColumns.count)
+        columnLimit = connection.columnLimit
     }
 
     func accept(_ record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
         while tableColumnOf.count < columnNames.count {
-            tableColumnOf.append(try tableColumn(forKey: columnNames[tableColumnOf.count]))
+            tableColumnOf.append(try tableColumn(forKey: columnNames[tableColumnOf.count]) ?? -1)
         }
+        if hasKeysWithoutColumn { try checkColumns(of: record, columnNames: columnNames) }
         recordNumber += 1
         bound.removeAll(keepingCapacity: true)
         for (column, value) in record.values.enumerated() {
             guard let value else { continue }
             let target = tableColumnOf[column]
+            if target < 0 { continue }  // a null for a key without a column (`checkColumns`)
             row[target] = value  // two keys on one column (`pk` and `pk_1`): the later wins
             if setBy[target] != recordNumber {
                 setBy[target] = recordNumber
@@ -102,10 +115,16 @@ final class FreeformWriter: FreeformSink {
 
     // MARK: Columns
 
-    /// The table column a key's values go to, added when the table has none of that name.
-    private func tableColumn(forKey key: String) throws(SluiceError) -> Int {
-        let name = SchemaMigration.foldCase(key) == "pk" ? "pk_1" : key
+    /// The table column a key's values go to, added when the table has none of that name;
+    /// nil when the table already has `columnLimit` columns.
+    private func tableColumn(forKey key: String) throws(SluiceError) -> Int? {
+        var name = SchemaMigration.foldCase(key) == "pk" ? "pk_1" : key
+        if name.utf8.contains(0) { name = name.replacing("\u{0}", with: "\u{FFFD}") }
         if let number = tableColumnNumbers[SchemaMigration.foldCase(name)] { return number }
+        guard tableColumns.count < columnLimit else {
+            hasKeysWithoutColumn = true
+            return nil
+        }
         try FreeformTable.addColumn(name, to: table, in: connection)
         let number = tableColumns.count
         tableColumns.append(name)
@@ -113,6 +132,20 @@ final class FreeformWriter: FreeformSink {
         row.append(nil)
         setBy.append(-1)
         return number
+    }
+
+    /// A record with a value for a key that got no column cannot be imported whole.
+    private func checkColumns(of record: Record, columnNames: [String]) throws(SluiceError) {
+        for (column, value) in record.values.enumerated() where tableColumnOf[column] < 0 {
+            guard let value, value != .null else { continue }
+            throw Self.tooManyColumns(table: table, key: columnNames[column], limit: columnLimit)
+        }
+    }
+
+    /// Unplaced: the writer does not know the source; `FreeformStream` places and rejects it.
+    static func tooManyColumns(table: String, key: String, limit: Int) -> SluiceError {
+        SluiceError(.data, "table \(quoteIdentifier(table)) already has \(limit) columns, SQLite's limit: no column for the key "
+            + "\(quoteIdentifier(key)) (a zero-config import makes one column per distinct key; import such data with a model)")
     }
 
     // MARK: Statements

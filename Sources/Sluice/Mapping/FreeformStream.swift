@@ -40,7 +40,14 @@ final class FreeformStream: RecordEventHandler, ScalarForwarding {
         case .none:
             return
         case .record:
-            try sink.accept(assembler.completed, columnNames: assembler.columnNames)
+            do {
+                try sink.accept(assembler.completed, columnNames: assembler.columnNames)
+            } catch where error.kind == .data && error.position == nil {
+                // A record the sink cannot take (`FreeformWriter.tooManyColumns`): placed here,
+                // where the source is known, and rejected like any record error.
+                let reason = SluiceError.Reason(error.message, at: assembler.completed.position, entity: 0)
+                try sink.reject(SluiceError(reason, in: parser), record: nil)
+            }
         case .rejected(let reason):
             let error = SluiceError(reason, in: parser)
             var record: [UInt8]?

@@ -1,0 +1,101 @@
+/// `sluice infer`: a starter model proposed from the first records of an input.
+///
+/// The input is read as an import reads it (a file or standard input, gzip inflated, any
+/// shape an import accepts) but only until `sampleSize` records were seen: the rest of the
+/// input is never read, so a sample of a 5 GB file or of an endless pipe costs the same.
+/// (One top-level object is read to its end: it may be an envelope whose record arrays are
+/// all needed; only the first `sampleSize` records of each array are analysed.)
+///
+/// ```swift
+/// let inference = try ModelInference.infer(path: "stops.json")
+/// print(inference.text)     // the model file
+/// ```
+public enum ModelInference {
+    public struct Options: Sendable {
+        /// `--entity`: the entity of the top-level records (which are then never taken as an
+        /// envelope). By default it is named after the file (`people.json` → `Person`), or
+        /// `Record` for standard input.
+        public var entity: String?
+        /// `--sample`: how many records to read.
+        public var sampleSize = 1_000
+        /// The largest single JSON value accepted, in bytes (as `import --max-value-bytes`).
+        public var maxValueBytes = 64 << 20
+
+        public init(entity: String? = nil, sampleSize: Int = 1_000) {
+            self.entity = entity
+            self.sampleSize = sampleSize
+        }
+    }
+
+    public struct Result: Sendable {
+        /// The model proposed, already validated as `sluice check` validates it.
+        public var model: Model
+        /// The model file's text: pretty JSON, stable order.
+        public var text: String
+        /// One line for each choice that was a fallback (mixed types, no identity, keys left out).
+        public var notes: [String]
+        /// Records read.
+        public var records: Int
+    }
+
+    /// Infers a model from the file at `path` (`-` is standard input).
+    public static func infer(path: String, options: Options = Options()) throws(SluiceError) -> Result {
+        try infer(InputOpener.open(path: path), stem: InferenceNaming.fileStem(path), options: options)
+    }
+
+    /// Infers a model from bytes in memory; `name` names them in errors and, like a file name,
+    /// names the entity and table (`stops.json` → `Stop` in `stops`).
+    public static func infer(bytes: some Collection<UInt8>, name: String = "<memory>", options: Options = Options())
+        throws(SluiceError) -> Result
+    {
+        try infer(InputOpener.decompressing(MemorySource(bytes, name: name)),
+                  stem: name.hasPrefix("<") ? nil : InferenceNaming.fileStem(name), options: options)
+    }
+
+    private static func infer(_ source: ByteSource, stem: String?, options: Options) throws(SluiceError) -> Result {
+        guard options.sampleSize > 0 else { throw SluiceError(.usage, "the sample must hold at least one record") }
+        if let entity = options.entity, entity.isEmpty { throw SluiceError(.usage, "the entity name is empty") }
+        let rootName = options.entity ?? stem.map(InferenceNaming.entityName(fromKey:)) ?? "Record"
+        let rootTable = stem.map(InferenceNaming.identifier) ?? (options.entity == nil ? "records" : nil)
+
+        let reader = SampleReader(limit: options.sampleSize, identityBase: IdentityCandidate.normalise(rootName))
+        try read(source, into: reader, maxValueBytes: options.maxValueBytes)
+        guard reader.records > reader.nonObjectRecords else {
+            let what = reader.records == 0 ? "no records" : "none of the \(reader.records) records read is an object"
+            throw SluiceError(.data, "\(source.name): \(what): nothing to infer a model from")
+        }
+
+        var designer = ModelDesigner(reader: reader, rootName: rootName, rootTable: rootTable,
+                                     entityGiven: options.entity != nil)
+        let model = designer.design()
+        let text = ModelWriter.text(of: model)
+        // The promise is a model `sluice check` accepts: prove it on the text itself.
+        do {
+            let parsed = try Model.parse(Array(text.utf8), sourceName: "inferred model")
+            _ = try MappingPlan(model: parsed, sourceName: "inferred model")
+        } catch let error as ModelError {
+            throw SluiceError(.data, "cannot propose a model for '\(source.name)' (a bug in sluice infer): \(error.problems.map(\.description).joined(separator: "; "))")
+        } catch {
+            throw SluiceError(.data, "cannot propose a model for '\(source.name)' (a bug in sluice infer): \(error)")
+        }
+        return Result(model: model, text: text, notes: designer.notes, records: reader.records)
+    }
+
+    /// Feeds `source` to the parser until the reader has its sample or the input ends.
+    private static func read(_ source: ByteSource, into reader: SampleReader, maxValueBytes: Int) throws(SluiceError) {
+        var parserOptions = JSONParser.Options()
+        parserOptions.maxValueBytes = maxValueBytes
+        let parser = JSONParser(sourceName: source.name, handler: reader, options: parserOptions)
+        // Small chunks: reading stops soon after the sample's last record.
+        var chunks = ChunkReader(source: source, chunkSize: 1 << 16)
+        do {
+            while let chunk = try chunks.next() {
+                try parser.parse(chunk)
+            }
+            try parser.finish()
+        } catch {
+            if reader.isDone { return }  // the sample is complete: the reader stopped the parse
+            throw error
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The README's tutorial, run as written by `scripts/tutorial` (in a clean copy of the
+/// checkout, with this build's `sluice`): every command succeeds and every output the README
+/// marks is the real one, the inferred model and the query result included.
+@Suite struct TutorialTests {
+    static let sqlite3 = ["/usr/bin/sqlite3", "/bin/sqlite3", "/usr/local/bin/sqlite3"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: GTFSFixture.isAvailable && sqlite3 != nil, "needs ../shared/fixtures/gtfs and the sqlite3 shell"),
+          .timeLimit(.minutes(3)))
+    func theTutorialRunsAsWritten() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Workspace.packageFile("scripts/tutorial"))
+        process.currentDirectoryURL = URL(fileURLWithPath: Workspace.packageRoot)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SLUICE"] = SluiceRunner.executable.path
+        environment["LC_ALL"] = "C"
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Drain stderr beside stdout, so neither pipe fills and blocks the script.
+        let collected = ErrorText()
+        let reader = Thread { collected.set(errors.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        while !collected.isSet { usleep(1_000) }
+        #expect(process.terminationStatus == 0, "\(stdout)\n\(collected.text)")
+        #expect(stdout.contains("""
+            stop_name|departures|routes
+            The Pier Cairns - Terminus Stop E|607|17
+            """), "\(stdout)")
+        #expect(stdout.hasSuffix("tutorial: every step ran and showed what the README shows\n"), "\(stdout)")
+    }
+
+    private final class ErrorText: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data: Data?
+        func set(_ value: Data) { lock.withLock { data = value } }
+        var isSet: Bool { lock.withLock { data != nil } }
+        var text: String { lock.withLock { String(decoding: data ?? Data(), as: UTF8.self) } }
+    }
+}
