@@ -135,7 +135,7 @@ final class FreeformWriter: FreeformSink {
     }
 
     /// A record with a value for a key that got no column cannot be imported whole.
-    private func checkColumns(of record: Record, columnNames: [String]) throws(SluiceError) {
+    private func checkColumns(of record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
         for (column, value) in record.values.enumerated() where tableColumnOf[column] < 0 {
             guard let value, value != .null else { continue }
             throw Self.tooManyColumns(table: table, key: columnNames[column], limit: columnLimit)
