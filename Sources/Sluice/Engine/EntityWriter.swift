@@ -22,8 +22,10 @@ final class EntityWriter {
     private let attributeCount: Int
     private let relationshipCount: Int
     private let columnNames: [String]
-    /// SQLite's limit on bound parameters (SQLITE_MAX_VARIABLE_NUMBER, 32766 since 3.32).
-    private static let maxParameters = 32_766
+    /// The most parameters one lookup binds (SQLite allows 32,766): a statement with an `IN`
+    /// or `VALUES` list of thousands of values takes megabytes to prepare and hold, so a
+    /// batch's identities are looked up 1,024 values at a time (5 queries for 5,000).
+    static let maxParameters = 1_024
 
     private let insert: Statement
     /// `UPDATE` statements by the set of columns they write.

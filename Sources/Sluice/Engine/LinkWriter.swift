@@ -16,8 +16,8 @@ final class LinkWriter {
     private var known: [Int: [DatabaseValue: Int64]] = [:]
     /// Per target entity and attribute: ids of the batch's own records, built when needed.
     private var batchIDs: [Int: [DatabaseValue: Int64]] = [:]
-    /// SQLite's limit on bound parameters.
-    private static let maxParameters = 32_766
+    /// The most ids one lookup binds (see `EntityWriter.maxParameters`).
+    private static let maxParameters = EntityWriter.maxParameters
 
     init(plans: [[LinkPlan]], sql: SQLRunner, pending: PendingLinks, indexes: SecondaryIndexes? = nil) {
         self.plans = plans

@@ -219,6 +219,25 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(statements.filter { $0.hasPrefix("INSERT INTO \"items\"") }.count == 12)
     }
 
+    /// A statement with thousands of parameters takes megabytes to prepare and keep: a big
+    /// batch's identities are looked up 1,024 at a time.
+    @Test func lookupsBindAtMost1024Values() throws {
+        var options = ImportOptions()
+        options.batchSize = 3_000
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        let importer = try Importer(databasePath: db, model: items, options: options)
+        var statements: [String] = []
+        importer.connection.trace { statements.append($0) }
+        let json = (1...3_000).map { #"{"id": \#($0)}"# }.joined(separator: "\n")
+        try importer.importBytes(Array(json.utf8))
+        _ = try importer.finish()
+        let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("FROM \"items\"") }
+        #expect(lookups.count == 3)
+        #expect(lookups.allSatisfy { $0.filter { $0 == "?" }.count == 1_024 })
+        #expect(try query(db, "SELECT count(*) FROM items") == [[.integer(3_000)]])
+    }
+
     @Test func aFailedImportLeavesNoNewDatabaseBehind() throws {
         var options = ImportOptions()
         options.batchSize = 1
