@@ -1,8 +1,9 @@
 /// Links whose target was not known when their batch was written: the target comes later in
-/// the input, or never. They wait in a temporary table of the import's connection — on disk,
-/// not in memory — and are linked after the last batch with one set-based statement per
-/// relationship (`UPDATE … FROM`, `INSERT … SELECT`) over the id-to-pk mapping that the
-/// target's table and its identity index already are.
+/// the input, or never. They wait in temporary tables of the import's connection — on disk,
+/// not in memory; one per relationship, so that its second pass reads only its own rows —
+/// and are linked after the last batch with one set-based statement per relationship
+/// (`UPDATE … FROM`, `INSERT … SELECT`) over the id-to-pk mapping that the target's table
+/// and its identity index already are.
 ///
 /// What is still missing then follows the relationship's `unresolved` policy: `null` leaves
 /// the link empty and reports it, `stub` creates target rows holding only the id, `fail`
@@ -15,13 +16,12 @@ final class PendingLinks {
     }
 
     private let sql: SQLRunner
-    private var created = false
-    /// How many links each plan id has waiting.
+    /// How many links each plan id has waiting (its table exists once it has one).
     private var counts: [Int: Int] = [:]
-    /// Rows not yet inserted, `columns` values each: they go in `rowsPerInsert` at a time,
-    /// since a statement's own overhead (bind, step, reset) costs more than a row's insert.
-    private var buffered: [DatabaseValue] = []
-    private static let columns = 6
+    /// Per plan id, rows not yet inserted, `columns` values each: they go in `rowsPerInsert`
+    /// at a time, since a statement's own overhead (bind, step, reset) costs more than a row.
+    private var buffered: [Int: [DatabaseValue]] = [:]
+    private static let columns = 5
     private static let rowsPerInsert = 128
 
     init(sql: SQLRunner) {
@@ -30,39 +30,41 @@ final class PendingLinks {
 
     var isEmpty: Bool { counts.isEmpty }
 
+    /// The temporary table of a relationship's waiting links.
+    private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
+
     func add(plan: LinkPlan, source: Int64, key: DatabaseValue, input: Int, position: TextPosition) throws(SluiceError) {
-        if !created {
+        if counts[plan.id] == nil {
             try sql.execute("""
-                CREATE TEMP TABLE IF NOT EXISTS "sluice_pending" (
-                  "link" INTEGER NOT NULL, "source_pk" INTEGER NOT NULL, "key",
-                  "input" INTEGER, "line" INTEGER, "column" INTEGER);
-                DELETE FROM "sluice_pending";
+                CREATE TEMP TABLE IF NOT EXISTS \(Self.table(plan.id)) (
+                  "source_pk" INTEGER NOT NULL, "key", "input" INTEGER, "line" INTEGER, "column" INTEGER);
+                DELETE FROM \(Self.table(plan.id));
                 """)
-            created = true
         }
-        buffered.append(contentsOf: [
-            .integer(Int64(plan.id)), .integer(source), key, .integer(Int64(input)),
-            .integer(Int64(position.line)), .integer(Int64(position.column)),
+        buffered[plan.id, default: []].append(contentsOf: [
+            .integer(source), key, .integer(Int64(input)), .integer(Int64(position.line)), .integer(Int64(position.column)),
         ])
         counts[plan.id, default: 0] += 1
-        if buffered.count == Self.columns * Self.rowsPerInsert { try insertBuffered() }
+        if buffered[plan.id]!.count == Self.columns * Self.rowsPerInsert { try insertBuffered(plan.id) }
     }
 
-    /// Inserts the buffered rows: full groups with one statement, the rest one by one.
-    private func insertBuffered() throws(SluiceError) {
+    /// Inserts a plan's buffered rows: full groups with one statement, the rest one by one.
+    private func insertBuffered(_ plan: Int) throws(SluiceError) {
+        guard let rows = buffered[plan], !rows.isEmpty else { return }
         let row = "(" + Array(repeating: "?", count: Self.columns).joined(separator: ", ") + ")"
+        let insert = "INSERT INTO \(Self.table(plan)) VALUES "
         let group = Self.columns * Self.rowsPerInsert
         var start = 0
-        while buffered.count - start >= group {
-            try sql.run("INSERT INTO \"sluice_pending\" VALUES " + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "),
-                        Array(buffered[start..<start + group]))
+        while rows.count - start >= group {
+            try sql.run(insert + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "),
+                        Array(rows[start..<start + group]))
             start += group
         }
-        while start < buffered.count {
-            try sql.run("INSERT INTO \"sluice_pending\" VALUES " + row, Array(buffered[start..<start + Self.columns]))
+        while start < rows.count {
+            try sql.run(insert + row, Array(rows[start..<start + Self.columns]))
             start += Self.columns
         }
-        buffered.removeAll(keepingCapacity: true)
+        buffered[plan]!.removeAll(keepingCapacity: true)
     }
 
     /// What the second pass did for one relationship.
@@ -78,26 +80,26 @@ final class PendingLinks {
     func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String]) throws(SluiceError) -> Outcome {
         var outcome = Outcome()
         guard counts[plan.id] != nil, let column = plan.relatedByColumn else { return outcome }
-        if !buffered.isEmpty { try insertBuffered() }
+        try insertBuffered(plan.id)
         let target = quoteIdentifier(plan.targetTable)
         let relatedBy = quoteIdentifier(column)
-        let id = DatabaseValue.integer(Int64(plan.id))
-        outcome.linked = try link(plan, target: target, relatedBy: relatedBy, id: id)
+        let pending = Self.table(plan.id)
+        outcome.linked = try link(plan, pending: pending, target: target, relatedBy: relatedBy)
         // Each waiting link changes at most one row: when all of them did, none is missing.
         if outcome.linked == counts[plan.id] { return outcome }
 
-        let missing = "FROM \"sluice_pending\" AS p WHERE p.\"link\" = ?1 AND NOT EXISTS "
+        let missing = "FROM \(pending) AS p WHERE NOT EXISTS "
             + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\")"
-        guard case .integer(let count)? = try sql.rows("SELECT count(*) \(missing)", [id]).first?.first, count > 0 else {
+        guard case .integer(let count)? = try sql.rows("SELECT count(*) \(missing)").first?.first, count > 0 else {
             return outcome
         }
         switch policy {
         case .stub:
-            outcome.stubs = try sql.run("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)", [id])
-            outcome.linked += try link(plan, target: target, relatedBy: relatedBy, id: id)
+            outcome.stubs = try sql.run("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)")
+            outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy)
         case .null, .fail:
             outcome.unresolved = Int(count)
-            let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3", [id])
+            let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3")
             outcome.examples = rows.map { row in
                 Example(relationship: plan.name, key: row[0], position: SourcePosition(
                     source: Self.integer(row[1]).map { sources.indices.contains($0) ? sources[$0] : "?" } ?? "?",
@@ -112,29 +114,28 @@ final class PendingLinks {
     }
 
     /// One statement per relationship links every pending id whose target row now exists.
-    private func link(_ plan: LinkPlan, target: String, relatedBy: String, id: DatabaseValue) throws(SluiceError) -> Int {
+    private func link(_ plan: LinkPlan, pending: String, target: String, relatedBy: String) throws(SluiceError) -> Int {
         switch plan.storage {
         case .column(_, let name):
             let source = quoteIdentifier(plan.sourceTable)
             let column = quoteIdentifier(name)
             return try sql.run("""
                 UPDATE \(source) SET \(column) = t."pk"
-                FROM "sluice_pending" AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
-                WHERE p."link" = ?1 AND \(source)."pk" = p."source_pk" AND \(source).\(column) IS NOT t."pk"
-                """, [id])
+                FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                WHERE \(source)."pk" = p."source_pk" AND \(source).\(column) IS NOT t."pk"
+                """)
         case .inverse(let name):
             let column = quoteIdentifier(name)
             return try sql.run("""
                 UPDATE \(target) SET \(column) = p."source_pk"
-                FROM "sluice_pending" AS p
-                WHERE p."link" = ?1 AND \(target).\(relatedBy) = p."key" AND \(target).\(column) IS NOT p."source_pk"
-                """, [id])
+                FROM \(pending) AS p
+                WHERE \(target).\(relatedBy) = p."key" AND \(target).\(column) IS NOT p."source_pk"
+                """)
         case .join(let table, let sourceColumn, let targetColumn):
             return try sql.run("""
                 INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
-                SELECT p."source_pk", t."pk" FROM "sluice_pending" AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
-                WHERE p."link" = ?1
-                """, [id])
+                SELECT p."source_pk", t."pk" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                """)
         }
     }
 

@@ -123,6 +123,7 @@ final class ImportDatabase {
                 PRAGMA locking_mode=EXCLUSIVE;
                 PRAGMA cache_size=-8192;
                 PRAGMA foreign_keys=OFF;
+                PRAGMA secure_delete=OFF;
                 BEGIN IMMEDIATE;
                 """)
         } catch {
