@@ -8,6 +8,10 @@
 /// The batch lives in flat arrays reused from batch to batch, so memory is bounded by the
 /// batch size whatever the input. A batch is written in steps that `BatchWriter` runs for
 /// all entities together: `prepare()` (merge, find), `write()` (rows), then links, `reset()`.
+///
+/// One thread at a time uses a writer (the batch writer's while an import runs), and its
+/// steps never re-enter one another: the per-record state is marked
+/// `@exclusivity(unchecked)`, whose dynamic checks cost more than the work on re-imports.
 final class EntityWriter {
     let plan: MappingPlan.EntityPlan
     /// The entity's index in the mapping plan.
@@ -35,15 +39,15 @@ final class EntityWriter {
 
     /// The batch being written: swapped in by `BatchWriter` for the steps below, swapped out
     /// (emptied, capacity kept) once they ran.
-    var batch: EntityBatch
+    @exclusivity(unchecked) var batch: EntityBatch
 
     // Filled by `prepare()` and `write()`.
     /// The record each record was merged into (itself unless an earlier one shares its identity).
-    private(set) var representative: [Int] = []
-    private var fates: [Fate] = []
+    @exclusivity(unchecked) private(set) var representative: [Int] = []
+    @exclusivity(unchecked) private var fates: [Fate] = []
     /// The stored values of rows found by identity, by record; nil for new rows.
-    private var current: [[DatabaseValue]?] = []
-    private var pks: [Int64] = []
+    @exclusivity(unchecked) private var current: [[DatabaseValue]?] = []
+    @exclusivity(unchecked) private var pks: [Int64] = []
 
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
          connection: Connection, databaseName: String) throws(SluiceError) {
@@ -131,13 +135,7 @@ final class EntityWriter {
                 fates.append(.write(key))
             }
         }
-        let found = try lookUp(Array(first.keys))
-        for (key, record) in first {
-            if let row = found[key] {
-                current[record] = row.values
-                fates[record] = .update(pk: row.pk)
-            }
-        }
+        try lookUp(first)
     }
 
     /// Inserts the new rows and updates the changed columns of existing ones.
@@ -244,24 +242,36 @@ final class EntityWriter {
 
     // MARK: Find
 
-    /// The rows whose identity is among `keys`: their pk and current column values.
-    private func lookUp(_ keys: [IdentityKey]) throws(SluiceError) -> [IdentityKey: (pk: Int64, values: [DatabaseValue])] {
-        var found: [IdentityKey: (pk: Int64, values: [DatabaseValue])] = [:]
-        let perQuery = max(1, Self.maxParameters / plan.identity.count)
+    /// Finds the rows of the records whose identities `records` maps to them, and marks those
+    /// records for update with the row's pk and current column values.
+    ///
+    /// A composite identity's query also returns the record each row matched (its index is
+    /// bound next to the identity in the `VALUES` list), so a found row needs no key built
+    /// and hashed — the bulk of a re-import's time went there.
+    private func lookUp(_ records: [IdentityKey: Int]) throws(SluiceError) {
+        let keys = Array(records)
+        let composite = plan.identity.count > 1
+        let perTuple = plan.identity.count + (composite ? 1 : 0)
+        let perQuery = max(1, Self.maxParameters / perTuple)
+        let first: Int32 = composite ? 2 : 1  // the first column value: after [record,] pk
         var start = 0
         while start < keys.count {
             let end = min(start + perQuery, keys.count)
             let size = Self.listSize(for: end - start, limit: perQuery)
             let statement = try lookupStatement(count: size)
             var index: Int32 = 1
-            for key in keys[start..<end] {
+            for (key, record) in keys[start..<end] {
                 for part in key.parts {
                     try bind(statement, part, at: index)
                     index += 1
                 }
+                if composite {
+                    try bind(statement, .integer(Int64(record)), at: index)
+                    index += 1
+                }
             }
             // The rest of the list is NULL, which matches nothing.
-            while index <= Int32(size * plan.identity.count) {
+            while index <= Int32(size * perTuple) {
                 try bind(statement, .null, at: index)
                 index += 1
             }
@@ -269,10 +279,16 @@ final class EntityWriter {
                 while try statement.step() {
                     var row: [DatabaseValue] = []
                     row.reserveCapacity(width)
-                    for column in 0..<width { row.append(statement.value(at: Int32(column + 1))) }
-                    if let key = IdentityKey(row.map(Optional.some)[...], identity: plan.identity) {
-                        found[key] = (statement.int64(at: 0), row)
+                    for column in 0..<Int32(width) { row.append(statement.value(at: first + column)) }
+                    let record: Int
+                    if composite {
+                        record = Int(statement.int64(at: 0))
+                    } else {
+                        guard let key = IdentityKey(identity: plan.identity, { row[$0] }), let found = records[key] else { continue }
+                        record = found
                     }
+                    current[record] = row
+                    fates[record] = .update(pk: statement.int64(at: first - 1))
                 }
                 statement.reset()
             } catch {
@@ -281,7 +297,6 @@ final class EntityWriter {
             }
             start = end
         }
-        return found
     }
 
     private func lookupStatement(count: Int) throws(SluiceError) -> Statement {
@@ -296,9 +311,10 @@ final class EntityWriter {
             // `(a, b) IN (VALUES …)` makes SQLite scan the whole index; joining from the
             // VALUES list (CROSS JOIN keeps that order) is one index search per identity.
             let columns = (["pk"] + columnNames).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
-            let tuple = "(\(Self.placeholders(identity.count)))"
+            // The last value of each tuple is the record's index, returned first.
+            let tuple = "(\(Self.placeholders(identity.count + 1)))"
             let match = identity.enumerated().map { "t.\($1) = k.column\($0 + 1)" }.joined(separator: " AND ")
-            sql = "SELECT \(columns) FROM (VALUES \(Array(repeating: tuple, count: count).joined(separator: ", "))) AS k "
+            sql = "SELECT k.column\(identity.count + 1), \(columns) FROM (VALUES \(Array(repeating: tuple, count: count).joined(separator: ", "))) AS k "
                 + "CROSS JOIN \(table) AS t ON \(match)"
         }
         let statement = try Self.prepare(sql, connection, databaseName)
