@@ -14,7 +14,7 @@ import Testing
         try #require(FileManager.default.fileExists(atPath: zip), "the shared fixtures are beside the repository")
         let workspace = Workspace()
         let json = workspace.file("feed.json")
-        try python([Workspace.packageFile("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
+        try GTFSFixture.python([Workspace.packageFile("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
         let input = Array(try Data(contentsOf: URL(fileURLWithPath: json)))
         let model = Workspace.packageFile("LargeFixtures/models/document.json")
 
@@ -70,7 +70,7 @@ import Testing
                 for row in rows:
                     print("\\t".join((row.get(c) or "").strip() for c in sys.argv[3:]))
             """
-        let output = try python(["-c", script, zip, file] + columns)
+        let output = try GTFSFixture.python(["-c", script, zip, file] + columns)
         return output.split(separator: "\n", omittingEmptySubsequences: true).map { line in
             // stop_sequence: compare as an integer, as imported.
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -79,19 +79,5 @@ import Testing
             }
             return fields.joined(separator: "\t")
         }
-    }
-
-    @discardableResult
-    private func python(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "python3 \(arguments.first ?? "") failed")
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,5 +1,5 @@
 /// Writes the rows of one entity a batch at a time, the way Core Data's guidance and
-/// FastEasyMapping do it: one `IN` query finds which identities exist, new records are
+/// FastEasyMapping do it: a query per batch (per 512 identities) finds which exist, new records are
 /// inserted, existing rows are updated in the columns whose value changed, and a record that
 /// changes nothing writes nothing.
 ///
@@ -26,15 +26,16 @@ final class EntityWriter {
     private let attributeCount: Int
     private let relationshipCount: Int
     private let columnNames: [String]
-    /// The most parameters one lookup binds (SQLite allows 32,766): a statement with an `IN`
-    /// or `VALUES` list of thousands of values takes megabytes to prepare and hold, so a
-    /// batch's identities are looked up 1,024 values at a time (5 queries for 5,000).
+    /// The most parameters one lookup binds (SQLite allows 32,766): a statement with a
+    /// `VALUES` list of thousands of values takes megabytes to prepare and hold, so a batch's
+    /// identities are looked up 1,024 values at a time (with each record's number: 512
+    /// identities, 10 queries for 5,000).
     static let maxParameters = 1_024
 
     private let insert: Statement
     /// `UPDATE` statements by the set of columns they write.
     private var updates: [ColumnSet: Statement] = [:]
-    /// Lookup statements by how many identities their `IN` list holds.
+    /// Lookup statements by how many identities their `VALUES` list holds.
     private var lookups: [Int: Statement] = [:]
 
     /// The batch being written: swapped in by `BatchWriter` for the steps below, swapped out
@@ -111,7 +112,7 @@ final class EntityWriter {
     // MARK: Steps
 
     /// Merges records that share an identity into the first of them, and finds the rows that
-    /// exist with one `IN` query per batch.
+    /// exist with a few queries per batch (`lookUp`).
     func prepare() throws(SluiceError) {
         representative = Array(0..<count)
         current = Array(repeating: nil, count: count)
@@ -245,15 +246,14 @@ final class EntityWriter {
     /// Finds the rows of the records whose identities `records` maps to them, and marks those
     /// records for update with the row's pk and current column values.
     ///
-    /// A composite identity's query also returns the record each row matched (its index is
-    /// bound next to the identity in the `VALUES` list), so a found row needs no key built
-    /// and hashed — the bulk of a re-import's time went there.
+    /// The query also returns the record each row matched (its index is bound next to the
+    /// identity in the `VALUES` list), so a found row needs no key built and hashed — the
+    /// bulk of a re-import's time went there.
     private func lookUp(_ records: [IdentityKey: Int]) throws(SluiceError) {
         let keys = Array(records)
-        let composite = plan.identity.count > 1
-        let perTuple = plan.identity.count + (composite ? 1 : 0)
+        let perTuple = plan.identity.count + 1
         let perQuery = max(1, Self.maxParameters / perTuple)
-        let first: Int32 = composite ? 2 : 1  // the first column value: after [record,] pk
+        let first: Int32 = 2  // the first column value: after the record and the pk
         var start = 0
         while start < keys.count {
             let end = min(start + perQuery, keys.count)
@@ -265,10 +265,8 @@ final class EntityWriter {
                     try bind(statement, part, at: index)
                     index += 1
                 }
-                if composite {
-                    try bind(statement, .integer(Int64(record)), at: index)
-                    index += 1
-                }
+                try bind(statement, .integer(Int64(record)), at: index)
+                index += 1
             }
             // The rest of the list is NULL, which matches nothing.
             while index <= Int32(size * perTuple) {
@@ -280,13 +278,7 @@ final class EntityWriter {
                     var row: [DatabaseValue] = []
                     row.reserveCapacity(width)
                     for column in 0..<Int32(width) { row.append(statement.value(at: first + column)) }
-                    let record: Int
-                    if composite {
-                        record = Int(statement.int64(at: 0))
-                    } else {
-                        guard let key = IdentityKey(identity: plan.identity, { row[$0] }), let found = records[key] else { continue }
-                        record = found
-                    }
+                    let record = Int(statement.int64(at: 0))
                     current[record] = row
                     fates[record] = .update(pk: statement.int64(at: first - 1))
                 }
@@ -303,26 +295,20 @@ final class EntityWriter {
         if let statement = lookups[count] { return statement }
         let table = quoteIdentifier(plan.table)
         let identity = plan.identity.map { quoteIdentifier(plan.attributes[$0].column) }
-        let sql: String
-        if identity.count == 1 {
-            let columns = (["pk"] + columnNames).map(quoteIdentifier).joined(separator: ", ")
-            sql = "SELECT \(columns) FROM \(table) WHERE \(identity[0]) IN (\(Self.placeholders(count)))"
-        } else {
-            // `(a, b) IN (VALUES …)` makes SQLite scan the whole index; joining from the
-            // VALUES list (CROSS JOIN keeps that order) is one index search per identity.
-            let columns = (["pk"] + columnNames).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
-            // The last value of each tuple is the record's index, returned first.
-            let tuple = "(\(Self.placeholders(identity.count + 1)))"
-            let match = identity.enumerated().map { "t.\($1) = k.column\($0 + 1)" }.joined(separator: " AND ")
-            sql = "SELECT k.column\(identity.count + 1), \(columns) FROM (VALUES \(Array(repeating: tuple, count: count).joined(separator: ", "))) AS k "
-                + "CROSS JOIN \(table) AS t ON \(match)"
-        }
+        // Joined from a VALUES list (CROSS JOIN keeps that order): one index search per
+        // identity (`(a, b) IN (VALUES …)` would scan the whole index). The last value of
+        // each tuple is the record's index, returned first.
+        let columns = (["pk"] + columnNames).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
+        let tuple = "(\(Self.placeholders(identity.count + 1)))"
+        let match = identity.enumerated().map { "t.\($1) = k.column\($0 + 1)" }.joined(separator: " AND ")
+        let sql = "SELECT k.column\(identity.count + 1), \(columns) FROM (VALUES \(Array(repeating: tuple, count: count).joined(separator: ", "))) AS k "
+            + "CROSS JOIN \(table) AS t ON \(match)"
         let statement = try Self.prepare(sql, connection, databaseName)
         lookups[count] = statement
         return statement
     }
 
-    /// The length of the `IN` list for `count` values: a power of two (at least 16, at most
+    /// The length of a lookup's list for `count` values: a power of two (at least 16, at most
     /// `limit`), padded with NULLs, so a few prepared statements serve every batch. A
     /// statement per distinct count would pile up: one with thousands of parameters takes
     /// hundreds of kilobytes.

@@ -211,10 +211,11 @@ private func writes(_ path: String) throws -> [String: Int64] {
         let json = (1...12).map { #"{"id": \#($0), "name": "n\#($0)"}"# }.joined(separator: "\n")
         try importer.importBytes(Array(json.utf8))
         _ = try importer.finish()
-        let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("FROM \"items\"") }
+        let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("CROSS JOIN \"items\"") }
         #expect(lookups.count == 3)
-        // Five identities per batch, in an IN list padded to 16 so a few statements serve all sizes.
-        #expect(lookups.first?.contains("\"id\" IN (" + Array(repeating: "?", count: 16).joined(separator: ", ") + ")") == true)
+        // Five identities per batch (each with its record's number), in a VALUES list padded
+        // to 16 so a few statements serve all sizes.
+        #expect(lookups.first?.contains("(VALUES " + Array(repeating: "(?, ?)", count: 16).joined(separator: ", ") + ")") == true)
         #expect(Set(lookups).count == 1)
         #expect(statements.filter { $0.hasPrefix("INSERT INTO \"items\"") }.count == 12)
     }
@@ -232,8 +233,9 @@ private func writes(_ path: String) throws -> [String: Int64] {
         let json = (1...3_000).map { #"{"id": \#($0)}"# }.joined(separator: "\n")
         try importer.importBytes(Array(json.utf8))
         _ = try importer.finish()
-        let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("FROM \"items\"") }
-        #expect(lookups.count == 3)
+        let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("CROSS JOIN \"items\"") }
+        // 512 identities a query, each bound with its record's number.
+        #expect(lookups.count == 6)
         #expect(lookups.allSatisfy { $0.filter { $0 == "?" }.count == 1_024 })
         #expect(try query(db, "SELECT count(*) FROM items") == [[.integer(3_000)]])
     }
