@@ -77,8 +77,9 @@ final class EntityWriter {
 
     var isEmpty: Bool { batch.isEmpty }
     var count: Int { batch.count }
-    var positions: [TextPosition] { batch.positions }
-    var sources: [Int] { batch.sources }
+    /// Where a record starts in its input, and which input (for messages).
+    func position(of record: Int) -> TextPosition { batch.positions[record] }
+    func source(of record: Int) -> Int { batch.sources[record] }
 
     // MARK: Reading the batch
 

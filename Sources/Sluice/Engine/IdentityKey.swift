@@ -4,14 +4,8 @@ enum IdentityKey: Hashable {
     case single(DatabaseValue)
     case composite([DatabaseValue])
 
-    /// The key of `values` (one record, indexed by attribute), or nil when a part is missing
-    /// or null: such a record is inserted as new.
-    init?(_ values: ArraySlice<DatabaseValue?>, identity: [Int]) {
-        let base = values.startIndex
-        self.init(identity: identity) { values[base + $0] }
-    }
-
-    /// The key of the record whose attribute values `value` gives.
+    /// The key of the record whose attribute values `value` gives, or nil when a part is
+    /// missing or null: such a record is inserted as new.
     init?(identity: [Int], _ value: (Int) -> DatabaseValue?) {
         if identity.count == 1 {
             guard let part = value(identity[0]), part != .null else { return nil }

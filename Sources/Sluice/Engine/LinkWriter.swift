@@ -189,7 +189,7 @@ final class LinkWriter {
         // A nested record always has its row by now; only ids can be waiting.
         guard case .key(let key) = target else { return }
         try pending.add(plan: plan, source: writer.pk(of: record), key: key,
-                        input: writer.sources[record], position: writer.positions[record])
+                        input: writer.source(of: record), position: writer.position(of: record))
     }
 
     private func lookUp(_ keys: [DatabaseValue], table: String, column: String) throws(SluiceError) -> [DatabaseValue: Int64] {

@@ -11,6 +11,18 @@ func importJSON(_ json: String, model: Model, into path: String, options: Import
     return try importer.finish()
 }
 
+/// Imports `json` like `importJSON` and returns every SQL statement the import ran, in order.
+func importTracingSQL(_ json: String, model: Model, into path: String, options: ImportOptions = ImportOptions())
+    throws -> [String]
+{
+    let importer = try Importer(databasePath: path, model: model, options: options)
+    var statements: [String] = []
+    importer.connection.trace { statements.append($0) }
+    try importer.importBytes(Array(json.utf8), name: "in.json")
+    _ = try importer.finish()
+    return statements
+}
+
 /// The rows of a query, for assertions.
 func query(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
     try Connection(path: path, mode: .readOnly).rows(sql)
@@ -170,11 +182,8 @@ private func writes(_ path: String) throws -> [String: Int64] {
         let directory = TemporaryDirectory()
         let db = directory.file("t.sqlite")
         try importJSON(#"{"trip": "A", "sequence": 1}"#, model: model, into: db)
-        let importer = try Importer(databasePath: db, model: model)
-        var lookups: [String] = []
-        importer.connection.trace { if $0.hasPrefix("SELECT") { lookups.append($0) } }
-        try importer.importBytes(Array(#"{"trip": "A", "sequence": 1} {"trip": "B", "sequence": 2}"#.utf8))
-        _ = try importer.finish()
+        let lookups = try importTracingSQL(#"{"trip": "A", "sequence": 1} {"trip": "B", "sequence": 2}"#, model: model, into: db)
+            .filter { $0.hasPrefix("SELECT") }
         let lookup = try #require(lookups.first)
         let connection = try Connection(path: db)
         let plan = try connection.rows("EXPLAIN QUERY PLAN " + lookup, [.text("A"), .integer(1), .text("B"), .integer(2)])
@@ -205,12 +214,8 @@ private func writes(_ path: String) throws -> [String: Int64] {
         options.batchSize = 5
         let directory = TemporaryDirectory()
         let db = directory.file("shop.sqlite")
-        let importer = try Importer(databasePath: db, model: items, options: options)
-        var statements: [String] = []
-        importer.connection.trace { statements.append($0) }
         let json = (1...12).map { #"{"id": \#($0), "name": "n\#($0)"}"# }.joined(separator: "\n")
-        try importer.importBytes(Array(json.utf8))
-        _ = try importer.finish()
+        let statements = try importTracingSQL(json, model: items, into: db, options: options)
         let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("CROSS JOIN \"items\"") }
         #expect(lookups.count == 3)
         // Five identities per batch (each with its record's number), in a VALUES list padded
@@ -227,12 +232,8 @@ private func writes(_ path: String) throws -> [String: Int64] {
         options.batchSize = 3_000
         let directory = TemporaryDirectory()
         let db = directory.file("shop.sqlite")
-        let importer = try Importer(databasePath: db, model: items, options: options)
-        var statements: [String] = []
-        importer.connection.trace { statements.append($0) }
         let json = (1...3_000).map { #"{"id": \#($0)}"# }.joined(separator: "\n")
-        try importer.importBytes(Array(json.utf8))
-        _ = try importer.finish()
+        let statements = try importTracingSQL(json, model: items, into: db, options: options)
         let lookups = statements.filter { $0.hasPrefix("SELECT") && $0.contains("CROSS JOIN \"items\"") }
         // 512 identities a query, each bound with its record's number.
         #expect(lookups.count == 6)

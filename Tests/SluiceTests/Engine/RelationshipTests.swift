@@ -121,16 +121,13 @@ private func people(_ records: String, companies: String = "") -> String {
         options.batchSize = 1
         let directory = TemporaryDirectory()
         let db = directory.file("p.sqlite")
-        let importer = try Importer(databasePath: db, model: peopleModel(), options: options)
-        var statements: [String] = []
-        importer.connection.trace { statements.append($0) }
-        try importer.importBytes(Array(people(#"{"id": 1, "employer": "LATE", "manager": 2}, {"id": 2}"#,
-                                              companies: #"{"code": "LATE"}"#).utf8))
-        _ = try importer.finish()
+        let statements = try importTracingSQL(people(#"{"id": 1, "employer": "LATE", "manager": 2}, {"id": 2}"#,
+                                                     companies: #"{"code": "LATE"}"#),
+                                              model: peopleModel(), into: db, options: options)
         let lastWrite = try #require(statements.lastIndex { $0.hasPrefix("UPDATE \"people\" SET \"employer_pk\"") })
         let index = try #require(statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"people_employer_pk\"") })
         #expect(index > lastWrite)
-        #expect(!statements.contains { $0.hasPrefix("CREATE UNIQUE INDEX") && statements.firstIndex(of: $0)! > lastWrite })
+        #expect(!statements[lastWrite...].contains { $0.hasPrefix("CREATE UNIQUE INDEX") })  // identities: from the start
         #expect(try query(db, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") == [
             "companies_identity", "people_employer_pk", "people_friends_target_pk", "people_identity", "people_manager_pk",
             "phones_identity", "phones_owner_pk",
@@ -145,11 +142,7 @@ private func people(_ records: String, companies: String = "") -> String {
         model.entities[0].relationships[0].merge = .replace
         let directory = TemporaryDirectory()
         let db = directory.file("p.sqlite")
-        let importer = try Importer(databasePath: db, model: model)
-        var statements: [String] = []
-        importer.connection.trace { statements.append($0) }
-        try importer.importBytes(Array(people(#"{"id": 1, "phones": [{"number": "a"}]}"#).utf8))
-        _ = try importer.finish()
+        let statements = try importTracingSQL(people(#"{"id": 1, "phones": [{"number": "a"}]}"#), model: model, into: db)
         let index = try #require(statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"phones_owner_pk\"") })
         let lookup = try #require(statements.firstIndex { $0.hasPrefix("SELECT \"pk\" FROM \"phones\" WHERE \"owner_pk\"") })
         #expect(index < lookup)
