@@ -55,8 +55,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
     let whole = run(max(input.count, 1))
     let chunked = run(chunkSize)
-    let wholeLines = whole.lines.map(withoutExcerpt)
-    let chunkedLines = chunked.lines.map(withoutExcerpt)
+    let wholeLines = whole.lines.map(Fuzzing.withoutExcerpt)
+    let chunkedLines = chunked.lines.map(Fuzzing.withoutExcerpt)
     if wholeLines != chunkedLines, !sameErrorPlace(wholeLines, chunkedLines) {
         report("whole and chunked (\(chunkSize)) runs differ", wholeLines, chunkedLines)
     }
@@ -114,17 +114,6 @@ private func sameErrorPlace(_ first: [String], _ second: [String]) -> Bool {
     guard a.contains(tooLarge) != b.contains(tooLarge) else { return false }
     func place(_ line: String) -> Substring { line.split(separator: " ", maxSplits: 2)[1] }
     return place(a) == place(b)
-}
-
-/// The error line without ` near '…'`: the excerpt shows the current chunk only.
-private func withoutExcerpt(_ line: String) -> String {
-    // Bytes, not characters: a combining mark after the quote would join it into one Character.
-    let bytes = Array(line.utf8)
-    let marker = Array(" near '".utf8)
-    guard line.hasPrefix("error "), let start = (0...max(bytes.count - marker.count, 0)).first(where: {
-        bytes.count >= marker.count && Array(bytes[$0..<$0 + marker.count]) == marker
-    }) else { return line }
-    return String(decoding: bytes[..<start], as: UTF8.self)
 }
 
 private func report(_ problem: String, _ first: [String], _ second: [String]) -> Never {

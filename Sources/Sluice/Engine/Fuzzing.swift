@@ -40,6 +40,18 @@
         return sink.outcome
     }
 
+    /// An outcome's error line without its ` near '…'` excerpt, which shows the current
+    /// chunk only and so differs between chunkings of the same input.
+    public static func withoutExcerpt(_ line: String) -> String {
+        // Bytes, not characters: a combining mark after the quote would join it into one Character.
+        let bytes = Array(line.utf8)
+        let marker = Array(" near '".utf8)
+        guard line.hasPrefix("error "), let start = (0...max(bytes.count - marker.count, 0)).first(where: {
+            bytes.count >= marker.count && Array(bytes[$0..<$0 + marker.count]) == marker
+        }) else { return line }
+        return String(decoding: bytes[..<start], as: UTF8.self)
+    }
+
     /// Whether `bytes` is exactly one JSON value (what a captured record must be).
     public static func isOneJSONValue(_ bytes: [UInt8]) -> Bool {
         (try? JSONValue.parse(bytes, sourceName: "record")) != nil

@@ -94,9 +94,9 @@ import Testing
         let whole = try run(bytes.count)
         for chunkSize in Set([1, 2, test.chunkSize]) {
             let chunked = try run(chunkSize)
-            #expect(chunked.lines.map(Self.withoutExcerpt) == whole.lines.map(Self.withoutExcerpt), "chunks of \(chunkSize)")
+            #expect(chunked.lines.map(Fuzzing.withoutExcerpt) == whole.lines.map(Fuzzing.withoutExcerpt), "chunks of \(chunkSize)")
         }
-        let errors = whole.lines.filter { $0.hasPrefix("error ") }.map(Self.withoutExcerpt)
+        let errors = whole.lines.filter { $0.hasPrefix("error ") }.map(Fuzzing.withoutExcerpt)
         #expect(errors == (test.error.map { ["error " + $0] } ?? []))
         for text in whole.rejectedTexts {
             if let text { #expect(Fuzzing.isOneJSONValue(text)) }
@@ -112,18 +112,8 @@ import Testing
         let input = Array(("{\"id\": 1, \"name\": \"x\"" + String(repeating: "4", count: 100) + ", \"d\": 1}").utf8)
         let whole = try Fuzzing.map(input, model: Self.model, chunkSize: input.count, maxValueBytes: 48)
         let chunked = try Fuzzing.map(input, model: Self.model, chunkSize: 4, maxValueBytes: 48)
-        #expect(whole.lines.map(Self.withoutExcerpt)
+        #expect(whole.lines.map(Fuzzing.withoutExcerpt)
             == ["error fuzz:1:22: invalid JSON: after key and value, inside map, I expect ',' or '}'"])
         #expect(chunked.lines == ["error fuzz:1:22: a single value is larger than 48 bytes (--max-value-bytes)"])
-    }
-
-    static func withoutExcerpt(_ line: String) -> String {
-        // Bytes, not characters: a combining mark after the quote would join it into one Character.
-        let bytes = Array(line.utf8)
-        let marker = Array(" near '".utf8)
-        guard line.hasPrefix("error "), let start = (0...max(bytes.count - marker.count, 0)).first(where: {
-            bytes.count >= marker.count && Array(bytes[$0..<$0 + marker.count]) == marker
-        }) else { return line }
-        return String(decoding: bytes[..<start], as: UTF8.self)
     }
 }
