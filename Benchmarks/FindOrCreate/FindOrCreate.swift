@@ -12,11 +12,8 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("Find-or-create \(label) cold 30k rows", configuration: .sluice()) { benchmark, setup in
             let (file, model) = setup
-            for _ in benchmark.scaledIterations {
-                let database = BenchFixtures.freshDatabase("find-or-create-cold-\(batchSize)")
-                benchmark.startMeasurement()
-                benchmark.run { try BenchFixtures.importFile(file, model: model, into: database, batchSize: batchSize) }
-                benchmark.stopMeasurement()
+            benchmark.measureOnFreshDatabase("find-or-create-cold-\(batchSize)") { database in
+                try BenchFixtures.importFile(file, model: model, into: database, batchSize: batchSize)
             }
         } setup: {
             (try BenchFixtures.file(.ndjson, scale: scale), try BenchFixtures.model(.ndjson))

@@ -11,11 +11,8 @@ let benchmarks: @Sendable () -> Void = {
         let rows = TransitFixture(scale: scale).stopTimeCount
         Benchmark("Import flat \(rows / 1000)k rows", configuration: .sluice()) { benchmark, file in
             let model = try! BenchFixtures.model(.flat)
-            for _ in benchmark.scaledIterations {
-                let database = BenchFixtures.freshDatabase("import-flat-\(scale)")
-                benchmark.startMeasurement()
-                benchmark.run { try BenchFixtures.importFile(file, model: model, into: database) }
-                benchmark.stopMeasurement()
+            benchmark.measureOnFreshDatabase("import-flat-\(scale)") { database in
+                try BenchFixtures.importFile(file, model: model, into: database)
             }
         } setup: {
             try BenchFixtures.file(.flat, scale: scale)
@@ -31,11 +28,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Plain SQLite inserts 300k rows", configuration: .sluice(iterations: 5)) { benchmark, rows in
-        for _ in benchmark.scaledIterations {
-            let database = BenchFixtures.freshDatabase("plain-inserts")
-            benchmark.startMeasurement()
+        benchmark.measureOnFreshDatabase("plain-inserts") { database in
             PlainInsertLoop.insert(rows, into: database)
-            benchmark.stopMeasurement()
         }
     } setup: {
         PlainInsertLoop.rows(scale: 0.1)

@@ -10,11 +10,8 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Cold import ndjson 90k rows", configuration: .sluice()) { benchmark, file in
         let model = try! BenchFixtures.model(.ndjson)
-        for _ in benchmark.scaledIterations {
-            let database = BenchFixtures.freshDatabase("reimport-cold")
-            benchmark.startMeasurement()
-            benchmark.run { try BenchFixtures.importFile(file, model: model, into: database) }
-            benchmark.stopMeasurement()
+        benchmark.measureOnFreshDatabase("reimport-cold") { database in
+            try BenchFixtures.importFile(file, model: model, into: database)
         }
     } setup: {
         try BenchFixtures.file(.ndjson, scale: scale)

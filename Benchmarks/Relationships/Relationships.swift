@@ -7,11 +7,8 @@ import Sluice
 let benchmarks: @Sendable () -> Void = {
     Benchmark("People with phones cold", configuration: .sluice(iterations: 10)) { benchmark, setup in
         let (bytes, model) = setup
-        for _ in benchmark.scaledIterations {
-            let database = BenchFixtures.freshDatabase("people-cold")
-            benchmark.startMeasurement()
-            benchmark.run { try BenchFixtures.importBytes(bytes, model: model, into: database) }
-            benchmark.stopMeasurement()
+        benchmark.measureOnFreshDatabase("people-cold") { database in
+            try BenchFixtures.importBytes(bytes, model: model, into: database)
         }
     } setup: {
         (PeopleFixture.json(), try PeopleFixture.model())

@@ -17,4 +17,15 @@ extension Benchmark {
             self.error("\(name) failed: \(error)")
         }
     }
+
+    /// Each iteration on a new, empty database (`BenchFixtures.freshDatabase(name)`), measuring
+    /// only `body`; an error is reported as by `run`.
+    public func measureOnFreshDatabase(_ name: String, _ body: (String) throws -> Void) {
+        for _ in scaledIterations {
+            let database = BenchFixtures.freshDatabase(name)
+            startMeasurement()
+            run { try body(database) }
+            stopMeasurement()
+        }
+    }
 }
