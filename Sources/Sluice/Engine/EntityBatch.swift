@@ -30,9 +30,23 @@ struct EntityBatch: Sendable {
 
     /// Appends a record and returns its index in the batch.
     mutating func append(_ record: Record, source: Int) -> Int {
-        // Element by element: `append(contentsOf:)` copies through generic value witnesses,
-        // several times slower on this per-record path.
-        for value in record.values { values.append(value.copied(from: record.bytes, to: &bytes)) }
+        let first = values.count
+        record.values.withUnsafeBufferPointer { values.append(contentsOf: $0) }
+        if record.bytesAreItsOwn {
+            // One copy of all its bytes; its cells' offsets move by where they land. (Value
+            // by value, each append cost more than the copy.)
+            let shift = UInt64(bytes.count)
+            bytes.append(contentsOf: record.bytes.assumingMemoryBound(to: UInt8.self))
+            if shift > 0 {
+                values.withUnsafeMutableBufferPointer { values in
+                    for index in first..<values.count where values[index].hasBytes { values[index].bits &+= shift }
+                }
+            }
+        } else {
+            for index in first..<values.count where values[index].hasBytes {
+                values[index] = values[index].copied(from: record.bytes, to: &bytes)
+            }
+        }
         for _ in attributeCount..<width { values.append(.missing) }
         for link in record.links { links.append(link) }
         positions.append(record.position)

@@ -117,13 +117,6 @@ struct Cell: Sendable {
     }
 }
 
-/// The bytes of the cells being assembled. A class, so that the assembler appends to it
-/// while it reads its plan without an overlapping access to itself (which made Swift copy
-/// the attribute's plan for every value).
-final class ByteArena {
-    @exclusivity(unchecked) var bytes: [UInt8] = []
-}
-
 extension Array where Element == UInt8 {
     /// `withUnsafeBytes` for a body that throws `SluiceError`.
     func withArena<Result>(_ body: (UnsafeRawBufferPointer) throws(SluiceError) -> Result) throws(SluiceError) -> Result {

@@ -84,58 +84,18 @@ struct MappingPlan {
     }
 }
 
-/// A small map from key bytes to node indexes. Records have a handful of keys, so a linear
-/// scan comparing lengths first beats hashing, and a lookup never allocates.
+/// A node's child keys while the plan is built. Records have a handful of keys, so a list
+/// is enough; the assembler looks keys up in the flat copy `EventPlan` makes of it.
 struct KeyTable {
-    /// Every key's bytes, one after the other, so a lookup touches two buffers and retains
-    /// nothing per key.
-    private var bytes: [UInt8] = []
-    private var entries: [Entry] = []
+    private(set) var keys: [(bytes: [UInt8], node: Int)] = []
 
-    private struct Entry {
-        var start: Int
-        var count: Int
-        var node: Int
-        /// The key's first byte: most keys of the same length differ there, so most
-        /// candidates are passed over without calling `memcmp`.
-        var first: UInt8
-    }
-
-    var isEmpty: Bool { entries.isEmpty }
-
-    func lookup(_ key: UnsafeRawBufferPointer) -> Int? {
-        bytes.withUnsafeBufferPointer { stored in
-            entries.withUnsafeBufferPointer { entries in
-                guard key.count > 0 else {
-                    for entry in entries where entry.count == 0 { return entry.node }
-                    return nil
-                }
-                let first = key[0]
-                for entry in entries where entry.count == key.count && entry.first == first {
-                    if memcmp(stored.baseAddress! + entry.start, key.baseAddress!, key.count) == 0 {
-                        return entry.node
-                    }
-                }
-                return nil
-            }
-        }
-    }
+    var isEmpty: Bool { keys.isEmpty }
 
     func lookup(_ key: String) -> Int? {
-        var key = key
-        return key.withUTF8 { lookup(UnsafeRawBufferPointer($0)) }
+        keys.first { $0.bytes.elementsEqual(key.utf8) }?.node
     }
 
     mutating func insert(_ key: String, node: Int) {
-        entries.append(Entry(start: bytes.count, count: key.utf8.count, node: node, first: key.utf8.first ?? 0))
-        bytes.append(contentsOf: key.utf8)
+        keys.append((Array(key.utf8), node))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

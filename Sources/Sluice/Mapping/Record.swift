@@ -14,6 +14,9 @@ struct Record {
     var position: TextPosition
     /// False for a record nested in another one (it completes before its parent).
     var isTopLevel: Bool
+    /// True when `bytes` hold only this record's bytes (a top-level record with no nested
+    /// records), so a sink may copy them whole instead of value by value.
+    var bytesAreItsOwn = false
 
     /// An attribute's value as a `DatabaseValue`; nil when not mentioned.
     func value(_ attribute: Int) -> DatabaseValue? {
@@ -62,8 +65,9 @@ struct Slot<Value> {
         case missing
         case value(Value)
         /// The winning key held a value that does not convert; an error only if it still
-        /// wins when the record ends (a better fallback key may come later).
-        case failed(String)
+        /// wins when the record ends (a better fallback key may come later). The message is
+        /// kept aside (its index here), so that a slot of a cell is a plain value.
+        case failed(Int)
     }
 
     /// The fallback index of the key that set it; `Int.max` while missing.

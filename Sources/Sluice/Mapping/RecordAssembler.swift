@@ -41,10 +41,12 @@ struct RecordAssembler {
         case link(relationship: Int, priority: Int)
     }
 
+    /// A record begun and not yet completed. Plain values only, so that reading it copies bits.
     private struct OpenRecord {
         var entity: Int
-        var slots: [Slot<Cell>]
-        var links: [Slot<Link>]
+        /// Where its attributes' slots start in `cells`, its relationships' in `linkSlots`.
+        var slotBase: Int
+        var linkBase: Int
         var position: TextPosition
         /// Numbers the record: its slots are those that carry this number.
         var generation: Int
@@ -63,6 +65,9 @@ struct RecordAssembler {
     }
 
     let plan: MappingPlan
+    /// What each event reads of `plan`, flat; `eventPlanStorage` keeps its buffers alive.
+    private let events: EventPlan
+    private let eventPlanStorage: EventPlan.Storage
     /// The largest `json` value re-serialised from a subtree, so that one value cannot take
     /// unbounded memory even when each of its tokens is small.
     let maxValueBytes: Int
@@ -79,7 +84,8 @@ struct RecordAssembler {
     /// (`mutating` only so that a call through the class holding the assembler does not copy
     /// the whole assembler.)
     mutating func withCompleted<Result>(_ body: (Record) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
-        try arena.bytes.withArena { bytes throws(SluiceError) in
+        let completed = completed
+        return try arena.withArena { bytes throws(SluiceError) in
             var record = completed
             record.bytes = bytes
             return try body(record)
@@ -94,19 +100,30 @@ struct RecordAssembler {
     /// Containers entered inside a skipped value; 0 when not skipping.
     private var skipDepth = 0
     private var depth = 0
-    /// Reused slot storage: only `open` of them are in use.
+    /// Only the first `open` are in use; each one's slots follow its parent's in `cells`
+    /// and `linkSlots`, which are reused from record to record (see `Slot.generation`).
     private var records: [OpenRecord] = []
     private var open = 0
+    private var cells: [Slot<Cell>] = []
+    private var linkSlots: [Slot<Link>] = []
+    /// The messages of failed slots (`Slot.State.failed`), emptied when a top-level record
+    /// begins: slots hold an index, so that they stay plain values.
+    private var failures: [String] = []
     /// The bytes of the open records' text and blob values (`Cell`), emptied when a
     /// top-level record begins; `completed` reads its values' bytes from here.
-    private let arena = ByteArena()
+    private var arena: [UInt8] = []
     /// The number of the last record begun (see `Slot.generation`).
     private var generation = 0
+    /// Whether the current top-level record has had a nested record (whose bytes then share
+    /// the arena with it).
+    private var hadNestedRecord = false
     private var captures: [Capture] = []
     private var spareWriters: [JSONTextWriter] = []
 
     init(plan: MappingPlan, maxValueBytes: Int = 64 << 20) {
         self.plan = plan
+        eventPlanStorage = EventPlan.Storage(plan)
+        events = eventPlanStorage.plan
         self.maxValueBytes = maxValueBytes
     }
 
@@ -123,7 +140,8 @@ struct RecordAssembler {
         case .skip:
             skipDepth = 1
         case .location(let node):
-            if let entity = plan.locationNodes[node].entity {
+            let entity = Int(events.locationNodes[node].entity)
+            if entity >= 0 {
                 beginRecord(entity, at: position())
             } else {
                 frames.append(.location(node))
@@ -132,10 +150,11 @@ struct RecordAssembler {
             beginRecord(entity, at: position())
         case .field(let node):
             enterContainer(node: node, kind: "an object")
-            if let (relationship, priority) = plan.keyNodes[node].links.first {
+            let keyNode = events.keyNodes[node]
+            if let link = events.links(of: keyNode).first {
                 // A nested record of the relationship's target, linked when it completes.
-                beginNested(relationship: relationship, priority: priority, at: position())
-            } else if plan.keyNodes[node].children.isEmpty {
+                beginNested(relationship: Int(link.index), priority: Int(link.priority), at: position())
+            } else if keyNode.keyCount == 0 {
                 skipDepth = 1
             } else {
                 frames.append(.object(node: node, isRecord: false))
@@ -151,9 +170,9 @@ struct RecordAssembler {
         guard skipDepth == 0 else { return }
         switch frames.last {
         case .location(let node)?:
-            keyedRole = plan.locationNodes[node].children.lookup(bytes).map(Role.location) ?? .skip
+            keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
         case .object(let node, _)?:
-            keyedRole = plan.keyNodes[node].children.lookup(bytes).map(Role.field) ?? .skip
+            keyedRole = events.child(of: events.keyNodes[node], bytes).map(Role.field) ?? .skip
         default:
             keyedRole = .skip
         }
@@ -184,7 +203,8 @@ struct RecordAssembler {
         case .skip:
             skipDepth = 1
         case .location(let node):
-            if let entity = plan.locationNodes[node].entity {
+            let entity = Int(events.locationNodes[node].entity)
+            if entity >= 0 {
                 frames.append(.records(entity))
             } else {
                 frames.append(.locationArray(node))
@@ -195,8 +215,9 @@ struct RecordAssembler {
             return reject(notAnObject: "an array", entity: entity, at: position())
         case .field(let node):
             enterContainer(node: node, kind: "an array")
-            if let (relationship, priority) = plan.keyNodes[node].links.first, startLinkArray(relationship, priority) {
-                frames.append(.links(relationship: relationship, priority: priority))
+            if let link = events.links(of: events.keyNodes[node]).first,
+               startLinkArray(Int(link.index), Int(link.priority)) {
+                frames.append(.links(relationship: Int(link.index), priority: Int(link.priority)))
             } else {
                 skipDepth = 1
             }
@@ -231,16 +252,18 @@ struct RecordAssembler {
         case .location(let node):
             // A null or scalar where an envelope object was expected means "no records here";
             // where records were expected, a null is none and anything else is wrong.
-            guard let entity = plan.locationNodes[node].entity, !value.isNull else { return .none }
+            let entity = Int(events.locationNodes[node].entity)
+            guard entity >= 0, !value.isNull else { return .none }
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .record(let entity):
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .field(let node):
-            for (attribute, priority) in plan.keyNodes[node].targets {
-                setConverted(attribute, priority: priority, value)
+            let keyNode = events.keyNodes[node]
+            for target in events.targets(of: keyNode) {
+                setConverted(Int(target.index), priority: Int(target.priority), value)
             }
-            for (relationship, priority) in plan.keyNodes[node].links {
-                setLink(relationship, priority: priority) { relationship throws(ConversionError) in
+            for link in events.links(of: keyNode) {
+                setLink(Int(link.index), priority: Int(link.priority)) { relationship throws(ConversionError) in
                     if value.isNull { return .clear }
                     let target = LinkTarget.key(try relationship.key(value))
                     return relationship.toMany ? .many([target]) : .one(target)
@@ -275,7 +298,7 @@ struct RecordAssembler {
     /// An object or array at a mapped key path: `json` attributes capture it, the others
     /// cannot take it.
     private mutating func enterContainer(node: Int, kind: String) {
-        let keyNode = plan.keyNodes[node]
+        let keyNode = events.keyNodes[node]
         if keyNode.hasJSONTarget {
             var writer = spareWriters.popLast() ?? JSONTextWriter()
             writer.reset()
@@ -283,9 +306,11 @@ struct RecordAssembler {
             captures.append(Capture(node: node, depth: depth, writer: writer))
         }
         if keyNode.hasScalarTarget {
-            for (attribute, priority) in keyNode.targets where plan.entities[records[open - 1].entity].attributes[attribute].type != .json {
-                set(attribute, priority: priority) { attribute, _ throws(ConversionError) in
-                    throw ConversionError(message: "expected a \(attribute.type.rawValue), got \(kind)")
+            for target in events.targets(of: keyNode) {
+                let type = attribute(Int(target.index)).type
+                guard type != .json else { continue }
+                set(Int(target.index), priority: Int(target.priority)) { _ throws(ConversionError) in
+                    throw ConversionError(message: "expected a \(type.rawValue), got \(kind)")
                 }
             }
         }
@@ -308,13 +333,12 @@ struct RecordAssembler {
         while let capture = captures.last, capture.depth == depth {
             captures.removeLast()
             let limit = maxValueBytes
-            for (attribute, priority) in plan.keyNodes[capture.node].targets
-            where plan.entities[records[open - 1].entity].attributes[attribute].type == .json {
-                set(attribute, priority: priority) { _, arena throws(ConversionError) in
+            for target in events.targets(of: events.keyNodes[capture.node]) where attribute(Int(target.index)).type == .json {
+                set(Int(target.index), priority: Int(target.priority)) { arena throws(ConversionError) in
                     guard !capture.overflowed else {
                         throw ConversionError(message: "a json value larger than \(limit) bytes (--max-value-bytes)")
                     }
-                    return capture.writer.bytes.withUnsafeBytes { Cell.bytes(.text, $0, in: &arena.bytes) }
+                    return capture.writer.bytes.withUnsafeBytes { Cell.bytes(.text, $0, in: &arena) }
                 }
             }
             spareWriters.append(capture.writer)
@@ -325,29 +349,31 @@ struct RecordAssembler {
 
     private mutating func beginRecord(_ entity: Int, at position: TextPosition,
                                       parent: (relationship: Int, priority: Int)? = nil) {
-        let attributes = plan.entities[entity].attributes.count
-        let relationships = plan.entities[entity].relationships.count
         generation += 1
-        if open == 0 { arena.bytes.removeAll(keepingCapacity: true) }
-        if open < records.count {
-            // The slots keep what earlier records left; the new number makes them missing.
-            records[open].entity = entity
-            records[open].position = position
-            records[open].parent = parent
-            records[open].generation = generation
-            if records[open].slots.count < attributes {
-                records[open].slots.append(contentsOf: repeatElement(Slot(), count: attributes - records[open].slots.count))
-            }
-            if records[open].links.count < relationships {
-                records[open].links.append(contentsOf: repeatElement(Slot(), count: relationships - records[open].links.count))
-            }
+        var record = OpenRecord(entity: entity, slotBase: 0, linkBase: 0, position: position,
+                                generation: generation, parent: parent)
+        if open == 0 {
+            arena.removeAll(keepingCapacity: true)
+            failures.removeAll(keepingCapacity: true)
+            hadNestedRecord = false
         } else {
-            records.append(OpenRecord(entity: entity, slots: Array(repeating: Slot(), count: attributes),
-                                      links: Array(repeating: Slot(), count: relationships),
-                                      position: position, generation: generation, parent: parent))
+            hadNestedRecord = true
+            let outer = records[open - 1]
+            record.slotBase = outer.slotBase + Int(events.entities[outer.entity].attributeCount)
+            record.linkBase = outer.linkBase + Int(events.entities[outer.entity].relationshipCount)
         }
+        // The slots keep what earlier records left; the new number makes them missing.
+        let shape = events.entities[entity]
+        if cells.count < record.slotBase + Int(shape.attributeCount) {
+            cells.append(contentsOf: repeatElement(Slot(), count: record.slotBase + Int(shape.attributeCount) - cells.count))
+        }
+        if linkSlots.count < record.linkBase + Int(shape.relationshipCount) {
+            linkSlots.append(contentsOf: repeatElement(Slot(),
+                                                       count: record.linkBase + Int(shape.relationshipCount) - linkSlots.count))
+        }
+        if open < records.count { records[open] = record } else { records.append(record) }
         open += 1
-        frames.append(.object(node: plan.entities[entity].rootNode, isRecord: true))
+        frames.append(.object(node: Int(shape.rootNode), isRecord: true))
     }
 
     /// An object at a relationship's key: a record of its target, nested in the current one.
@@ -372,137 +398,161 @@ struct RecordAssembler {
     /// A to-many's array begins: its links replace what a worse key set. False when a better
     /// key already gave the relationship its value, or for a to-one (an error).
     private mutating func startLinkArray(_ relationship: Int, _ priority: Int) -> Bool {
-        guard records[open - 1].links[relationship].accepts(priority: priority, in: records[open - 1].generation) else {
+        let record = records[open - 1]
+        guard linkSlots[record.linkBase + relationship].accepts(priority: priority, in: record.generation) else {
             return false
         }
-        let plan = plan.entities[records[open - 1].entity]
-        guard plan.relationships[relationship].toMany else {
-            let target = self.plan.entities[plan.relationships[relationship].target].name
+        let plan = plan.entities[record.entity].relationships[relationship]
+        guard plan.toMany else {
+            let target = self.plan.entities[plan.target].name
             setLink(relationship, priority: priority) { _ throws(ConversionError) in
                 throw ConversionError(message: "expected one \(target), got an array")
             }
             return false
         }
-        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([])),
-                                                     generation: records[open - 1].generation)
+        linkSlots[record.linkBase + relationship] = Slot(priority: priority, state: .value(.many([])),
+                                                         generation: record.generation)
         return true
     }
 
     /// Sets a relationship's value for the innermost open record, if its key wins.
     private mutating func setLink(_ relationship: Int, priority: Int,
                                   _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> Link) {
-        let generation = records[open - 1].generation
-        guard records[open - 1].links[relationship].accepts(priority: priority, in: generation) else { return }
+        let record = records[open - 1]
+        let index = record.linkBase + relationship
+        guard linkSlots[index].accepts(priority: priority, in: record.generation) else { return }
         let state: Slot<Link>.State
         do {
-            state = .value(try make(plan.entities[records[open - 1].entity].relationships[relationship]))
+            state = .value(try make(plan.entities[record.entity].relationships[relationship]))
         } catch {
-            state = .failed(error.message)
+            state = .failed(failure(error.message))
         }
-        records[open - 1].links[relationship] = Slot(priority: priority, state: state, generation: generation)
+        linkSlots[index] = Slot(priority: priority, state: state, generation: record.generation)
     }
 
     /// Adds one target to a to-many's list (started by its array, or by a single value).
     private mutating func appendLink(_ relationship: Int, priority: Int,
                                      _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> LinkTarget) {
-        let generation = records[open - 1].generation
-        let slot = records[open - 1].links[relationship]
-        guard slot.accepts(priority: priority, in: generation) else { return }
+        let record = records[open - 1]
+        let index = record.linkBase + relationship
+        let slot = linkSlots[index]
+        guard slot.accepts(priority: priority, in: record.generation) else { return }
         let target: LinkTarget
         do {
-            target = try make(plan.entities[records[open - 1].entity].relationships[relationship])
+            target = try make(plan.entities[record.entity].relationships[relationship])
         } catch {
-            records[open - 1].links[relationship] = Slot(priority: priority, state: .failed(error.message),
-                                                         generation: generation)
+            linkSlots[index] = Slot(priority: priority, state: .failed(failure(error.message)),
+                                    generation: record.generation)
             return
         }
-        guard slot.priority == priority, case .value(.many(var list)) = slot.state(in: generation) else {
-            records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many([target])),
-                                                         generation: generation)
+        guard slot.priority == priority, case .value(.many(var list)) = slot.state(in: record.generation) else {
+            linkSlots[index] = Slot(priority: priority, state: .value(.many([target])), generation: record.generation)
             return
         }
         // Release the slot's reference first so the list is appended in place.
-        records[open - 1].links[relationship].state = .missing
+        linkSlots[index].state = .missing
         list.append(target)
-        records[open - 1].links[relationship] = Slot(priority: priority, state: .value(.many(list)), generation: generation)
+        linkSlots[index] = Slot(priority: priority, state: .value(.many(list)), generation: record.generation)
+    }
+
+    /// An attribute of the innermost open record's entity.
+    @inline(__always)
+    private func attribute(_ attribute: Int) -> EventPlan.Attribute {
+        events.attributes[Int(events.entities[records[open - 1].entity].firstAttribute) + attribute]
+    }
+
+    /// Keeps a failure's message for the slot that records it.
+    private mutating func failure(_ message: String) -> Int {
+        failures.append(message)
+        return failures.count - 1
     }
 
     /// Converts a scalar for an attribute of the innermost open record, if its key wins. The
-    /// hot path of `set`, without a closure: passing the attribute's plan to one copied it.
+    /// hot path of `set`, without a closure.
     @inline(__always)
     private mutating func setConverted(_ attribute: Int, priority: Int, _ value: Scalar) {
-        let generation = records[open - 1].generation
-        guard records[open - 1].slots[attribute].accepts(priority: priority, in: generation) else { return }
-        let entity = records[open - 1].entity
+        let record = records[open - 1]
+        let index = record.slotBase + attribute
+        guard cells[index].accepts(priority: priority, in: record.generation) else { return }
+        let converter = Int(events.entities[record.entity].firstAttribute) + attribute
         let state: Slot<Cell>.State
         do {
-            state = .value(try plan.entities[entity].attributes[attribute].converter.convert(value, into: &arena.bytes))
+            state = .value(try events.converters[converter].convert(value, into: &arena))
         } catch {
-            state = .failed(error.message)
+            state = .failed(failure(error.message))
         }
-        records[open - 1].slots[attribute] = Slot(priority: priority, state: state, generation: generation)
+        cells[index] = Slot(priority: priority, state: state, generation: record.generation)
     }
 
     /// Converts a value for an attribute of the innermost open record, if its key wins.
     @inline(__always)
     private mutating func set(_ attribute: Int, priority: Int,
-                              _ convert: (MappingPlan.AttributePlan, ByteArena) throws(ConversionError) -> Cell) {
-        let generation = records[open - 1].generation
-        guard records[open - 1].slots[attribute].accepts(priority: priority, in: generation) else { return }
+                              _ convert: (inout [UInt8]) throws(ConversionError) -> Cell) {
+        let record = records[open - 1]
+        let index = record.slotBase + attribute
+        guard cells[index].accepts(priority: priority, in: record.generation) else { return }
         let state: Slot<Cell>.State
         do {
-            state = .value(try convert(plan.entities[records[open - 1].entity].attributes[attribute], arena))
+            state = .value(try convert(&arena))
         } catch {
-            state = .failed(error.message)
+            state = .failed(failure(error.message))
         }
-        records[open - 1].slots[attribute] = Slot(priority: priority, state: state, generation: generation)
+        cells[index] = Slot(priority: priority, state: state, generation: record.generation)
     }
 
     private mutating func completeRecord() -> Action {
         open -= 1
         recordCount += 1
         let record = records[open]
-        let entity = plan.entities[record.entity]
+        let entity = events.entities[record.entity]
+        let attributeCount = Int(entity.attributeCount)
+        let relationshipCount = Int(entity.relationshipCount)
         completed.entity = record.entity
         completed.position = record.position
         completed.isTopLevel = open == 0
+        completed.bytesAreItsOwn = open == 0 && !hadNestedRecord
         // Written by index into arrays of the right size: `removeAll` and `append` on arrays
         // of enums go through generic value witnesses, several times slower.
-        if completed.values.count != entity.attributes.count {
-            completed.values = Array(repeating: .missing, count: entity.attributes.count)
+        if completed.values.count != attributeCount {
+            completed.values = Array(repeating: .missing, count: attributeCount)
         }
-        if completed.links.count != entity.relationships.count {
-            completed.links = Array(repeating: nil, count: entity.relationships.count)
+        if completed.links.count != relationshipCount {
+            completed.links = Array(repeating: nil, count: relationshipCount)
         }
         completedParent = nil
-        func rejection(_ name: String, _ problem: String) -> Action {
-            .rejected(.init("\(entity.name).\(name): \(problem)", at: record.position, entity: record.entity))
+        // Names are read from `plan` only here, on the way out.
+        func rejection(attribute index: Int, _ problem: String) -> Action {
+            let entity = plan.entities[record.entity]
+            return .rejected(.init("\(entity.name).\(entity.attributes[index].name): \(problem)", at: record.position,
+                                   entity: record.entity))
         }
-        // By index, not `enumerated()`: that copies every attribute's plan (strings and all).
-        let attributes = entity.attributes
-        for index in attributes.indices {
-            switch record.slots[index].state(in: record.generation) {
-            case .value(let value) where value.kind == .null && !attributes[index].optional:
-                return rejection(attributes[index].name, "null for a required attribute")
+        for index in 0..<attributeCount {
+            let attribute = events.attributes[Int(entity.firstAttribute) + index]
+            switch cells[record.slotBase + index].state(in: record.generation) {
+            case .value(let value) where value.kind == .null && !attribute.optional:
+                return rejection(attribute: index, "null for a required attribute")
             case .value(let value):
                 completed.values[index] = value
-            case .failed(let message):
-                return rejection(attributes[index].name, message)
+            case .failed(let failure):
+                return rejection(attribute: index, failures[failure])
             case .missing:
-                if attributes[index].defaultWhenMissing, let value = attributes[index].defaultValue {
-                    completed.values[index] = Cell(value, in: &arena.bytes)
-                } else if !attributes[index].optional && attributes[index].defaultValue == nil {
-                    return rejection(attributes[index].name, "missing required attribute")
+                if attribute.defaultWhenMissing && attribute.hasDefault {
+                    completed.values[index] = Cell(plan.entities[record.entity].attributes[index].defaultValue, in: &arena)
+                } else if !attribute.optional && !attribute.hasDefault {
+                    return rejection(attribute: index, "missing required attribute")
                 } else {
                     completed.values[index] = .missing
                 }
             }
         }
-        for (index, relationship) in entity.relationships.enumerated() {
-            switch record.links[index].state(in: record.generation) {
+        for index in 0..<relationshipCount {
+            switch linkSlots[record.linkBase + index].state(in: record.generation) {
             case .missing: completed.links[index] = nil
             case .value(let link): completed.links[index] = link
-            case .failed(let message): return rejection(relationship.name, message)
+            case .failed(let failure):
+                let entity = plan.entities[record.entity]
+                return .rejected(.init("\(entity.name).\(entity.relationships[index].name): \(failures[failure])",
+                                       at: record.position, entity: record.entity))
             }
         }
         completedParent = record.parent

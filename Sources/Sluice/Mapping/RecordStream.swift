@@ -73,7 +73,11 @@ final class RecordStream: RecordEventHandler, ScalarForwarding {
         for (error, entity) in capture!.takeDeferred() { try sink.reject(error, entity: entity, record: capture!.text) }
     }
 
+    // The position closures capture `parser` as a local: capturing `self` (for its property)
+    // retained and released the stream around every event.
+
     func startObject() throws(SluiceError) {
+        unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.startObject { parser.position(length: 1) }) }
         capture!.startObject()
         let outside = assembler.openRecordCount == 0
@@ -96,6 +100,7 @@ final class RecordStream: RecordEventHandler, ScalarForwarding {
     }
 
     func startArray() throws(SluiceError) {
+        unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.startArray { parser.position(length: 1) }) }
         capture!.startArray()
         let action = assembler.startArray { parser.position(length: 1) }
@@ -114,6 +119,7 @@ final class RecordStream: RecordEventHandler, ScalarForwarding {
 
     @inline(__always)
     func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
         capture!.scalar(value)
         try handle(assembler.scalar(value) { parser.position(length: length) }, scalar: value)

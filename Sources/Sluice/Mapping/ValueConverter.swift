@@ -65,20 +65,31 @@ struct ValueConverter: Sendable {
     }
 
     /// Converts into a `Cell`, text and blob bytes appended to `arena`. Strings, integers and
-    /// doubles (most values) take a path that makes no `String`; the other types convert
-    /// through `convert(_:)`.
+    /// doubles (most values) take a path that makes no `String` nor `DatabaseValue`; the other
+    /// types convert through `convert(_:)`.
+    @inline(__always)
     func convert(_ scalar: Scalar, into arena: inout [UInt8]) throws(ConversionError) -> Cell {
         switch (type, scalar) {
         case (_, .null):
             return .null
         case (.string, .string(let bytes)), (.string, .number(let bytes)):
             return Cell.bytes(.text, bytes, in: &arena)
+        case (.integer, .number(let bytes)), (.integer, .string(let bytes)):
+            return .integer(try integer(scalar, bytes))
+        case (.double, .number(let bytes)), (.double, .string(let bytes)):
+            return .real(try double(scalar, bytes))
         default:
-            switch try convert(scalar) {
-            case .integer(let number): return .integer(number)
-            case .real(let number): return .real(number)
-            case let value: return Cell(value, in: &arena)
-            }
+            return try convertThroughValue(scalar, into: &arena)
+        }
+    }
+
+    /// The other types, out of line so that the common ones above stay small enough to inline.
+    @inline(never)
+    private func convertThroughValue(_ scalar: Scalar, into arena: inout [UInt8]) throws(ConversionError) -> Cell {
+        switch try convert(scalar) {
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case let value: return Cell(value, in: &arena)
         }
     }
 
@@ -100,13 +111,17 @@ struct ValueConverter: Sendable {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .integer(value ? 1 : 0)
-        case .number(let bytes), .string(let bytes):
-            guard let number = NumberText(bytes) else { throw fail(scalar) }
-            switch number.integer(in: bytes) {
-            case .value(let value): return .integer(value)
-            case .notIntegral: throw fail(scalar, "not a whole number")
-            case .outOfRange: throw fail(scalar, "out of the 64-bit range")
-            }
+        case .number(let bytes), .string(let bytes): return .integer(try integer(scalar, bytes))
+        }
+    }
+
+    /// A number's or numeric string's bytes as an integer.
+    private func integer(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
+        guard let number = NumberText(bytes) else { throw fail(scalar) }
+        switch number.integer(in: bytes) {
+        case .value(let value): return value
+        case .notIntegral: throw fail(scalar, "not a whole number")
+        case .outOfRange: throw fail(scalar, "out of the 64-bit range")
         }
     }
 
@@ -114,15 +129,19 @@ struct ValueConverter: Sendable {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .real(value ? 1 : 0)
-        case .number(let bytes), .string(let bytes):
-            guard let number = NumberText(bytes) else { throw fail(scalar) }
-            if let value = number.exactDouble(in: bytes) { return .real(value) }
-            // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
-            guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
-                throw fail(scalar, "out of the double range")
-            }
-            return .real(value)
+        case .number(let bytes), .string(let bytes): return .real(try double(scalar, bytes))
         }
+    }
+
+    /// A number's or numeric string's bytes as a finite double.
+    private func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
+        guard let number = NumberText(bytes) else { throw fail(scalar) }
+        if let value = number.exactDouble(in: bytes) { return value }
+        // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
+            throw fail(scalar, "out of the double range")
+        }
+        return value
     }
 
     private func toDecimal(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {

@@ -318,8 +318,12 @@ extension String {
 // MARK: - Callbacks
 
 extension JSONParser {
-    private static func parser(_ context: UnsafeMutableRawPointer?) -> JSONParser {
-        Unmanaged<JSONParser>.fromOpaque(context!).takeUnretainedValue()
+    /// Calls `body` with the parser behind a callback's context, without retaining it: yajl
+    /// calls back only from inside `parse`/`finish`, while the parser is alive (a retain and
+    /// release per event was a twentieth of the parse).
+    @inline(__always)
+    private static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
+        Unmanaged<JSONParser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs one handler call; a thrown error is kept for `parse` and stops yajl.
@@ -367,44 +371,55 @@ extension JSONParser {
     }
 
     fileprivate static let callbackTable = yajl_callbacks(
-        yajl_null: { context in parser(context).deliver { handler throws(SluiceError) in try handler.null() } },
+        yajl_null: { context in
+            withParser(context) { $0.deliver { handler throws(SluiceError) in try handler.null() } }
+        },
         yajl_boolean: { context, value in
-            parser(context).deliver { handler throws(SluiceError) in try handler.bool(value != 0) }
+            withParser(context) { $0.deliver { handler throws(SluiceError) in try handler.bool(value != 0) } }
         },
         yajl_integer: nil,
         yajl_double: nil,
         yajl_number: { context, text, length in
-            let parser = parser(context)
-            guard length <= parser.options.maxValueBytes else { return parser.refuseLargeNumber(length: length) }
-            return parser.deliver { handler throws(SluiceError) in
-                try handler.number(UnsafeRawBufferPointer(start: text, count: length))
+            withParser(context) { parser in
+                guard length <= parser.options.maxValueBytes else { return parser.refuseLargeNumber(length: length) }
+                return parser.deliver { handler throws(SluiceError) in
+                    try handler.number(UnsafeRawBufferPointer(start: text, count: length))
+                }
             }
         },
         yajl_string: { context, bytes, length in
-            let parser = parser(context)
-            if parser.refusesString(length: length) { return 0 }
-            return parser.deliver { handler throws(SluiceError) in
-                try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
+            withParser(context) { parser in
+                if parser.refusesString(length: length) { return 0 }
+                return parser.deliver { handler throws(SluiceError) in
+                    try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
+                }
             }
         },
-        yajl_start_map: { context in parser(context).descend { handler throws(SluiceError) in try handler.startObject() } },
+        yajl_start_map: { context in
+            withParser(context) { $0.descend { handler throws(SluiceError) in try handler.startObject() } }
+        },
         yajl_map_key: { context, bytes, length in
-            let parser = parser(context)
-            if parser.refusesString(length: length) { return 0 }
-            return parser.deliver(.key) { handler throws(SluiceError) in
-                try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
+            withParser(context) { parser in
+                if parser.refusesString(length: length) { return 0 }
+                return parser.deliver(.key) { handler throws(SluiceError) in
+                    try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
+                }
             }
         },
         yajl_end_map: { context in
-            let parser = parser(context)
-            parser.depth -= 1
-            return parser.deliver { handler throws(SluiceError) in try handler.endObject() }
+            withParser(context) { parser in
+                parser.depth -= 1
+                return parser.deliver { handler throws(SluiceError) in try handler.endObject() }
+            }
         },
-        yajl_start_array: { context in parser(context).descend { handler throws(SluiceError) in try handler.startArray() } },
+        yajl_start_array: { context in
+            withParser(context) { $0.descend { handler throws(SluiceError) in try handler.startArray() } }
+        },
         yajl_end_array: { context in
-            let parser = parser(context)
-            parser.depth -= 1
-            return parser.deliver { handler throws(SluiceError) in try handler.endArray() }
+            withParser(context) { parser in
+                parser.depth -= 1
+                return parser.deliver { handler throws(SluiceError) in try handler.endArray() }
+            }
         }
     )
 }

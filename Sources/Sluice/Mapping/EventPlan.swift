@@ -1,0 +1,184 @@
+/// The part of a `MappingPlan` that the assembler reads on every event, in flat buffers of
+/// plain values whose reads retain nothing.
+///
+/// `MappingPlan` is arrays of structs that hold arrays and strings: reading a key table or a
+/// target list out of it cost a retain and a release, and reading an entity's plan a copy
+/// with one per field; per key, value and record that was about a tenth of the parse
+/// thread. An event plan is built once per import; its buffers belong to the `Storage` that
+/// built them, which the assembler keeps alive beside the plan.
+struct EventPlan {
+    /// A node of the key trie inside records, or of the locations above them.
+    struct Node {
+        /// Its child keys: `keys[firstKey ..< firstKey + keyCount]`.
+        var firstKey: Int32
+        var keyCount: Int32
+        /// Attributes filled by the value at this path: `targets[firstTarget ..< …]`.
+        var firstTarget: Int32
+        var targetCount: Int32
+        /// Relationships given by the value at this path: `links[firstLink ..< …]`.
+        var firstLink: Int32
+        var linkCount: Int32
+        /// For a location node: the entity whose records stand here, or -1.
+        var entity: Int32
+        var hasJSONTarget: Bool
+        var hasScalarTarget: Bool
+    }
+
+    struct Key {
+        /// Its bytes: `keyBytes[start ..< start + count]`.
+        var start: Int32
+        var count: Int32
+        /// The child node, in the table the looked-up node belongs to.
+        var node: Int32
+        /// The key's first byte: most keys of the same length differ there, so most
+        /// candidates are passed over without calling `memcmp`.
+        var first: UInt8
+    }
+
+    /// An attribute or relationship index with the fallback priority of the key (0 = the
+    /// first key listed).
+    struct Target {
+        var index: Int32
+        var priority: Int32
+    }
+
+    struct Entity {
+        var attributeCount: Int32
+        var relationshipCount: Int32
+        /// The key trie node of the record object itself.
+        var rootNode: Int32
+        /// Where its attributes start in `attributes` and `converters`.
+        var firstAttribute: Int32
+    }
+
+    struct Attribute {
+        var type: AttributeType
+        var optional: Bool
+        var defaultWhenMissing: Bool
+        var hasDefault: Bool
+    }
+
+    let keyNodes: UnsafeBufferPointer<Node>
+    let locationNodes: UnsafeBufferPointer<Node>
+    let keys: UnsafeBufferPointer<Key>
+    let keyBytes: UnsafeBufferPointer<UInt8>
+    let targets: UnsafeBufferPointer<Target>
+    let links: UnsafeBufferPointer<Target>
+    let entities: UnsafeBufferPointer<Entity>
+    let attributes: UnsafeBufferPointer<Attribute>
+    /// Indexed like `attributes`.
+    let converters: UnsafeMutableBufferPointer<ValueConverter>
+
+    /// The child of `node` (of the same table) under `key`; nil when the key is not mapped.
+    @inline(__always)
+    func child(of node: Node, _ key: UnsafeRawBufferPointer) -> Int? {
+        let count = Int32(truncatingIfNeeded: key.count)
+        let first = key.first ?? 0
+        var index = Int(node.firstKey)
+        let end = index + Int(node.keyCount)
+        while index < end {
+            let entry = keys[index]
+            if entry.count == count && (count == 0 || entry.first == first
+                && memcmp(keyBytes.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0) {
+                return Int(entry.node)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    func targets(of node: Node) -> UnsafeBufferPointer<Target> {
+        UnsafeBufferPointer(rebasing: targets[Int(node.firstTarget) ..< Int(node.firstTarget + node.targetCount)])
+    }
+
+    @inline(__always)
+    func links(of node: Node) -> UnsafeBufferPointer<Target> {
+        UnsafeBufferPointer(rebasing: links[Int(node.firstLink) ..< Int(node.firstLink + node.linkCount)])
+    }
+
+    /// Owns an event plan's buffers: they live as long as it does.
+    final class Storage {
+        let plan: EventPlan
+
+        init(_ mapping: MappingPlan) {
+            var keys: [Key] = []
+            var keyBytes: [UInt8] = []
+            var targets: [Target] = []
+            var links: [Target] = []
+            func node(_ table: KeyTable, entity: Int?) -> Node {
+                let firstKey = Int32(keys.count)
+                for (key, child) in table.keys {
+                    keys.append(Key(start: Int32(keyBytes.count), count: Int32(key.count), node: Int32(child),
+                                    first: key.first ?? 0))
+                    keyBytes.append(contentsOf: key)
+                }
+                return Node(firstKey: firstKey, keyCount: Int32(keys.count) - firstKey, firstTarget: 0, targetCount: 0,
+                            firstLink: 0, linkCount: 0, entity: entity.map(Int32.init) ?? -1,
+                            hasJSONTarget: false, hasScalarTarget: false)
+            }
+            let keyNodes = mapping.keyNodes.map { keyNode in
+                var flat = node(keyNode.children, entity: nil)
+                flat.firstTarget = Int32(targets.count)
+                targets += keyNode.targets.map { Target(index: Int32($0.attribute), priority: Int32($0.priority)) }
+                flat.targetCount = Int32(targets.count) - flat.firstTarget
+                flat.firstLink = Int32(links.count)
+                links += keyNode.links.map { Target(index: Int32($0.relationship), priority: Int32($0.priority)) }
+                flat.linkCount = Int32(links.count) - flat.firstLink
+                flat.hasJSONTarget = keyNode.hasJSONTarget
+                flat.hasScalarTarget = keyNode.hasScalarTarget
+                return flat
+            }
+            let locationNodes = mapping.locationNodes.map { node($0.children, entity: $0.entity) }
+            var entities: [Entity] = []
+            var attributes: [Attribute] = []
+            var converters: [ValueConverter] = []
+            for entity in mapping.entities {
+                entities.append(Entity(attributeCount: Int32(entity.attributes.count),
+                                       relationshipCount: Int32(entity.relationships.count),
+                                       rootNode: Int32(entity.rootNode), firstAttribute: Int32(attributes.count)))
+                for attribute in entity.attributes {
+                    attributes.append(Attribute(type: attribute.type, optional: attribute.optional,
+                                                defaultWhenMissing: attribute.defaultWhenMissing,
+                                                hasDefault: attribute.defaultValue != nil))
+                    converters.append(attribute.converter)
+                }
+            }
+            plan = EventPlan(keyNodes: Self.copy(keyNodes), locationNodes: Self.copy(locationNodes),
+                             keys: Self.copy(keys), keyBytes: Self.copy(keyBytes), targets: Self.copy(targets),
+                             links: Self.copy(links), entities: Self.copy(entities),
+                             attributes: Self.copy(attributes), converters: Self.copyMutable(converters))
+        }
+
+        deinit {
+            plan.keyNodes.deallocate()
+            plan.locationNodes.deallocate()
+            plan.keys.deallocate()
+            plan.keyBytes.deallocate()
+            plan.targets.deallocate()
+            plan.links.deallocate()
+            plan.entities.deallocate()
+            plan.attributes.deallocate()
+            _ = plan.converters.deinitialize()
+            plan.converters.deallocate()
+        }
+
+        private static func copy<Element>(_ array: [Element]) -> UnsafeBufferPointer<Element> {
+            UnsafeBufferPointer(copyMutable(array))
+        }
+
+        private static func copyMutable<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+            let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
+            _ = buffer.initialize(from: array)
+            return buffer
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
