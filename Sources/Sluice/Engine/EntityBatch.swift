@@ -8,8 +8,8 @@ struct EntityBatch: Sendable {
     let width: Int
     let attributeCount: Int
     let relationshipCount: Int
-    /// `width` values per record; to-one columns start missing and are filled before the
-    /// rows are written.
+    /// `width` values per record (record `r`'s from `r * width`; the array may be longer);
+    /// to-one columns start missing and are filled before the rows are written.
     var values: [Cell] = []
     /// The bytes of the text and blob values, which SQLite binds in place.
     var bytes: [UInt8] = []
@@ -30,24 +30,34 @@ struct EntityBatch: Sendable {
 
     /// Appends a record and returns its index in the batch.
     mutating func append(_ record: Record, source: Int) -> Int {
-        let first = values.count
-        record.values.withUnsafeBufferPointer { values.append(contentsOf: $0) }
+        // Values are written by index into an array that only grows (by doubling), with one
+        // copy of the record's cells: `append(contentsOf:)` went element by element.
+        let first = count * width
+        if values.count < first + width {
+            values += Array(repeating: .missing, count: Swift.max(width, values.count))
+        }
+        let last = first + record.values.count
+        let shift = UInt64(bytes.count)
         if record.bytesAreItsOwn {
-            // One copy of all its bytes; its cells' offsets move by where they land. (Value
-            // by value, each append cost more than the copy.)
-            let shift = UInt64(bytes.count)
+            // One copy of all its bytes; its cells' offsets move by where they land.
             bytes.append(contentsOf: record.bytes.assumingMemoryBound(to: UInt8.self))
-            if shift > 0 {
-                values.withUnsafeMutableBufferPointer { values in
-                    for index in first..<values.count where values[index].hasBytes { values[index].bits &+= shift }
+        }
+        values.withUnsafeMutableBufferPointer { values in
+            record.values.withUnsafeBufferPointer { cells in
+                guard let cells = cells.baseAddress else { return }
+                (values.baseAddress! + first).update(from: cells, count: last - first)
+            }
+            for index in last..<first + width { values[index] = .missing }
+            if record.bytesAreItsOwn {
+                if shift > 0 {
+                    for index in first..<last where values[index].hasBytes { values[index].bits &+= shift }
+                }
+            } else {
+                for index in first..<last where values[index].hasBytes {
+                    values[index] = values[index].copied(from: record.bytes, to: &bytes)
                 }
             }
-        } else {
-            for index in first..<values.count where values[index].hasBytes {
-                values[index] = values[index].copied(from: record.bytes, to: &bytes)
-            }
         }
-        for _ in attributeCount..<width { values.append(.missing) }
         for link in record.links { links.append(link) }
         positions.append(record.position)
         sources.append(source)
@@ -57,7 +67,8 @@ struct EntityBatch: Sendable {
 
     /// Empties the batch, keeping the arrays' capacity.
     mutating func removeAll() {
-        values.removeAll(keepingCapacity: true)
+        // `values` keeps its length too: it is written by index, and refilling it element by
+        // element cost as much as appending did.
         bytes.removeAll(keepingCapacity: true)
         links.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)

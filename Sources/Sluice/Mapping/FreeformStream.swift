@@ -66,7 +66,10 @@ final class FreeformStream: RecordEventHandler, ScalarForwarding {
         for (error, _) in capture!.takeDeferred() { try sink.reject(error, record: capture!.text) }
     }
 
+    // The position closures capture `parser` as a local, not `self` (a retain per event).
+
     func startObject() throws(SluiceError) {
+        unowned(unsafe) let parser = parser
         capture?.startObject()
         try handle(assembler.startObject { parser.position(length: 1) })
     }
@@ -85,6 +88,7 @@ final class FreeformStream: RecordEventHandler, ScalarForwarding {
     }
 
     func startArray() throws(SluiceError) {
+        unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.startArray { parser.position(length: 1) }) }
         capture!.startArray()
         let action = assembler.startArray { parser.position(length: 1) }
@@ -103,6 +107,7 @@ final class FreeformStream: RecordEventHandler, ScalarForwarding {
 
     @inline(__always)
     func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
         capture!.scalar(value)
         try handle(assembler.scalar(value) { parser.position(length: length) }, scalar: value)

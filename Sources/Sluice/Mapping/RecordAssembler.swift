@@ -243,7 +243,22 @@ struct RecordAssembler {
     }
 
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
+    @inline(__always)
     mutating func scalar(_ value: Scalar, position: () -> TextPosition) -> Action {
+        // Most values: a mapped key's value for attributes only, nothing captured or skipped.
+        // Kept small enough to inline into the stream; the rest is out of line.
+        if case .field(let node)? = keyedRole, skipDepth == 0, captures.isEmpty, events.keyNodes[node].linkCount == 0 {
+            keyedRole = nil
+            for target in events.targets(of: events.keyNodes[node]) {
+                setConverted(Int(target.index), priority: Int(target.priority), value)
+            }
+            return .none
+        }
+        return scalarInGeneral(value, position: position)
+    }
+
+    @inline(never)
+    private mutating func scalarInGeneral(_ value: Scalar, position: () -> TextPosition) -> Action {
         feedCaptures { $0.scalar(value) }
         guard skipDepth == 0 else { return .none }
         switch takeRole() {

@@ -16,12 +16,15 @@ final class CollectingSink: RecordSink {
         records.append((entity.name, values, record.position.line, record.position.column))
         links.append(record.links)
         topLevel.append(record.isTopLevel)
+        ownBytes.append(record.bytesAreItsOwn)
         return RecordHandle(entity: record.entity, index: records.count - 1)
     }
 
     /// Each record's links, and whether it was top-level, in completion order.
     var links: [[Link?]] = []
     var topLevel: [Bool] = []
+    /// Each record's `bytesAreItsOwn`, in completion order.
+    var ownBytes: [Bool] = []
 
     func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) {
         rejections.append(error.description)
@@ -181,6 +184,8 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         let sink = try assemble(json, model: model)
         #expect(sink.records.map(\.entity) == ["Stop", "Trip", "Trip"])
         #expect(sink.topLevel == [false, true, true])
+        // The first Trip shares its bytes with its nested Stop; the second has them to itself.
+        #expect(sink.ownBytes == [false, false, true])
         #expect(sink.links[1] == [
             .many([.key(.text("A")), .record(RecordHandle(entity: 1, index: 0)), .key(.text("7"))]), .clear,
         ])
@@ -194,5 +199,20 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         } catch {
             #expect(error.description == "model: root: the model has no root and 2 entities: say which entity the records are with --entity")
         }
+    }
+
+    @Test func keysAreFoundWhateverTheirLengthFirstByteOrOrder() throws {
+        // Keys of one length that differ only after the first byte, or only in it, the empty
+        // key, and keys listed in an order other than the model's.
+        let entity = Model.Entity(name: "R", attributes: [
+            .init(name: "ab", type: .integer, keys: [KeyPath(["ab"])]),
+            .init(name: "ac", type: .integer, keys: [KeyPath(["ac"])]),
+            .init(name: "bc", type: .integer, keys: [KeyPath(["bc"])]),
+            .init(name: "empty", type: .integer, keys: [KeyPath([""])]),
+        ])
+        let sink = try assemble(#"{"bc": 3, "": 4, "ac": 2, "ab": 1, "a": 9, "abc": 9}"#, model: Model(entities: [entity]),
+                                locations: .init(entity: "R"))
+        #expect(sink.records.count == 1)
+        #expect(sink.records[0].values == ["ab": .integer(1), "ac": .integer(2), "bc": .integer(3), "empty": .integer(4)])
     }
 }

@@ -1,0 +1,53 @@
+import Testing
+@testable import Sluice
+
+struct EntityBatchTests {
+    /// A record of `texts` (and a trailing integer) with its bytes in an arena of its own,
+    /// after `padding` bytes of other records when it shares the arena.
+    private func withRecord(_ texts: [String], padding: Int, ownsBytes: Bool,
+                            _ body: (Record) -> Void) {
+        var arena = [UInt8](repeating: UInt8(ascii: "x"), count: padding)
+        var values: [Cell] = []
+        for text in texts {
+            var text = text
+            values.append(text.withUTF8 { Cell.bytes(.text, UnsafeRawBufferPointer($0), in: &arena) })
+        }
+        values.append(.integer(7))
+        arena.withUnsafeBytes { bytes in
+            body(Record(entity: 0, values: values, bytes: bytes, links: [],
+                        position: TextPosition(line: 1, column: 1, offset: 0), isTopLevel: true, bytesAreItsOwn: ownsBytes))
+        }
+    }
+
+    private func texts(of batch: EntityBatch, record: Int) -> [DatabaseValue?] {
+        batch.bytes.withUnsafeBytes { bytes in
+            (0..<batch.width).map { batch.values[record * batch.width + $0].databaseValue(in: bytes) }
+        }
+    }
+
+    @Test func aRecordsBytesAreCopiedWholeOrValueByValueToTheSameValues() {
+        var batch = EntityBatch(width: 4, attributeCount: 3, relationshipCount: 0)
+        // Whole: the record's own arena is appended as is and its offsets shifted; value by
+        // value: only its values' bytes are copied out of a shared arena.
+        withRecord(["first", ""], padding: 0, ownsBytes: true) { _ = batch.append($0, source: 0) }
+        withRecord(["second", "ü"], padding: 0, ownsBytes: true) { _ = batch.append($0, source: 0) }
+        withRecord(["third", "3"], padding: 5, ownsBytes: false) { _ = batch.append($0, source: 1) }
+        #expect(batch.count == 3)
+        #expect(texts(of: batch, record: 0) == [.text("first"), .text(""), .integer(7), nil])
+        #expect(texts(of: batch, record: 1) == [.text("second"), .text("ü"), .integer(7), nil])
+        #expect(texts(of: batch, record: 2) == [.text("third"), .text("3"), .integer(7), nil])
+        #expect(batch.sources == [0, 0, 1])
+        // The shared arena's other bytes were left behind.
+        #expect(batch.bytes.count == "first".utf8.count + "second".utf8.count + "ü".utf8.count + "third3".utf8.count)
+    }
+
+    @Test func anEmptiedBatchIsFilledAgainFromItsStart() {
+        var batch = EntityBatch(width: 2, attributeCount: 2, relationshipCount: 0)
+        for _ in 0..<3 { withRecord(["a"], padding: 0, ownsBytes: true) { _ = batch.append($0, source: 0) } }
+        batch.removeAll()
+        withRecord(["b"], padding: 0, ownsBytes: true) { #expect(batch.append($0, source: 0) == 0) }
+        #expect(batch.count == 1)
+        #expect(texts(of: batch, record: 0) == [.text("b"), .integer(7)])
+        #expect(batch.bytes == Array("b".utf8))
+    }
+}
