@@ -32,19 +32,25 @@
 # libyajl-dev, python3-venv) are installed with apt-get. --only names W1's tools; of them
 # "sluice" (cold and re-import) and "sqlite3" also run in W2. Exits 1 if a check fails.
 #
-#   Benchmarks/compare.sh [--workload w1|w2|all] [--scale S] [--only "sluice duckdb ..."] [--keep]
+# This VM's wall times move by up to 30% from run to run, so every tool runs --runs times
+# (default 3) in interleaved rounds, and the tables show each tool's median with the range;
+# peak RSS is the largest of the runs.
+#
+#   Benchmarks/compare.sh [--workload w1|w2|all] [--scale S] [--runs N] [--only "sluice duckdb ..."] [--keep]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=1
 only="sluice sqlite3 sqlite-utils duckdb c-insert yajl-parse"
 keep=""
 workload=all
-usage() { echo "usage: $0 [--workload w1|w2|all] [--scale S] [--only \"TOOLS\"] [--keep]" >&2; exit 64; }
+runs=3
+usage() { echo "usage: $0 [--workload w1|w2|all] [--scale S] [--runs N] [--only \"TOOLS\"] [--keep]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --workload) workload=${2:-}; shift 2 || usage ;;
         --scale) scale=$2; shift 2 ;;
         --only) only=$2; shift 2 ;;
+        --runs) runs=${2:-}; shift 2 || usage; [[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage ;;
         --keep) keep=1; shift ;;
         *) usage ;;
     esac
@@ -93,6 +99,27 @@ timed() {  # name, command...: runs it under /usr/bin/time -v (output in $tmp/na
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/$name.time")
 }
 
+medians() {  # results file (name, seconds, KiB, rows per run): name, median, min, max, largest KiB, rows per tool
+    python3 - "$1" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    name, seconds, kib, rows = (line.rstrip("\n").split("\t") + ["-"])[:4]
+    runs.setdefault(name, []).append((seconds, kib, rows))
+for name, results in runs.items():
+    done = [r for r in results if r[0] != "failed"]
+    if not done:
+        print(f"{name}\tfailed\t-\t-\t-\t-")
+        continue
+    seconds = sorted(float(r[0]) for r in done)
+    print(f"{name}\t{statistics.median(seconds)}\t{seconds[0]}\t{seconds[-1]}\t{max(int(r[1]) for r in done)}\t{done[0][2]}")
+PY
+}
+
+round() {  # announces round $1 of $runs
+    [ "$runs" = 1 ] || echo "round $1 of $runs" >&2
+}
+
 run() {  # name, database, command...
     local name=$1 database=$2; shift 2
     [[ " $only " == *" $name "* ]] || return 0
@@ -134,25 +161,35 @@ INSERT INTO stop_times (trip_id, arrival_time, departure_time, stop_id, stop_seq
 SQL
 
     : >"$tmp/results"
-    run sluice "$tmp/sluice.sqlite" "$bin/sluice" import --quiet --db "$tmp/sluice.sqlite" --model LargeFixtures/models/flat.json "$tmp/w1.json"
-    run sqlite3 "$tmp/sqlite3.sqlite" sqlite3 "$tmp/sqlite3.sqlite" ".read $tmp/sqlite3.sql"
-    run sqlite-utils "$tmp/su.sqlite" "$tmp/venv/bin/sqlite-utils" insert "$tmp/su.sqlite" stop_times "$tmp/w1.ndjson" --nl
-    run duckdb "$tmp/duckdb.sqlite" "$tmp/venv/bin/python" Benchmarks/compare/duckdb_import.py "$tmp/w1.json" "$tmp/duckdb.sqlite" "${extensions:-}"
-    run c-insert "$tmp/c.sqlite" "$tmp/insert_loop" "$tmp/w1.tsv" "$tmp/c.sqlite"
-    run yajl-parse "" "$tmp/yajl_parse" "$tmp/w1.json"
+    for n in $(seq "$runs"); do
+        round "$n"
+        run sluice "$tmp/sluice.sqlite" "$bin/sluice" import --quiet --db "$tmp/sluice.sqlite" --model LargeFixtures/models/flat.json "$tmp/w1.json"
+        run sqlite3 "$tmp/sqlite3.sqlite" sqlite3 "$tmp/sqlite3.sqlite" ".read $tmp/sqlite3.sql"
+        run sqlite-utils "$tmp/su.sqlite" "$tmp/venv/bin/sqlite-utils" insert "$tmp/su.sqlite" stop_times "$tmp/w1.ndjson" --nl
+        run duckdb "$tmp/duckdb.sqlite" "$tmp/venv/bin/python" Benchmarks/compare/duckdb_import.py "$tmp/w1.json" "$tmp/duckdb.sqlite" "${extensions:-}"
+        run c-insert "$tmp/c.sqlite" "$tmp/insert_loop" "$tmp/w1.tsv" "$tmp/c.sqlite"
+        run yajl-parse "" "$tmp/yajl_parse" "$tmp/w1.json"
+    done
+    medians "$tmp/results" >"$tmp/medians"
 
     echo
-    echo "W1: flat stop times, scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d)"
+    echo "W1: flat stop times, scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d); median of $runs runs"
     awk -F'\t' '
-        NR == FNR { if ($1 == "sluice") { base = $2; baseRss = $3 } ; next }
-        FNR == 1 { printf "%-13s %9s %9s %12s %11s %12s %12s\n", "tool", "seconds", "rows/s", "peak RSS MiB", "rows", "time/sluice", "RSS/sluice" }
+        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $5 } ; next }
+        FNR == 1 { printf "%-13s %9s %11s %9s %12s %11s %12s %12s\n", "tool", "seconds", "range", "rows/s", "peak RSS MiB", "rows", "time/sluice", "RSS/sluice" }
         $2 == "failed" { printf "%-13s %9s\n", $1, "failed"; next }
         {
-            rows = $4 == "-" ? "-" : $4
-            rate = ($4 == "-" || $2 == 0) ? "-" : sprintf("%.0f", $4 / $2)
-            printf "%-13s %9.1f %9s %12.1f %11s %12s %12s\n", $1, $2, rate, $3 / 1024, rows,
-                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $3 / baseRss) : "-"
-        }' "$tmp/results" "$tmp/results"
+            rate = ($6 == "-" || $2 == 0) ? "-" : sprintf("%.0f", $6 / $2)
+            printf "%-13s %9.1f %11s %9s %12.1f %11s %12s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4), rate, $5 / 1024, $6,
+                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $5 / baseRss) : "-"
+        }' "$tmp/medians" "$tmp/medians"
+    awk -F'\t' '
+        $2 != "failed" { seconds[$1] = $2 }
+        function ratio(a, b) { return (a in seconds) && (b in seconds) && seconds[b] > 0 ? sprintf("%.2f", seconds[a] / seconds[b]) : "-" }
+        END {
+            printf "sluice / duckdb = %s (target < 1)\n", ratio("sluice", "duckdb")
+            printf "sluice / c-insert = %s (target <= 1.2)\n", ratio("sluice", "c-insert")
+        }' "$tmp/medians"
     awk -F'\t' '$4 != "-" && $4 != "" { n[$4]++ } END { if (length(n) > 1) { print "WARNING: the tools wrote different row counts"; exit 1 } }' "$tmp/results" || status=1
 fi
 
@@ -221,25 +258,30 @@ SQL
 
     : >"$tmp/results2"
     haveSluice="" haveShell=""
-    if [[ " $only " == *" sluice "* ]] &&
-        run2 sluice "$bin/sluice" import --quiet --stats "$tmp/w2-cold.stats" --db "$sluicedb" --model "$model" "$doc"; then
-        haveSluice=1
-        before=$(tables "$sluicedb")
-        if run2 "sluice re-import" "$bin/sluice" import --quiet --stats "$tmp/w2-reimport.stats" --db "$sluicedb" --model "$model" "$doc"; then
-            after=$(tables "$sluicedb")
-            logged=$(sqlite3 "$sluicedb" 'SELECT inserted, updated FROM sluice_imports ORDER BY id DESC LIMIT 1')
-            totals=$(sqlite3 :memory: "SELECT json_extract(s, '\$.totals.inserted'), json_extract(s, '\$.totals.updated'),
-                json_extract(s, '\$.totals.deleted'), json_extract(s, '\$.totals.links') FROM (SELECT readfile('$tmp/w2-reimport.stats') AS s)")
-            if [ "$logged" != "0|0" ] || [ "$totals" != "0|0|0|0" ] || [ "$before" != "$after" ]; then
-                echo "ERROR: the re-import wrote rows: sluice_imports inserted|updated = $logged," \
-                    "--stats inserted|updated|deleted|links = $totals, tables $([ "$before" = "$after" ] && echo unchanged || echo CHANGED)"
-                status=1
+    for n in $(seq "$runs"); do
+        round "$n"
+        rm -f "$sluicedb" "$shelldb"
+        if [[ " $only " == *" sluice "* ]] &&
+            run2 sluice "$bin/sluice" import --quiet --stats "$tmp/w2-cold.stats" --db "$sluicedb" --model "$model" "$doc"; then
+            haveSluice=1
+            before=$(tables "$sluicedb")
+            if run2 "sluice re-import" "$bin/sluice" import --quiet --stats "$tmp/w2-reimport.stats" --db "$sluicedb" --model "$model" "$doc"; then
+                after=$(tables "$sluicedb")
+                logged=$(sqlite3 "$sluicedb" 'SELECT inserted, updated FROM sluice_imports ORDER BY id DESC LIMIT 1')
+                totals=$(sqlite3 :memory: "SELECT json_extract(s, '\$.totals.inserted'), json_extract(s, '\$.totals.updated'),
+                    json_extract(s, '\$.totals.deleted'), json_extract(s, '\$.totals.links') FROM (SELECT readfile('$tmp/w2-reimport.stats') AS s)")
+                if [ "$logged" != "0|0" ] || [ "$totals" != "0|0|0|0" ] || [ "$before" != "$after" ]; then
+                    echo "ERROR: the re-import wrote rows: sluice_imports inserted|updated = $logged," \
+                        "--stats inserted|updated|deleted|links = $totals, tables $([ "$before" = "$after" ] && echo unchanged || echo CHANGED)"
+                    status=1
+                fi
             fi
         fi
-    fi
-    if [[ " $only " == *" sqlite3 "* ]] && run2 sqlite3 sqlite3 -bail "$shelldb" ".read $tmp/w2-sqlite3.sql"; then
-        haveShell=1
-    fi
+        if [[ " $only " == *" sqlite3 "* ]] && run2 sqlite3 sqlite3 -bail "$shelldb" ".read $tmp/w2-sqlite3.sql"; then
+            haveShell=1
+        fi
+    done
+    medians "$tmp/results2" >"$tmp/medians2"
 
     # Per table: rows; per fk column: links set. Then the rows themselves, links compared by the
     # target's identity: with unique identities and equal counts, one EXCEPT shows any difference.
@@ -276,23 +318,24 @@ SQL
 
     records=$(echo "${sluiceCounts:-${shellCounts:-0 0 0 0}}" | awk '{ print $1 + $2 + $3 + $4 }')
     echo
-    echo "W2: document (stop times, trips, routes, stops; references forward), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON, $records records; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d)"
+    echo "W2: document (stop times, trips, routes, stops; references forward), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON, $records records; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d); median of $runs runs"
     awk -F'\t' -v records="$records" '
-        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $3 } ; next }
-        FNR == 1 { printf "%-17s %9s %10s %12s %12s %12s\n", "tool", "seconds", "records/s", "peak RSS MiB", "time/sluice", "RSS/sluice" }
+        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $5 } ; next }
+        FNR == 1 { printf "%-17s %9s %11s %10s %12s %12s %12s\n", "tool", "seconds", "range", "records/s", "peak RSS MiB", "time/sluice", "RSS/sluice" }
         $2 == "failed" { printf "%-17s %9s\n", $1, "failed"; next }
         {
-            printf "%-17s %9.2f %10s %12.1f %12s %12s\n", $1, $2, ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $3 / 1024,
-                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $3 / baseRss) : "-"
-        }' "$tmp/results2" "$tmp/results2"
+            printf "%-17s %9.2f %11s %10s %12.1f %12s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4),
+                ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $5 / 1024,
+                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $5 / baseRss) : "-"
+        }' "$tmp/medians2" "$tmp/medians2"
     awk -F'\t' '
-        $2 != "failed" { seconds[$1] = $2; rss[$1] = $3 }
+        $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
         function ratio(a, b) { return (a in seconds) && (b in seconds) && seconds[b] > 0 ? sprintf("%.2f", seconds[a] / seconds[b]) : "-" }
         END {
             printf "re-import / cold = %s (target <= 0.7)\n", ratio("sluice re-import", "sluice")
             printf "sluice cold / sqlite3 = %s (target <= 0.5)\n", ratio("sluice", "sqlite3")
             printf "sluice peak RSS = %s MiB (target < 48)\n", ("sluice" in rss) ? sprintf("%.1f", rss["sluice"] / 1024) : "-"
-        }' "$tmp/results2"
+        }' "$tmp/medians2"
 
     if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
         printf '%-20s %10s %10s\n' "rows / links" "sluice" "sqlite3"
