@@ -46,14 +46,20 @@ final class EntityWriter {
     /// The record each record was merged into (itself unless an earlier one shares its identity).
     @exclusivity(unchecked) private(set) var representative: [Int] = []
     @exclusivity(unchecked) private var fates: [Fate] = []
-    /// The stored values of rows found by identity, by record; nil for new rows.
-    @exclusivity(unchecked) private var current: [[DatabaseValue]?] = []
+    /// The stored values of rows found by identity, `width` per record (missing for new
+    /// rows), their bytes in `storedBytes`.
+    @exclusivity(unchecked) private var stored: [Cell] = []
+    @exclusivity(unchecked) private var storedBytes: [UInt8] = []
+    @exclusivity(unchecked) private var identities = IdentityTable()
     @exclusivity(unchecked) private var pks: [Int64] = []
+    /// Indexes into the columns of the identity, in model order; empty for append-only.
+    private let identity: [Int]
 
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
          connection: Connection, databaseName: String) throws(SluiceError) {
         self.plan = plan
         self.entity = entity
+        identity = plan.identity
         self.connection = connection
         self.databaseName = databaseName
         attributeCount = plan.attributes.count
@@ -93,7 +99,8 @@ final class EntityWriter {
 
     /// The stored value of a column before this batch, for a row that existed.
     func storedValue(_ record: Int, _ column: Int) -> DatabaseValue? {
-        current[record]?[column]
+        guard case .update = fates[record] else { return nil }
+        return storedBytes.withUnsafeBytes { stored[record * width + column].databaseValue(in: $0) }
     }
 
     /// The row of a record, once `write()` ran.
@@ -116,35 +123,49 @@ final class EntityWriter {
     /// exist with a few queries per batch (`lookUp`).
     func prepare() throws(SluiceError) {
         representative = Array(0..<count)
-        current = Array(repeating: nil, count: count)
         fates.removeAll(keepingCapacity: true)
-        guard !plan.identity.isEmpty else {
+        guard !identity.isEmpty else {
             fates.append(contentsOf: repeatElement(.append, count: count))
             return
         }
-        var first: [IdentityKey: Int] = [:]
-        for record in 0..<count {
-            guard let key = IdentityKey(identity: plan.identity, { value(record, $0) }) else {
-                fates.append(.append)
-                continue
+        stored = Array(repeating: .missing, count: count * width)
+        storedBytes.removeAll(keepingCapacity: true)
+        identities.reset(count: count)
+        var firsts: [Int] = []
+        // Merging copies cells between records but appends no bytes: `bytes` stays valid.
+        try batch.bytes.withArena { bytes throws(SluiceError) in
+            for record in 0..<count {
+                guard let hash = IdentityTable.hash(identity.lazy.map { self.batch.values[record * self.width + $0] },
+                                                    in: bytes) else {
+                    fates.append(.append)
+                    continue
+                }
+                if let target = identities.firstOrInsert(record, hash: hash, same: { sameIdentity(record, $0, bytes) }) {
+                    if merge(record, into: target) { counts.updated += 1 } else { counts.unchanged += 1 }
+                    representative[record] = target
+                    fates.append(.merged)
+                } else {
+                    firsts.append(record)
+                    fates.append(.write)
+                }
             }
-            if let target = first[key] {
-                if merge(record, into: target) { counts.updated += 1 } else { counts.unchanged += 1 }
-                representative[record] = target
-                fates.append(.merged)
-            } else {
-                first[key] = record
-                fates.append(.write(key))
-            }
+            try lookUp(firsts, bytes: bytes)
         }
-        try lookUp(first)
+    }
+
+    private func sameIdentity(_ record: Int, _ other: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        for column in identity
+        where !batch.values[record * width + column].equals(batch.values[other * width + column], in: bytes, otherArena: bytes) {
+            return false
+        }
+        return true
     }
 
     /// Inserts the new rows and updates the changed columns of existing ones.
     func write() throws(SluiceError) {
         pks = Array(repeating: 0, count: count)
         // Text and blobs are bound in place from the batch's arena, unchanged until `reset()`.
-        try batch.bytes.withArena { bytes throws(SluiceError) in
+        try batch.bytes.withArena { bytes throws(SluiceError) in try storedBytes.withArena { storedBytes throws(SluiceError) in
             for record in 0..<count {
                 switch fates[record] {
                 case .merged:
@@ -154,10 +175,14 @@ final class EntityWriter {
                     counts.inserted += 1
                 case .update(let pk):
                     pks[record] = pk
-                    if try updateRow(record, pk: pk, bytes: bytes) { counts.updated += 1 } else { counts.unchanged += 1 }
+                    if try updateRow(record, pk: pk, bytes: bytes, storedBytes: storedBytes) {
+                        counts.updated += 1
+                    } else {
+                        counts.unchanged += 1
+                    }
                 }
             }
-        }
+        } }
     }
 
     func reset() {
@@ -170,7 +195,7 @@ final class EntityWriter {
         /// No complete identity: inserted as a new row.
         case append
         /// The first record with this identity, not in the database: inserted.
-        case write(IdentityKey)
+        case write
         /// The first record with this identity, found in the database.
         case update(pk: Int64)
         /// Merged into an earlier record of the batch with the same identity.
@@ -221,12 +246,12 @@ final class EntityWriter {
     }
 
     /// Writes the columns whose value changed; tells whether there were any.
-    private func updateRow(_ record: Int, pk: Int64, bytes: UnsafeRawBufferPointer) throws(SluiceError) -> Bool {
-        let stored = current[record] ?? []
+    private func updateRow(_ record: Int, pk: Int64, bytes: UnsafeRawBufferPointer,
+                           storedBytes: UnsafeRawBufferPointer) throws(SluiceError) -> Bool {
         var changed = ColumnSet(width: width)
         for column in 0..<width {
             let cell = batch.values[record * width + column]
-            if !cell.isMissing, !cell.equals(stored[column], in: bytes) {
+            if !cell.isMissing, !cell.equals(stored[record * width + column], in: bytes, otherArena: storedBytes) {
                 changed.insert(column)
             }
         }
@@ -244,26 +269,25 @@ final class EntityWriter {
 
     // MARK: Find
 
-    /// Finds the rows of the records whose identities `records` maps to them, and marks those
-    /// records for update with the row's pk and current column values.
+    /// Finds the rows of `records` (the first record of each identity in the batch) and
+    /// marks them for update with the row's pk and stored column values.
     ///
     /// The query also returns the record each row matched (its index is bound next to the
-    /// identity in the `VALUES` list), so a found row needs no key built and hashed — the
-    /// bulk of a re-import's time went there.
-    private func lookUp(_ records: [IdentityKey: Int]) throws(SluiceError) {
-        let keys = Array(records)
-        let perTuple = plan.identity.count + 1
+    /// identity in the `VALUES` list), so a found row needs no key built and hashed; stored
+    /// values are read as cells, with no `String` per text.
+    private func lookUp(_ records: [Int], bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        let perTuple = identity.count + 1
         let perQuery = max(1, Self.maxParameters / perTuple)
         let first: Int32 = 2  // the first column value: after the record and the pk
         var start = 0
-        while start < keys.count {
-            let end = min(start + perQuery, keys.count)
+        while start < records.count {
+            let end = min(start + perQuery, records.count)
             let size = Self.listSize(for: end - start, limit: perQuery)
             let statement = try lookupStatement(count: size)
             var index: Int32 = 1
-            for (key, record) in keys[start..<end] {
-                for part in key.parts {
-                    try bind(statement, part, at: index)
+            for record in records[start..<end] {
+                for column in identity {
+                    try bind(statement, batch.values[record * width + column], bytes, at: index)
                     index += 1
                 }
                 try bind(statement, .integer(Int64(record)), at: index)
@@ -276,11 +300,10 @@ final class EntityWriter {
             }
             do {
                 while try statement.step() {
-                    var row: [DatabaseValue] = []
-                    row.reserveCapacity(width)
-                    for column in 0..<Int32(width) { row.append(statement.value(at: first + column)) }
                     let record = Int(statement.int64(at: 0))
-                    current[record] = row
+                    for column in 0..<width {
+                        stored[record * width + column] = statement.cell(at: first + Int32(column), into: &storedBytes)
+                    }
                     fates[record] = .update(pk: statement.int64(at: first - 1))
                 }
                 statement.reset()

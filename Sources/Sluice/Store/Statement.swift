@@ -181,6 +181,28 @@ final class Statement {
         }
     }
 
+    /// The column as a cell, its text or blob bytes appended to `arena`: no `String` or
+    /// `Array` per value, for reading many rows.
+    func cell(at column: Int32, into arena: inout [UInt8]) -> Cell {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            // Pointer first, then the byte count, as the SQLite documentation asks.
+            let text = sqlite3_column_text(handle, column)
+            let count = text == nil ? 0 : Int(sqlite3_column_bytes(handle, column))
+            return Cell.bytes(.text, UnsafeRawBufferPointer(start: text, count: count), in: &arena)
+        case SQLITE_BLOB:
+            let blob = sqlite3_column_blob(handle, column)
+            let count = blob == nil ? 0 : Int(sqlite3_column_bytes(handle, column))
+            return Cell.bytes(.blob, UnsafeRawBufferPointer(start: blob, count: count), in: &arena)
+        default:
+            return .null
+        }
+    }
+
     /// The column as an integer (SQLite's conversion: NULL is 0).
     func int64(at column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
