@@ -76,6 +76,9 @@ final class BatchWriter: RecordSink {
             try write(&filling)
             pending = 0
         }
+        // The batches' arrays keep their capacity from batch to batch; the second pass and
+        // index building that follow need none of it.
+        filling = writers.map { $0.makeBatch() }
         for (entity, count) in rejected.enumerated() {
             writers[entity].counts.rejected += count
             rejected[entity] = 0

@@ -30,11 +30,12 @@ struct EntityBatch: Sendable {
 
     /// Appends a record and returns its index in the batch.
     mutating func append(_ record: Record, source: Int) -> Int {
-        // Values are written by index into an array that only grows (by doubling), with one
-        // copy of the record's cells: `append(contentsOf:)` went element by element.
+        // Values are written by index, with one copy of the record's cells: appending went
+        // element by element. The array grows a record at a time (so it holds no more than
+        // the largest batch: doubling it touched up to twice that) and keeps its length.
         let first = count * width
         if values.count < first + width {
-            values += Array(repeating: .missing, count: Swift.max(width, values.count))
+            values.append(contentsOf: repeatElement(.missing, count: first + width - values.count))
         }
         let last = first + record.values.count
         let shift = UInt64(bytes.count)

@@ -46,9 +46,10 @@ final class EntityWriter {
     /// The record each record was merged into (itself unless an earlier one shares its identity).
     @exclusivity(unchecked) private(set) var representative: [Int] = []
     @exclusivity(unchecked) private var fates: [Fate] = []
-    /// The stored values of rows found by identity, `width` per record (missing for new
-    /// rows), their bytes in `storedBytes`.
+    /// The stored values of the rows found by identity, `width` per row, their bytes in
+    /// `storedBytes`; `storedRow` gives each record's row among them (-1: none).
     @exclusivity(unchecked) private var stored: [Cell] = []
+    @exclusivity(unchecked) private var storedRow: [Int32] = []
     @exclusivity(unchecked) private var storedBytes: [UInt8] = []
     @exclusivity(unchecked) private var identities = IdentityTable()
     @exclusivity(unchecked) private var pks: [Int64] = []
@@ -99,8 +100,8 @@ final class EntityWriter {
 
     /// The stored value of a column before this batch, for a row that existed.
     func storedValue(_ record: Int, _ column: Int) -> DatabaseValue? {
-        guard case .update = fates[record] else { return nil }
-        return storedBytes.withUnsafeBytes { stored[record * width + column].databaseValue(in: $0) }
+        guard !storedRow.isEmpty, storedRow[record] >= 0 else { return nil }
+        return storedBytes.withUnsafeBytes { stored[Int(storedRow[record]) * width + column].databaseValue(in: $0) }
     }
 
     /// The row of a record, once `write()` ran.
@@ -128,7 +129,8 @@ final class EntityWriter {
             fates.append(contentsOf: repeatElement(.append, count: count))
             return
         }
-        stored = Array(repeating: .missing, count: count * width)
+        stored.removeAll(keepingCapacity: true)
+        storedRow = Array(repeating: -1, count: count)
         storedBytes.removeAll(keepingCapacity: true)
         identities.reset(count: count)
         var firsts: [Int] = []
@@ -249,9 +251,10 @@ final class EntityWriter {
     private func updateRow(_ record: Int, pk: Int64, bytes: UnsafeRawBufferPointer,
                            storedBytes: UnsafeRawBufferPointer) throws(SluiceError) -> Bool {
         var changed = ColumnSet(width: width)
+        let row = Int(storedRow[record]) * width
         for column in 0..<width {
             let cell = batch.values[record * width + column]
-            if !cell.isMissing, !cell.equals(stored[record * width + column], in: bytes, otherArena: storedBytes) {
+            if !cell.isMissing, !cell.equals(stored[row + column], in: bytes, otherArena: storedBytes) {
                 changed.insert(column)
             }
         }
@@ -301,9 +304,8 @@ final class EntityWriter {
             do {
                 while try statement.step() {
                     let record = Int(statement.int64(at: 0))
-                    for column in 0..<width {
-                        stored[record * width + column] = statement.cell(at: first + Int32(column), into: &storedBytes)
-                    }
+                    storedRow[record] = Int32(stored.count / width)
+                    for column in 0..<width { stored.append(statement.cell(at: first + Int32(column), into: &storedBytes)) }
                     fates[record] = .update(pk: statement.int64(at: first - 1))
                 }
                 statement.reset()

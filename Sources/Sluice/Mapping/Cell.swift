@@ -16,11 +16,12 @@ struct Cell: Sendable {
         case blob
     }
 
-    var kind: Kind
+    // In this order, so that a cell takes 16 bytes (kind first, it took 24).
     /// The integer, the double's bit pattern, or the bytes' offset in the arena.
     var bits: UInt64
     /// The bytes' length, for text and blobs.
     var count: Int32
+    var kind: Kind
 
     static let missing = Cell(kind: .missing, bits: 0, count: 0)
     static let null = Cell(kind: .null, bits: 0, count: 0)
@@ -49,9 +50,9 @@ struct Cell: Sendable {
     }
 
     private init(kind: Kind, bits: UInt64, count: Int32) {
-        self.kind = kind
         self.bits = bits
         self.count = count
+        self.kind = kind
     }
 
     var isMissing: Bool { kind == .missing }

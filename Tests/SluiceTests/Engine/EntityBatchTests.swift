@@ -2,6 +2,12 @@ import Testing
 @testable import Sluice
 
 struct EntityBatchTests {
+    @Test func aCellTakesSixteenBytes() {
+        // Batches hold batch size x columns of them: 24 bytes (the kind declared first) put
+        // the document import over its memory target.
+        #expect(MemoryLayout<Cell>.stride == 16)
+    }
+
     /// A record of `texts` (and a trailing integer) with its bytes in an arena of its own,
     /// after `padding` bytes of other records when it shares the arena.
     private func withRecord(_ texts: [String], padding: Int, ownsBytes: Bool,
