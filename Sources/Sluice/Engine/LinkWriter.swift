@@ -16,6 +16,8 @@ final class LinkWriter {
     private var known: [Int: [DatabaseValue: Int64]] = [:]
     /// Per target entity and attribute: ids of the batch's own records, built when needed.
     private var batchIDs: [Int: [DatabaseValue: Int64]] = [:]
+    /// Per target table: whether it held no row when the import began (asked once).
+    private var emptyAtStart: [String: Bool] = [:]
     /// The most ids one lookup binds (see `EntityWriter.maxParameters`).
     private static let maxParameters = EntityWriter.maxParameters
 
@@ -34,7 +36,7 @@ final class LinkWriter {
         batchIDs.removeAll(keepingCapacity: true)
         for writer in writers where !writer.isEmpty {
             for plan in plans[writer.entity] {
-                guard let column = plan.relatedByColumn else { continue }
+                guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
                 var keys = Set<DatabaseValue>()
                 for record in 0..<writer.count where writer.isRepresentative(record) {
                     switch writer.link(record, plan.relationship) {
@@ -48,6 +50,18 @@ final class LinkWriter {
                 known[plan.id] = try lookUp(Array(keys), table: plan.targetTable, column: column)
             }
         }
+    }
+
+    /// Whether the target table of `plan` may hold a row to find: not while it was empty
+    /// when the import began and its entity has inserted nothing since (a new database's
+    /// forward references: every id is then looked up in the second pass instead, and the
+    /// batch's own records by `batchID`).
+    private func mayHoldRows(_ plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Bool {
+        if writers[plan.target].counts.inserted > 0 { return true }
+        if let empty = emptyAtStart[plan.targetTable] { return !empty }
+        let empty = try sql.rows("SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) LIMIT 1").isEmpty
+        emptyAtStart[plan.targetTable] = empty
+        return !empty
     }
 
     /// Gives each to-one whose target is known now its column value, so it is written with

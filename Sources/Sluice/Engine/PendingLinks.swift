@@ -16,55 +16,64 @@ final class PendingLinks {
     }
 
     private let sql: SQLRunner
-    /// How many links each plan id has waiting (its table exists once it has one).
-    private var counts: [Int: Int] = [:]
-    /// Per plan id, rows not yet inserted, `columns` values each: they go in `rowsPerInsert`
-    /// at a time, since a statement's own overhead (bind, step, reset) costs more than a row.
-    private var buffered: [Int: [DatabaseValue]] = [:]
+    /// Indexed by plan id (numbered from 0): how many links each has waiting (its table
+    /// exists once it has one), and the rows not yet inserted, `columns` values each. They go
+    /// in `rowsPerInsert` at a time, since a statement's own overhead (bind, step, reset)
+    /// costs more than a row. Arrays, not dictionaries: a link can wait per record.
+    private var counts: [Int] = []
+    private var buffered: [[DatabaseValue]] = []
     private static let columns = 5
     private static let rowsPerInsert = 128
+    private static let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+    private static let rows = Array(repeating: row, count: rowsPerInsert).joined(separator: ", ")
 
     init(sql: SQLRunner) {
         self.sql = sql
     }
 
-    var isEmpty: Bool { counts.isEmpty }
+    var isEmpty: Bool { !counts.contains { $0 > 0 } }
+
+    private func waiting(_ plan: Int) -> Int { plan < counts.count ? counts[plan] : 0 }
 
     /// The temporary table of a relationship's waiting links.
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
     func add(plan: LinkPlan, source: Int64, key: DatabaseValue, input: Int, position: TextPosition) throws(SluiceError) {
-        if counts[plan.id] == nil {
+        if plan.id >= counts.count {
+            counts += repeatElement(0, count: plan.id + 1 - counts.count)
+            buffered += repeatElement([], count: plan.id + 1 - buffered.count)
+        }
+        if counts[plan.id] == 0 {
             try sql.execute("""
                 CREATE TEMP TABLE IF NOT EXISTS \(Self.table(plan.id)) (
                   "source_pk" INTEGER NOT NULL, "key", "input" INTEGER, "line" INTEGER, "column" INTEGER);
                 DELETE FROM \(Self.table(plan.id));
                 """)
         }
-        buffered[plan.id, default: []].append(contentsOf: [
-            .integer(source), key, .integer(Int64(input)), .integer(Int64(position.line)), .integer(Int64(position.column)),
-        ])
-        counts[plan.id, default: 0] += 1
-        if buffered[plan.id]!.count == Self.columns * Self.rowsPerInsert { try insertBuffered(plan.id) }
+        buffered[plan.id].append(.integer(source))
+        buffered[plan.id].append(key)
+        buffered[plan.id].append(.integer(Int64(input)))
+        buffered[plan.id].append(.integer(Int64(position.line)))
+        buffered[plan.id].append(.integer(Int64(position.column)))
+        counts[plan.id] += 1
+        if buffered[plan.id].count == Self.columns * Self.rowsPerInsert { try insertBuffered(plan.id) }
     }
 
     /// Inserts a plan's buffered rows: full groups with one statement, the rest one by one.
     private func insertBuffered(_ plan: Int) throws(SluiceError) {
-        guard let rows = buffered[plan], !rows.isEmpty else { return }
-        let row = "(" + Array(repeating: "?", count: Self.columns).joined(separator: ", ") + ")"
+        guard plan < buffered.count, !buffered[plan].isEmpty else { return }
+        let rows = buffered[plan]
         let insert = "INSERT INTO \(Self.table(plan)) VALUES "
-        let group = Self.columns * Self.rowsPerInsert
-        var start = 0
-        while rows.count - start >= group {
-            try sql.run(insert + Array(repeating: row, count: Self.rowsPerInsert).joined(separator: ", "),
-                        Array(rows[start..<start + group]))
-            start += group
+        if rows.count == Self.columns * Self.rowsPerInsert {
+            try sql.run(insert + Self.rows, rows)
+        } else {
+            var start = 0
+            while start < rows.count {
+                try sql.run(insert + Self.row, rows[start..<start + Self.columns])
+                start += Self.columns
+            }
         }
-        while start < rows.count {
-            try sql.run(insert + row, Array(rows[start..<start + Self.columns]))
-            start += Self.columns
-        }
-        buffered[plan]!.removeAll(keepingCapacity: true)
+        buffered[plan].removeAll(keepingCapacity: true)
     }
 
     /// What the second pass did for one relationship.
@@ -79,14 +88,14 @@ final class PendingLinks {
     /// inputs by index, for positions. Throws for `fail` when something is still missing.
     func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String]) throws(SluiceError) -> Outcome {
         var outcome = Outcome()
-        guard counts[plan.id] != nil, let column = plan.relatedByColumn else { return outcome }
+        guard waiting(plan.id) > 0, let column = plan.relatedByColumn else { return outcome }
         try insertBuffered(plan.id)
         let target = quoteIdentifier(plan.targetTable)
         let relatedBy = quoteIdentifier(column)
         let pending = Self.table(plan.id)
         outcome.linked = try link(plan, pending: pending, target: target, relatedBy: relatedBy)
         // Each waiting link changes at most one row: when all of them did, none is missing.
-        if outcome.linked == counts[plan.id] { return outcome }
+        if outcome.linked == waiting(plan.id) { return outcome }
 
         let missing = "FROM \(pending) AS p WHERE NOT EXISTS "
             + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\")"

@@ -12,7 +12,7 @@ final class SQLRunner {
 
     /// Runs a statement to its end; returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SluiceError) -> Int {
+    func run(_ sql: String, _ arguments: some Collection<DatabaseValue> = []) throws(SluiceError) -> Int {
         let statement = try prepared(sql)
         do {
             try statement.bind(arguments)

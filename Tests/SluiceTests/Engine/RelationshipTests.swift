@@ -135,6 +135,27 @@ private func people(_ records: String, companies: String = "") -> String {
         #expect(try query(db, "SELECT p.id, c.code FROM people p JOIN companies c ON p.employer_pk = c.pk") == [[.integer(1), .text("LATE")]])
     }
 
+    /// Ids are not looked up in a table that was empty when the import began and has had no
+    /// row inserted since (a new database's forward references): nothing could be found. Once
+    /// it holds rows they are, and links to them go in with their rows.
+    @Test func idsAreNotLookedUpInATableThatCannotHoldThem() throws {
+        var options = ImportOptions()
+        options.batchSize = 1
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let json = people(#"{"id": 1, "employer": "LATE"}, {"id": 2, "employer": "LATE"}"#, companies: #"{"code": "LATE"}"#)
+        let lookup = #"SELECT "code", "pk" FROM "companies" WHERE "code" IN"#
+        let cold = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
+        #expect(!cold.contains { $0.hasPrefix(lookup) })
+        #expect(cold.contains { $0.hasPrefix(#"UPDATE "people" SET "employer_pk" = t."pk""#) })  // the second pass
+        let again = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
+        #expect(again.filter { $0.hasPrefix(lookup) }.count == 2)  // one per batch of a person
+        #expect(!again.contains { $0.hasPrefix(#"INSERT INTO "sluice_pending_"#) })
+        #expect(try query(db, "SELECT p.id, c.code FROM people p JOIN companies c ON p.employer_pk = c.pk ORDER BY p.id") == [
+            [.integer(1), .text("LATE")], [.integer(2), .text("LATE")],
+        ])
+    }
+
     /// Unlinking the children a list no longer names looks them up by the inverse column: its
     /// index is built before that, even while the other indexes wait for the end.
     @Test func anIndexAStatementNeedsIsBuiltBeforeIt() throws {
