@@ -42,9 +42,10 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// The importer's callback. The first call draws at once (a short import still shows
-    /// its bar); later ones wait for `interval`.
+    /// its bar), and so does the one that says the import is finishing; the others wait for
+    /// `interval`.
     func update(_ progress: ImportProgress) {
-        if let lastDrawn, progress.seconds - lastDrawn < Self.interval { return }
+        if progress.stage == .reading, let lastDrawn, progress.seconds - lastDrawn < Self.interval { return }
         lastDrawn = progress.seconds
         var whole = progress
         whole.totalBytes = progress.totalBytes.flatMap { known in bytesToCome.map { known + $0 } }

@@ -5,6 +5,7 @@ import Sluice
 ///
 /// With a known total: `[=======>       ]  45%  12.3 MiB of 27.0 MiB  52,310 records/s  ETA 0:14`.
 /// Without (a pipe): `12.3 MiB  1,234,567 records  52,310 records/s  0:42` (the time so far).
+/// Once the inputs are read: `finishing: links and indexes  1,234,567 records  0:42`.
 /// The line never reaches the last column, where some terminals wrap; on a narrow terminal
 /// the least useful parts go first (the rate, then the byte counts, the bar, the time).
 enum ProgressLine {
@@ -15,7 +16,9 @@ enum ProgressLine {
     static func render(_ progress: ImportProgress, width: Int) -> String {
         let budget = max(1, width - 1)
         let line: String
-        if let total = progress.totalBytes {
+        if progress.stage == .finishing {
+            line = finishing(progress, budget: budget)
+        } else if let total = progress.totalBytes {
             line = known(progress, total: total, budget: budget)
         } else {
             line = unknown(progress, budget: budget)
@@ -58,6 +61,19 @@ enum ProgressLine {
         ]
         // The time goes first, then the rate; bytes and records stay (the line is cut if need be).
         while parts.joined(separator: "  ").count > budget, parts.count > 2 { parts.removeLast() }
+        return parts.joined(separator: "  ")
+    }
+
+    /// Once every input is read: `finishing: links and indexes  1,234,567 records  0:42`, the
+    /// records read and the time so far (the second pass of a big linked import takes a while,
+    /// and a bar frozen at 100% would look stuck). The time goes first, then the records.
+    private static func finishing(_ progress: ImportProgress, budget: Int) -> String {
+        var parts = [
+            "finishing: links and indexes",
+            "\(Format.grouped(progress.records)) \(progress.records == 1 ? "record" : "records")",
+            Format.duration(progress.seconds),
+        ]
+        while parts.joined(separator: "  ").count > budget, parts.count > 1 { parts.removeLast() }
         return parts.joined(separator: "  ")
     }
 

@@ -173,6 +173,8 @@ public final class Importer {
     /// Writes what is left, records the import in `sluice_imports` and commits.
     public func finish() throws(SluiceError) -> ImportReport {
         precondition(!finished, "finish() called twice")
+        options.progress?(ImportProgress(bytesRead: storedBytes, totalBytes: storedBytes, records: records,
+                                         seconds: clock.elapsedSeconds, stage: .finishing))
         do {
             var examples: [String] = []
             if case .model(_, let writer)? = target {

@@ -10,6 +10,8 @@ import Testing
         private let calls = Mutex<[ImportProgress]>([])
         func append(_ progress: ImportProgress) { calls.withLock { $0.append(progress) } }
         var all: [ImportProgress] { calls.withLock { $0 } }
+        /// The calls made while the inputs were read (all but the last, `.finishing`).
+        var reading: [ImportProgress] { all.filter { $0.stage == .reading } }
     }
 
     static func options(chunkSize: Int, calls: Calls) -> ImportOptions {
@@ -28,13 +30,18 @@ import Testing
         try importer.importBytes(input)
         let report = try importer.finish()
 
-        let all = calls.all
+        let all = calls.reading
         #expect(all.count == (input.count + 255) / 256)
         #expect(all.map(\.bytesRead) == all.indices.map { Int64(min(256 * ($0 + 1), input.count)) })
         #expect(all.allSatisfy { $0.totalBytes == Int64(input.count) })
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.records <= $1.records && $0.seconds <= $1.seconds })
         #expect(all.last?.records == report.records)
         #expect(all.first.map { $0.records > 0 && $0.records < 100 } == true, "records so far, not the total")
+        // Then once more, as `finish()` begins: all read, the second pass and indexes to come.
+        #expect(calls.all.count == all.count + 1)
+        #expect(calls.all.last == ImportProgress(bytesRead: Int64(input.count), totalBytes: Int64(input.count),
+                                                 records: report.records, seconds: calls.all.last?.seconds ?? -1,
+                                                 stage: .finishing))
     }
 
     @Test func gzipCountsCompressedBytesAgainstTheFileSize() throws {
@@ -49,7 +56,7 @@ import Testing
         let report = try importer.finish()
 
         #expect(report.bytes == Int64(plain.count), "the report counts the JSON itself")
-        let all = calls.all
+        let all = calls.reading
         #expect(all.count > 1)
         #expect(all.allSatisfy { $0.totalBytes == size && $0.bytesRead <= size })
         #expect(all.last?.bytesRead == size)
@@ -69,9 +76,9 @@ import Testing
         try importer.importFile(second)
         _ = try importer.finish()
 
-        #expect(calls.all.map(\.bytesRead) == [firstSize, firstSize + secondSize])
-        #expect(calls.all.map(\.totalBytes) == [firstSize, firstSize + secondSize])
-        #expect(calls.all.map(\.records) == [10, 30])
+        #expect(calls.reading.map(\.bytesRead) == [firstSize, firstSize + secondSize])
+        #expect(calls.reading.map(\.totalBytes) == [firstSize, firstSize + secondSize])
+        #expect(calls.reading.map(\.records) == [10, 30])
     }
 
     @Test func zeroConfigImportsReportToo() throws {
@@ -82,7 +89,7 @@ import Testing
         let input = CancellationTests.records(0..<20)
         try importer.importBytes(input)
         _ = try importer.finish()
-        #expect(calls.all.last?.bytesRead == Int64(input.count))
-        #expect(calls.all.last?.records == 20)
+        #expect(calls.reading.last?.bytesRead == Int64(input.count))
+        #expect(calls.reading.last?.records == 20)
     }
 }

@@ -28,6 +28,17 @@ import Testing
         #expect(frames == ["  0", " 30", " 60", " 90"], "\(text.debugDescription)")
     }
 
+    @Test func theFinishingStageIsDrawnAtOnce() throws {
+        let text = try Self.drawn { bar in
+            bar.update(Self.progress(1))
+            var finishing = Self.progress(1.1, bytes: 1_000)
+            finishing.stage = .finishing
+            bar.update(finishing)  // within the interval
+        }
+        #expect(text.split(separator: "\r").last?.hasPrefix("finishing: links and indexes  10 records  0:01") == true,
+                "\(text.debugDescription)")
+    }
+
     @Test func theTotalIncludesTheInputsStillToCome() throws {
         let known = try Self.drawn { bar in
             bar.bytesToCome = 3_000

@@ -44,6 +44,14 @@ import Testing
         }
     }
 
+    @Test func finishingShowsWhatIsLeftWithRecordsAndTime() {
+        let finishing = ImportProgress(bytesRead: 40 * Self.mib, totalBytes: 40 * Self.mib, records: 1_234_567, seconds: 42,
+                                       stage: .finishing)
+        #expect(ProgressLine.render(finishing, width: 80) == "finishing: links and indexes  1,234,567 records  0:42")
+        #expect(ProgressLine.render(finishing, width: 50) == "finishing: links and indexes  1,234,567 records")
+        #expect(ProgressLine.render(finishing, width: 20) == "finishing: links an")
+    }
+
     @Test func noETABeforeThereIsARate() {
         let start = ImportProgress(bytesRead: 0, totalBytes: 40 * Self.mib, records: 0, seconds: 0)
         #expect(ProgressLine.render(start, width: 80) == "[>                             ]    0%  0 bytes of 40.0 MiB  0 records/s")
