@@ -163,21 +163,11 @@ final class Statement {
     /// The value of `column` (0-based) of the current row, by its storage class.
     func value(at column: Int32) -> DatabaseValue {
         switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(handle, column))
-        case SQLITE_TEXT:
-            // Pointer first, then the byte count, as the SQLite documentation asks.
-            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            let count = Int(sqlite3_column_bytes(handle, column))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-        case SQLITE_BLOB:
-            guard let blob = sqlite3_column_blob(handle, column) else { return .blob([]) }
-            let count = Int(sqlite3_column_bytes(handle, column))
-            return .blob(Array(UnsafeRawBufferPointer(start: blob, count: count)))
-        default:
-            return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: return .text(String(decoding: bytes(at: column, text: true), as: UTF8.self))
+        case SQLITE_BLOB: return .blob(Array(bytes(at: column, text: false)))
+        default: return .null
         }
     }
 
@@ -185,22 +175,19 @@ final class Statement {
     /// `Array` per value, for reading many rows.
     func cell(at column: Int32, into arena: inout [UInt8]) -> Cell {
         switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(handle, column))
-        case SQLITE_TEXT:
-            // Pointer first, then the byte count, as the SQLite documentation asks.
-            let text = sqlite3_column_text(handle, column)
-            let count = text == nil ? 0 : Int(sqlite3_column_bytes(handle, column))
-            return Cell.bytes(.text, UnsafeRawBufferPointer(start: text, count: count), in: &arena)
-        case SQLITE_BLOB:
-            let blob = sqlite3_column_blob(handle, column)
-            let count = blob == nil ? 0 : Int(sqlite3_column_bytes(handle, column))
-            return Cell.bytes(.blob, UnsafeRawBufferPointer(start: blob, count: count), in: &arena)
-        default:
-            return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: return Cell.bytes(.text, bytes(at: column, text: true), in: &arena)
+        case SQLITE_BLOB: return Cell.bytes(.blob, bytes(at: column, text: false), in: &arena)
+        default: return .null
         }
+    }
+
+    /// A text or blob column's bytes, valid until the next step or reset.
+    private func bytes(at column: Int32, text: Bool) -> UnsafeRawBufferPointer {
+        // Pointer first, then the byte count, as the SQLite documentation asks.
+        let base = text ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
+        return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// The column as an integer (SQLite's conversion: NULL is 0).
