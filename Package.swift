@@ -19,7 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // malloc.h, for the CLI's one malloc setting.
+        // malloc.h, for the CLI's one malloc setting (and CSQLite for its one SQLite setting).
         .systemLibrary(name: "CMalloc"),
         .target(
             name: "Sluice",
@@ -27,7 +27,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sluice",
-            dependencies: ["Sluice", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Sluice", "CMalloc", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The generator of large inputs: a library (so benchmarks generate in-process) and a thin CLI.
         .target(name: "SluiceFixtures", path: "LargeFixtures/Sources/SluiceFixtures"),

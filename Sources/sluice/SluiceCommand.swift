@@ -1,5 +1,6 @@
 import ArgumentParser
 import CMalloc
+import CSQLite
 import Sluice
 
 #if canImport(Glibc)
@@ -33,6 +34,8 @@ struct SluiceCommand: ParsableCommand {
         // kept: glibc's moving threshold kept freed memory and took the document workload's
         // peak from 38 MiB to 50 MiB.
         _ = sluice_fix_mmap_threshold(128 * 1024)
+        // No global mutex around each of SQLite's allocations for statistics nobody reads.
+        _ = sluice_sqlite_disable_memory_statistics()
         do {
             var command = try parseAsRoot()
             try command.run()
