@@ -1,7 +1,7 @@
 /// Writes the rows of one entity a batch at a time, the way Core Data's guidance and
-/// FastEasyMapping do it: a query per batch (per 512 identities) finds which exist, new records are
-/// inserted, existing rows are updated in the columns whose value changed, and a record that
-/// changes nothing writes nothing.
+/// FastEasyMapping do it: a query per 512 identities of a batch finds which exist, new
+/// records are inserted, existing rows are updated in the columns whose value changed, and a
+/// record that changes nothing writes nothing.
 ///
 /// A row's columns are the entity's attributes, then its to-one relationships' columns, so
 /// a link known when the row is written costs no second write and an unchanged link none.
@@ -54,6 +54,8 @@ final class EntityWriter {
     @exclusivity(unchecked) private var identities = IdentityTable()
     @exclusivity(unchecked) private var pks: [Int64] = []
     /// Indexes into the columns of the identity, in model order; empty for append-only.
+    /// `plan.identity` kept beside the plan: read per record, and a stored array of the
+    /// class is read without going through the plan struct.
     private let identity: [Int]
 
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
