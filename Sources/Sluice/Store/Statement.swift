@@ -142,6 +142,13 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets the statement for another run, keeping its bindings: for a statement whose
+    /// every parameter is bound again before each run (clearing them is a few percent of a
+    /// bulk insert). The bound bytes need not stay valid: they are read only by a step.
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
+    }
+
     /// Binds `values`, steps to the end, and resets. For INSERT/UPDATE/DELETE.
     func run(_ values: some Collection<DatabaseValue>) throws(SQLiteError) {
         defer { reset() }
@@ -200,7 +207,6 @@ final class Statement {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
-    /// The column as text, nil when NULL.
     /// The column as text (SQLite's conversion for numbers), nil when NULL.
     func text(at column: Int32) -> String? {
         guard !isNull(at: column), let text = sqlite3_column_text(handle, column) else { return nil }

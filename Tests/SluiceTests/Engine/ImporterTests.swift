@@ -222,7 +222,42 @@ private func writes(_ path: String) throws -> [String: Int64] {
         // to 16 so a few statements serve all sizes.
         #expect(lookups.first?.contains("(VALUES " + Array(repeating: "(?, ?)", count: 16).joined(separator: ", ") + ")") == true)
         #expect(Set(lookups).count == 1)
+        // Five new rows per batch: fewer than a multi-row insert takes, one statement each.
         #expect(statements.filter { $0.hasPrefix("INSERT INTO \"items\"") }.count == 12)
+    }
+
+    /// New rows go in 64 to a statement (fewer parameters for a wide entity), the rest of a
+    /// batch one by one; each row is numbered here, after the largest pk, in input order.
+    @Test func rowsAreInsertedManyPerStatementAndNumberedInInputOrder() throws {
+        let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
+        let model = Model(entities: [log])
+        let directory = TemporaryDirectory()
+        let db = directory.file("log.sqlite")
+        try importJSON(#"{"message": "old"}"#, model: model, into: db)
+        try Connection(path: db).execute(#"INSERT INTO Log (pk, message) VALUES (7, 'seven')"#)
+        let json = (1...150).map { #"{"message": "m\#($0)"}"# }.joined(separator: "\n")
+        let statements = try importTracingSQL(json, model: model, into: db)
+        let inserts = statements.filter { $0.hasPrefix(#"INSERT INTO "Log""#) }
+        #expect(inserts.count == 2 + 22)
+        #expect(inserts.filter { $0.filter { $0 == "?" }.count == 64 * 2 }.count == 2)
+        let rows = try query(db, "SELECT pk, message FROM Log WHERE pk > 7 ORDER BY pk")
+        #expect(rows == (1...150).map { [.integer(Int64(7 + $0)), .text("m\($0)")] })
+        #expect(EntityWriter.rowsPerInsert(width: 100) == 10)
+    }
+
+    /// Past a row numbered `Int64.max`, SQLite picks unused pks itself: rows go in one at a
+    /// time and each keeps the pk it got.
+    @Test func rowsStillGoInAfterTheLargestPossiblePk() throws {
+        let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
+        let model = Model(entities: [log])
+        let directory = TemporaryDirectory()
+        let db = directory.file("log.sqlite")
+        try importJSON(#"{"message": "old"}"#, model: model, into: db)
+        try Connection(path: db).execute(#"INSERT INTO Log (pk, message) VALUES (9223372036854775807, 'last')"#)
+        let json = (1...70).map { #"{"message": "m\#($0)"}"# }.joined(separator: "\n")
+        let report = try importJSON(json, model: model, into: db)
+        #expect(report.entities == [counts("Log", inserted: 70)])
+        #expect(try query(db, "SELECT count(DISTINCT pk), count(DISTINCT message) FROM Log") == [[.integer(72), .integer(72)]])
     }
 
     /// A statement with thousands of parameters takes megabytes to prepare and keep: a big

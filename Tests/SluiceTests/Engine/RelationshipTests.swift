@@ -68,6 +68,19 @@ private func people(_ records: String, companies: String = "") -> String {
         ])
     }
 
+    /// Rows are inserted 64 to a statement and numbered before they go in: every nested
+    /// record's link names the row its parent got, whatever row of which statement.
+    @Test func nestedRecordsOfManyRowsPerStatementLinkToTheirOwnParent() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        try importJSON(people(#"{"id": 1000}"#), model: peopleModel(), into: db)
+        let json = people((1...150).map { #"{"id": \#($0), "phones": [{"number": "\#($0)-a"}, {"number": "\#($0)-b"}]}"# }
+            .joined(separator: ", "))
+        try importJSON(json, model: peopleModel(), into: db)
+        let rows = try query(db, "SELECT ph.number, p.id FROM phones ph JOIN people p ON ph.owner_pk = p.pk ORDER BY ph.pk")
+        #expect(rows == (1...150).flatMap { id in ["a", "b"].map { [.text("\(id)-\($0)"), .integer(Int64(id))] } })
+    }
+
     @Test func reimportingLinkedDataWritesNothing() throws {
         let directory = TemporaryDirectory()
         let db = directory.file("p.sqlite")
