@@ -44,10 +44,7 @@ struct EntityBatch: Sendable {
             bytes.append(contentsOf: record.bytes.assumingMemoryBound(to: UInt8.self))
         }
         values.withUnsafeMutableBufferPointer { values in
-            record.values.withUnsafeBufferPointer { cells in
-                guard let cells = cells.baseAddress else { return }
-                (values.baseAddress! + first).update(from: cells, count: last - first)
-            }
+            if let cells = record.values.baseAddress { (values.baseAddress! + first).update(from: cells, count: last - first) }
             for index in last..<first + width { values[index] = .missing }
             if record.bytesAreItsOwn {
                 if shift > 0 {

@@ -1,5 +1,5 @@
 /// A converted value as records and batches hold it: a plain 16-byte struct whose text or
-/// blob bytes live in an arena (`[UInt8]`) next to it, never in a Swift `String`.
+/// blob bytes live in an arena (`CellArena`) next to it, never in a Swift `String`.
 ///
 /// `DatabaseValue` is the value as the rest of the library speaks it; on the per-value path
 /// (slots, records, batches, binding) it costs an allocation or a reference count per text
@@ -30,15 +30,14 @@ struct Cell: Sendable {
     static func real(_ value: Double) -> Cell { Cell(kind: .real, bits: value.bitPattern, count: 0) }
 
     /// Text or a blob: `bytes` appended to `arena`.
-    static func bytes(_ kind: Kind, _ bytes: UnsafeRawBufferPointer, in arena: inout [UInt8]) -> Cell {
-        let offset = arena.count
-        // Typed, so that the append is one memcpy rather than a byte-by-byte iteration.
-        arena.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
-        return Cell(kind: kind, bits: UInt64(offset), count: Int32(bytes.count))
+    @inline(__always)
+    static func bytes<Arena: CellArena & ~Copyable>(_ kind: Kind, _ bytes: UnsafeRawBufferPointer,
+                                                     in arena: inout Arena) -> Cell {
+        Cell(kind: kind, bits: UInt64(arena.append(cellBytes: bytes)), count: Int32(bytes.count))
     }
 
     /// A `DatabaseValue` (nil: missing), its bytes appended to `arena`.
-    init(_ value: DatabaseValue?, in arena: inout [UInt8]) {
+    init<Arena: CellArena & ~Copyable>(_ value: DatabaseValue?, in arena: inout Arena) {
         switch value {
         case nil: self = .missing
         case .null?: self = .null

@@ -5,8 +5,9 @@
 /// `accept` call: a sink copies what it keeps (`EntityBatch.append`).
 struct Record {
     var entity: Int
-    /// Indexed like `MappingPlan.EntityPlan.attributes`; `.null` is an explicit null.
-    var values: [Cell]
+    /// Indexed like `MappingPlan.EntityPlan.attributes`; `.null` is an explicit null. Like
+    /// `bytes`, the assembler's memory, valid only during `accept`.
+    var values: UnsafeBufferPointer<Cell>
     var bytes: UnsafeRawBufferPointer
     /// Indexed like `MappingPlan.EntityPlan.relationships`; nil when the record did not
     /// mention the relationship (its links are left alone).

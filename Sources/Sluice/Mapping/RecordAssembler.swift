@@ -8,7 +8,8 @@
 /// Memory is one record in progress, whatever the input's size.
 ///
 /// Positions are asked for through a closure, only when a record starts or goes wrong.
-struct RecordAssembler {
+/// Noncopyable: it owns the memory its completed record is read from.
+struct RecordAssembler: ~Copyable {
     enum Action {
         case none
         /// A record is complete: read it from `completed` before the next event.
@@ -72,24 +73,24 @@ struct RecordAssembler {
     /// unbounded memory even when each of its tokens is small.
     let maxValueBytes: Int
     /// The record just completed; its `bytes` are set by `withCompleted`.
-    private var completed = Record(entity: 0, values: [], bytes: UnsafeRawBufferPointer(start: nil, count: 0), links: [],
+    private var completed = Record(entity: 0, values: UnsafeBufferPointer(start: nil, count: 0),
+                                   bytes: UnsafeRawBufferPointer(start: nil, count: 0), links: [],
                                    position: TextPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
+    /// The completed record's values (`completed.values`), room for the widest entity.
+    private let completedCells: UnsafeMutableBufferPointer<Cell>
     /// The nested record just completed, waiting for its handle (`attach(_:)`).
     private var completedParent: (relationship: Int, priority: Int)?
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
 
-    /// Calls `body` with the record just completed (after a `.record` action), its values'
-    /// bytes valid during the call.
-    /// (`mutating` only so that a call through the class holding the assembler does not copy
-    /// the whole assembler.)
-    mutating func withCompleted<Result>(_ body: (Record) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
-        let completed = completed
-        return try arena.withArena { bytes throws(SluiceError) in
-            var record = completed
-            record.bytes = bytes
-            return try body(record)
-        }
+    /// Calls `body` with the record just completed (after a `.record` action), its values
+    /// and their bytes valid during the call. (Borrowed: a copy of the record cost a retain
+    /// and release of its arrays per record.)
+    mutating func withCompleted<Result>(_ body: (borrowing Record) throws(SluiceError) -> Result) throws(SluiceError)
+        -> Result
+    {
+        completed.bytes = arena.bytes
+        return try body(completed)
     }
     /// Records begun and not yet completed (more than 1 inside nested records). A record
     /// starts where this goes from 0 to 1 (`RecordStream` captures rejected records from there).
@@ -111,7 +112,7 @@ struct RecordAssembler {
     private var failures: [String] = []
     /// The bytes of the open records' text and blob values (`Cell`), emptied when a
     /// top-level record begins; `completed` reads its values' bytes from here.
-    private var arena: [UInt8] = []
+    private var arena = ByteArena()
     /// The number of the last record begun (see `Slot.generation`).
     private var generation = 0
     /// Whether the current top-level record has had a nested record (whose bytes then share
@@ -125,6 +126,13 @@ struct RecordAssembler {
         eventPlanStorage = EventPlan.Storage(plan)
         events = eventPlanStorage.plan
         self.maxValueBytes = maxValueBytes
+        let widest = events.entities.map { Int($0.attributeCount) }.max() ?? 0
+        completedCells = .allocate(capacity: max(widest, 1))
+        completedCells.initialize(repeating: .missing)
+    }
+
+    deinit {
+        completedCells.deallocate()
     }
 
     // MARK: Events
@@ -368,7 +376,7 @@ struct RecordAssembler {
         var record = OpenRecord(entity: entity, slotBase: 0, linkBase: 0, position: position,
                                 generation: generation, parent: parent)
         if open == 0 {
-            arena.removeAll(keepingCapacity: true)
+            arena.removeAll()
             failures.removeAll(keepingCapacity: true)
             hadNestedRecord = false
         } else {
@@ -502,7 +510,7 @@ struct RecordAssembler {
     /// Converts a value for an attribute of the innermost open record, if its key wins.
     @inline(__always)
     private mutating func set(_ attribute: Int, priority: Int,
-                              _ convert: (inout [UInt8]) throws(ConversionError) -> Cell) {
+                              _ convert: (inout ByteArena) throws(ConversionError) -> Cell) {
         let record = records[open - 1]
         let index = record.slotBase + attribute
         guard cells[index].accepts(priority: priority, in: record.generation) else { return }
@@ -526,11 +534,10 @@ struct RecordAssembler {
         completed.position = record.position
         completed.isTopLevel = open == 0
         completed.bytesAreItsOwn = open == 0 && !hadNestedRecord
-        // Written by index into arrays of the right size: `removeAll` and `append` on arrays
-        // of enums go through generic value witnesses, several times slower.
-        if completed.values.count != attributeCount {
-            completed.values = Array(repeating: .missing, count: attributeCount)
-        }
+        // Written by index: `removeAll` and `append` on arrays of enums go through generic
+        // value witnesses, several times slower.
+        let values = completedCells
+        completed.values = UnsafeBufferPointer(rebasing: values[..<attributeCount])
         if completed.links.count != relationshipCount {
             completed.links = Array(repeating: nil, count: relationshipCount)
         }
@@ -547,16 +554,16 @@ struct RecordAssembler {
             case .value(let value) where value.kind == .null && !attribute.optional:
                 return rejection(attribute: index, "null for a required attribute")
             case .value(let value):
-                completed.values[index] = value
+                values[index] = value
             case .failed(let failure):
                 return rejection(attribute: index, failures[failure])
             case .missing:
                 if attribute.defaultWhenMissing && attribute.hasDefault {
-                    completed.values[index] = Cell(plan.entities[record.entity].attributes[index].defaultValue, in: &arena)
+                    values[index] = Cell(plan.entities[record.entity].attributes[index].defaultValue, in: &arena)
                 } else if !attribute.optional && !attribute.hasDefault {
                     return rejection(attribute: index, "missing required attribute")
                 } else {
-                    completed.values[index] = .missing
+                    values[index] = .missing
                 }
             }
         }

@@ -30,7 +30,8 @@ final class RecordStream: RecordEventHandler, ScalarForwarding {
     // Touched on every event by the one thread that drives the parser, never re-entered:
     // no dynamic exclusivity checks (they cost about a quarter of the per-event time).
     @exclusivity(unchecked) private var assembler: RecordAssembler
-    private unowned let sink: any RecordSink
+    /// Not retained (the importer owns both), nor checked on each record.
+    private unowned(unsafe) let sink: any RecordSink
     /// Set once the parser that drives this stream exists (the parser needs its handler first).
     @exclusivity(unchecked) unowned(unsafe) var parser: JSONParser?
     @exclusivity(unchecked) private var capture: RejectedRecordCapture?

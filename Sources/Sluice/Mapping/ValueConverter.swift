@@ -68,7 +68,7 @@ struct ValueConverter: Sendable {
     /// doubles (most values) take a path that makes no `String` nor `DatabaseValue`; the other
     /// types convert through `convert(_:)`.
     @inline(__always)
-    func convert(_ scalar: Scalar, into arena: inout [UInt8]) throws(ConversionError) -> Cell {
+    func convert(_ scalar: Scalar, into arena: inout ByteArena) throws(ConversionError) -> Cell {
         switch (type, scalar) {
         case (_, .null):
             return .null
@@ -85,7 +85,7 @@ struct ValueConverter: Sendable {
 
     /// The other types, out of line so that the common ones above stay small enough to inline.
     @inline(never)
-    private func convertThroughValue(_ scalar: Scalar, into arena: inout [UInt8]) throws(ConversionError) -> Cell {
+    private func convertThroughValue(_ scalar: Scalar, into arena: inout ByteArena) throws(ConversionError) -> Cell {
         switch try convert(scalar) {
         case .integer(let number): return .integer(number)
         case .real(let number): return .real(number)

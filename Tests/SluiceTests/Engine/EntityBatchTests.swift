@@ -20,8 +20,11 @@ struct EntityBatchTests {
         }
         values.append(.integer(7))
         arena.withUnsafeBytes { bytes in
-            body(Record(entity: 0, values: values, bytes: bytes, links: [],
-                        position: TextPosition(line: 1, column: 1, offset: 0), isTopLevel: true, bytesAreItsOwn: ownsBytes))
+            values.withUnsafeBufferPointer { values in
+                body(Record(entity: 0, values: values, bytes: bytes, links: [],
+                            position: TextPosition(line: 1, column: 1, offset: 0), isTopLevel: true,
+                            bytesAreItsOwn: ownsBytes))
+            }
         }
     }
 
