@@ -117,6 +117,9 @@ struct ValueConverter: Sendable {
 
     /// A number's or numeric string's bytes as an integer.
     private func integer(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
+        if let short = NumberText.short(bytes), short.fractionCount == 0 {
+            return short.negative ? -Int64(short.digits) : Int64(short.digits)
+        }
         guard let number = NumberText(bytes) else { throw fail(scalar) }
         switch number.integer(in: bytes) {
         case .value(let value): return value
@@ -135,6 +138,9 @@ struct ValueConverter: Sendable {
 
     /// A number's or numeric string's bytes as a finite double.
     private func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
+        if let short = NumberText.short(bytes) {
+            return NumberText.double(digits: short.digits, fractionCount: short.fractionCount, negative: short.negative)
+        }
         guard let number = NumberText(bytes) else { throw fail(scalar) }
         if let value = number.exactDouble(in: bytes) { return value }
         // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.

@@ -41,4 +41,27 @@ import Testing
             #expect(value.bitPattern == expected.bitPattern, "\(text)")
         }
     }
+
+    /// `NumberText.short`, the one-pass read of short plain numbers: where it answers, the
+    /// general parse answers the same (integer and double, bit for bit); it refuses what the
+    /// grammar refuses and steps aside for exponents and more than 15 digits.
+    @Test(arguments: ["0", "-0", "0.5", "-0.0", "7", "42", "-42", "12.5", "888.5", "2178.0", "999999999999999",
+                      "-99999999999999.9", "0.000000000000001", "1000000000000000", "1e3", "1.5E2", "00", "01",
+                      "-01", "1.", ".5", "-.5", "-", "", "1.2.3", " 1", "1 ", "+1", "0x1", "1-", "12a"])
+    func shortAgreesWithTheGeneralParse(text: String) {
+        Array(text.utf8).withUnsafeBytes { bytes in
+            let general = NumberText(bytes)
+            guard let short = NumberText.short(bytes) else {
+                let shortEnough = general.map { $0.exponent == 0 && $0.integerDigits.count + $0.fractionDigits.count <= 15 }
+                #expect(shortEnough != true, "\(text) is short and plain: short(_:) should read it")
+                return
+            }
+            let number = try? #require(general, "\(text) is not a JSON number")
+            let double = NumberText.double(digits: short.digits, fractionCount: short.fractionCount, negative: short.negative)
+            #expect(double.bitPattern == number?.exactDouble(in: bytes)?.bitPattern, "\(text)")
+            if short.fractionCount == 0 {
+                #expect(number?.integer(in: bytes) == .value(short.negative ? -Int64(short.digits) : Int64(short.digits)))
+            }
+        }
+    }
 }
