@@ -72,19 +72,36 @@ struct EventPlan {
     /// The child of `node` (of the same table) under `key`; nil when the key is not mapped.
     @inline(__always)
     func child(of node: Node, _ key: UnsafeRawBufferPointer) -> Int? {
-        let count = Int32(truncatingIfNeeded: key.count)
-        let first = key.first ?? 0
-        var index = Int(node.firstKey)
-        let end = index + Int(node.keyCount)
+        var hint = -1
+        return child(of: node, key, hint: &hint)
+    }
+
+    /// `child(of:_:)` trying the key at index `hint` of `keys` first, and setting `hint` to the
+    /// index after the key found: records mostly list their keys in the same order, so the
+    /// next key is most often the one after the last.
+    @inline(__always)
+    func child(of node: Node, _ key: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+        let start = Int(node.firstKey)
+        let end = start + Int(node.keyCount)
+        if hint >= start && hint < end && matches(keys[hint], key) {
+            hint += 1
+            return Int(keys[hint - 1].node)
+        }
+        var index = start
         while index < end {
-            let entry = keys[index]
-            if entry.count == count && (count == 0 || entry.first == first
-                && memcmp(keyBytes.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0) {
-                return Int(entry.node)
+            if matches(keys[index], key) {
+                hint = index + 1
+                return Int(keys[index].node)
             }
             index += 1
         }
         return nil
+    }
+
+    @inline(__always)
+    private func matches(_ entry: Key, _ key: UnsafeRawBufferPointer) -> Bool {
+        entry.count == Int32(truncatingIfNeeded: key.count) && (key.isEmpty || entry.first == key[0]
+            && memcmp(keyBytes.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0)
     }
 
     @inline(__always)

@@ -98,6 +98,8 @@ struct RecordAssembler: ~Copyable {
 
     private var frames: [Frame] = []
     private var keyedRole: Role?
+    /// Where the next key inside a record is looked for first (`EventPlan.child(of:_:hint:)`).
+    private var nextKey = 0
     /// Containers entered inside a skipped value; 0 when not skipping.
     private var skipDepth = 0
     private var depth = 0
@@ -105,7 +107,9 @@ struct RecordAssembler: ~Copyable {
     /// and `linkSlots`, which are reused from record to record (see `Slot.generation`).
     private var records: [OpenRecord] = []
     private var open = 0
-    private var cells: [Slot<Cell>] = []
+    /// A buffer of its own, not an array: writing an array's element checked that the array
+    /// was not shared, twice per value.
+    private var cells = UnsafeMutableBufferPointer<Slot<Cell>>(start: nil, count: 0)
     private var linkSlots: [Slot<Link>] = []
     /// The messages of failed slots (`Slot.State.failed`), emptied when a top-level record
     /// begins: slots hold an index, so that they stay plain values.
@@ -133,6 +137,7 @@ struct RecordAssembler: ~Copyable {
 
     deinit {
         completedCells.deallocate()
+        cells.deallocate()
     }
 
     // MARK: Events
@@ -180,7 +185,7 @@ struct RecordAssembler: ~Copyable {
         case .location(let node)?:
             keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
         case .object(let node, _)?:
-            keyedRole = events.child(of: events.keyNodes[node], bytes).map(Role.field) ?? .skip
+            keyedRole = events.child(of: events.keyNodes[node], bytes, hint: &nextKey).map(Role.field) ?? .skip
         default:
             keyedRole = .skip
         }
@@ -388,7 +393,7 @@ struct RecordAssembler: ~Copyable {
         // The slots keep what earlier records left; the new number makes them missing.
         let shape = events.entities[entity]
         if cells.count < record.slotBase + Int(shape.attributeCount) {
-            cells.append(contentsOf: repeatElement(Slot(), count: record.slotBase + Int(shape.attributeCount) - cells.count))
+            growCells(to: record.slotBase + Int(shape.attributeCount))
         }
         if linkSlots.count < record.linkBase + Int(shape.relationshipCount) {
             linkSlots.append(contentsOf: repeatElement(Slot(),
@@ -403,6 +408,16 @@ struct RecordAssembler: ~Copyable {
     private mutating func beginNested(relationship: Int, priority: Int, at position: TextPosition) {
         let target = plan.entities[records[open - 1].entity].relationships[relationship].target
         beginRecord(target, at: position, parent: (relationship, priority))
+    }
+
+    private mutating func growCells(to count: Int) {
+        let grown = UnsafeMutableBufferPointer<Slot<Cell>>.allocate(capacity: max(count, cells.count * 2))
+        grown.initialize(repeating: Slot())
+        if let old = cells.baseAddress {
+            grown.baseAddress!.update(from: old, count: cells.count)
+            cells.deallocate()
+        }
+        cells = grown
     }
 
     /// Links the nested record that just completed (now numbered `handle` by the sink) to
