@@ -12,12 +12,14 @@ final class LinkWriter {
     let pending: PendingLinks
     /// Indexes of this import's new tables, built before a statement looks rows up by them.
     let indexes: SecondaryIndexes?
+    // Read per link by the writer thread, which alone uses a link writer and never re-enters
+    // it: no dynamic exclusivity checks (they were a twentieth of a cold import's writer).
     /// Per plan id: ids found in the database before this batch's rows were written.
-    private var known: [Int: [DatabaseValue: Int64]] = [:]
+    @exclusivity(unchecked) private var known: [Int: [DatabaseValue: Int64]] = [:]
     /// Per target entity and attribute: ids of the batch's own records, built when needed.
-    private var batchIDs: [Int: [DatabaseValue: Int64]] = [:]
+    @exclusivity(unchecked) private var batchIDs: [Int: [DatabaseValue: Int64]] = [:]
     /// Per target table: whether it held no row when the import began (asked once).
-    private var emptyAtStart: [String: Bool] = [:]
+    @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
     /// The most ids one lookup binds (see `EntityWriter.maxParameters`).
     private static let maxParameters = EntityWriter.maxParameters
 
@@ -70,12 +72,13 @@ final class LinkWriter {
     func fillToOneColumns(of writer: EntityWriter, written: Set<Int>, writers: [EntityWriter]) {
         for plan in plans[writer.entity] {
             guard case .column(let column, _) = plan.storage else { continue }
+            let ids = known[plan.id] ?? [:]
             for record in 0..<writer.count where writer.isRepresentative(record) {
                 switch writer.link(record, plan.relationship) {
                 case .clear?:
                     writer.setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
-                    if let pk = known[plan.id]?[key] { writer.setToOne(record, column: column, .integer(pk)) }
+                    if !ids.isEmpty, let pk = ids[key] { writer.setToOne(record, column: column, .integer(pk)) }
                 case .one(.record(let handle))?:
                     if written.contains(handle.entity) {
                         writer.setToOne(record, column: column, .integer(writers[handle.entity].pk(of: handle.index)))
@@ -180,7 +183,8 @@ final class LinkWriter {
         case .record(let handle):
             return writers[handle.entity].pk(of: handle.index)
         case .key(let key):
-            if let pk = known[plan.id]?[key] { return pk }
+            // Most lookups of a cold import find nothing to look in: no hashing then.
+            if let ids = known[plan.id], !ids.isEmpty, let pk = ids[key] { return pk }
             return batchID(key, plan: plan, writers: writers)
         }
     }
@@ -196,7 +200,8 @@ final class LinkWriter {
             }
             batchIDs[cacheKey] = ids
         }
-        return batchIDs[cacheKey]?[key]
+        guard let ids = batchIDs[cacheKey], !ids.isEmpty else { return nil }
+        return ids[key]
     }
 
     private func deferLink(_ target: LinkTarget, of record: Int, in writer: EntityWriter, plan: LinkPlan) throws(SluiceError) {

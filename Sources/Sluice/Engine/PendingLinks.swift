@@ -20,8 +20,9 @@ final class PendingLinks {
     /// exists once it has one), and the rows not yet inserted, `columns` values each. They go
     /// in `rowsPerInsert` at a time, since a statement's own overhead (bind, step, reset)
     /// costs more than a row. Arrays, not dictionaries: a link can wait per record.
-    private var counts: [Int] = []
-    private var buffered: [[DatabaseValue]] = []
+    /// (Touched per waiting link by the one thread that writes: no dynamic exclusivity checks.)
+    @exclusivity(unchecked) private var counts: [Int] = []
+    @exclusivity(unchecked) private var buffered: [[DatabaseValue]] = []
     private static let columns = 5
     private static let rowsPerInsert = 128
     private static let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"

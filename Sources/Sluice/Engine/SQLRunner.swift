@@ -3,7 +3,8 @@
 final class SQLRunner {
     let connection: Connection
     let databaseName: String
-    private var statements: [String: Statement] = [:]
+    /// (Used by one thread at a time, never re-entered: no dynamic exclusivity checks.)
+    @exclusivity(unchecked) private var statements: [String: Statement] = [:]
 
     init(connection: Connection, databaseName: String) {
         self.connection = connection
