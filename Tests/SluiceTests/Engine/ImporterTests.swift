@@ -38,6 +38,22 @@ private let item = Model.Entity(
     ])
 private let items = Model(root: .entity("Item"), entities: [item])
 
+/// An append-only entity (no identity).
+private let logs = Model(entities: [Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])])
+
+/// A database of `logs` holding one imported row and one numbered `pk` written by hand.
+private func logDatabase(in directory: TemporaryDirectory, withRowNumbered pk: Int64) throws -> String {
+    let db = directory.file("log.sqlite")
+    try importJSON(#"{"message": "old"}"#, model: logs, into: db)
+    try Connection(path: db).execute("INSERT INTO Log (pk, message) VALUES (\(pk), 'by hand')")
+    return db
+}
+
+/// `count` log records, "m1", "m2", ... as NDJSON.
+private func messages(_ count: Int) -> String {
+    (1...count).map { #"{"message": "m\#($0)"}"# }.joined(separator: "\n")
+}
+
 /// Triggers that count every row write on `items`, per kind and per updated column.
 private let countingTriggers = """
     CREATE TABLE writes (kind TEXT PRIMARY KEY, n INTEGER);
@@ -199,12 +215,10 @@ private func writes(_ path: String) throws -> [String: Int64] {
     }
 
     @Test func withoutIdentityEveryRecordIsAppended() throws {
-        let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
-        let model = Model(entities: [log])
         let directory = TemporaryDirectory()
         let db = directory.file("log.sqlite")
-        try importJSON(#"{"message": "a"} {"message": "a"}"#, model: model, into: db)
-        let report = try importJSON(#"{"message": "a"}"#, model: model, into: db)
+        try importJSON(#"{"message": "a"} {"message": "a"}"#, model: logs, into: db)
+        let report = try importJSON(#"{"message": "a"}"#, model: logs, into: db)
         #expect(report.entities == [counts("Log", inserted: 1)])
         #expect(try query(db, "SELECT count(*) FROM Log") == [[.integer(3)]])
     }
@@ -229,14 +243,9 @@ private func writes(_ path: String) throws -> [String: Int64] {
     /// New rows go in 64 to a statement (fewer parameters for a wide entity), the rest of a
     /// batch one by one; each row is numbered here, after the largest pk, in input order.
     @Test func rowsAreInsertedManyPerStatementAndNumberedInInputOrder() throws {
-        let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
-        let model = Model(entities: [log])
         let directory = TemporaryDirectory()
-        let db = directory.file("log.sqlite")
-        try importJSON(#"{"message": "old"}"#, model: model, into: db)
-        try Connection(path: db).execute(#"INSERT INTO Log (pk, message) VALUES (7, 'seven')"#)
-        let json = (1...150).map { #"{"message": "m\#($0)"}"# }.joined(separator: "\n")
-        let statements = try importTracingSQL(json, model: model, into: db)
+        let db = try logDatabase(in: directory, withRowNumbered: 7)
+        let statements = try importTracingSQL(messages(150), model: logs, into: db)
         let inserts = statements.filter { $0.hasPrefix(#"INSERT INTO "Log""#) }
         #expect(inserts.count == 2 + 22)
         #expect(inserts.filter { $0.filter { $0 == "?" }.count == 64 * 2 }.count == 2)
@@ -248,14 +257,9 @@ private func writes(_ path: String) throws -> [String: Int64] {
     /// Past a row numbered `Int64.max`, SQLite picks unused pks itself: rows go in one at a
     /// time and each keeps the pk it got.
     @Test func rowsStillGoInAfterTheLargestPossiblePk() throws {
-        let log = Model.Entity(name: "Log", attributes: [.init(name: "message", type: .string)])
-        let model = Model(entities: [log])
         let directory = TemporaryDirectory()
-        let db = directory.file("log.sqlite")
-        try importJSON(#"{"message": "old"}"#, model: model, into: db)
-        try Connection(path: db).execute(#"INSERT INTO Log (pk, message) VALUES (9223372036854775807, 'last')"#)
-        let json = (1...70).map { #"{"message": "m\#($0)"}"# }.joined(separator: "\n")
-        let report = try importJSON(json, model: model, into: db)
+        let db = try logDatabase(in: directory, withRowNumbered: .max)
+        let report = try importJSON(messages(70), model: logs, into: db)
         #expect(report.entities == [counts("Log", inserted: 70)])
         #expect(try query(db, "SELECT count(DISTINCT pk), count(DISTINCT message) FROM Log") == [[.integer(72), .integer(72)]])
     }
