@@ -264,6 +264,22 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(try query(db, "SELECT count(DISTINCT pk), count(DISTINCT message) FROM Log") == [[.integer(72), .integer(72)]])
     }
 
+    /// Rows are numbered before they go in: a trigger that inserts into the same table takes
+    /// a number Sluice gave out, and the import stops whole instead of linking wrong rows.
+    @Test func aTriggerInsertingIntoTheTableStopsTheImportAndChangesNothing() throws {
+        let directory = TemporaryDirectory()
+        let db = try logDatabase(in: directory, withRowNumbered: 7)
+        try Connection(path: db).execute("""
+            CREATE TRIGGER echo AFTER INSERT ON Log WHEN new.message <> 'echo'
+            BEGIN INSERT INTO Log (message) VALUES ('echo'); END;
+            """)
+        let error = try #require(throws: SluiceError.self) { try importJSON(messages(3), model: logs, into: db) }
+        #expect(error.message.contains("UNIQUE constraint failed: Log.pk"))
+        #expect(try query(db, "SELECT pk, message FROM Log ORDER BY pk") == [
+            [.integer(1), .text("old")], [.integer(7), .text("by hand")],
+        ])
+    }
+
     /// A statement with thousands of parameters takes megabytes to prepare and keep: a big
     /// batch's identities are looked up 1,024 at a time.
     @Test func lookupsBindAtMost1024Values() throws {
