@@ -21,7 +21,7 @@
 /// records of one shape, the usual case, reuse one statement.
 final class FreeformWriter: FreeformSink {
     let table: String
-    private(set) var counts: ImportReport.EntityCounts
+    @exclusivity(unchecked) private(set) var counts: ImportReport.EntityCounts
     private let connection: Connection
     private let onError: ImportOptions.ErrorPolicy
     private let rejects: RejectsFile?
@@ -31,25 +31,27 @@ final class FreeformWriter: FreeformSink {
     private var tableColumnNumbers: [String: Int]
     /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far;
     /// -1 for a key that found the table full.
-    private var tableColumnOf: [Int] = []
+    @exclusivity(unchecked) private var tableColumnOf: [Int] = []
     /// `Connection.columnLimit`, read once.
     private let columnLimit: Int
     /// Whether some key found the table full (records are then checked for its values).
-    private var hasKeysWithoutColumn = false
+    @exclusivity(unchecked) private var hasKeysWithoutColumn = false
 
+    // The state below is touched per record and per value by the one thread that parses,
+    // never re-entered: no dynamic exclusivity checks (they were a sixth of the import).
     /// Reused per record: a value per table column, and the table columns the record sets, in
     /// the order of its record columns.
-    private var row: [DatabaseValue?] = []
-    private var bound: [Int] = []
+    @exclusivity(unchecked) private var row: [DatabaseValue?] = []
+    @exclusivity(unchecked) private var bound: [Int] = []
     /// Per table column, the number of the last record that set it (to set each once).
-    private var setBy: [Int] = []
-    private var recordNumber = 0
+    @exclusivity(unchecked) private var setBy: [Int] = []
+    @exclusivity(unchecked) private var recordNumber = 0
 
     /// INSERTs by the table columns they set, in binding order; the last one used is kept
     /// apart to skip the hashing for a run of records of the same shape.
-    private var inserts: [[Int]: Statement] = [:]
-    private var lastColumns: [Int]?
-    private var lastInsert: Statement?
+    @exclusivity(unchecked) private var inserts: [[Int]: Statement] = [:]
+    @exclusivity(unchecked) private var lastColumns: [Int]?
+    @exclusivity(unchecked) private var lastInsert: Statement?
     /// More distinct shapes than this and the cache starts over (sparse data has many).
     private static let maxCachedInserts = 64
 

@@ -60,8 +60,13 @@ struct FreeformAssembler {
     /// The column names, numbered as `completed.values` is: the spelling of each key's first
     /// appearance.
     private(set) var columnNames: [String] = []
-    /// ASCII-lowercased key bytes → column number.
+    /// ASCII-lowercased key bytes → column number, and the other way round.
     private var columnNumbers: [[UInt8]: Int] = [:]
+    private var foldedNames: [[UInt8]] = []
+    /// The column of the record's previous key: the next key is first compared with the
+    /// column after it (records mostly list their keys in the same order), which costs a
+    /// comparison where the dictionary hashed every byte.
+    private var lastColumn = -1
     /// Reused for the folded bytes of each key, so looking up a known key allocates nothing.
     private var foldedKey: [UInt8] = []
 
@@ -253,10 +258,20 @@ struct FreeformAssembler {
         for byte in key {
             foldedKey.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
         }
-        if let number = columnNumbers[foldedKey] { return number }
+        let guess = lastColumn + 1
+        if guess < foldedNames.count, foldedNames[guess] == foldedKey {
+            lastColumn = guess
+            return guess
+        }
+        if let number = columnNumbers[foldedKey] {
+            lastColumn = number
+            return number
+        }
         let number = columnNames.count
         columnNumbers[foldedKey] = number
+        foldedNames.append(foldedKey)
         columnNames.append(String(decoding: key, as: UTF8.self))
+        lastColumn = number
         return number
     }
 
@@ -279,6 +294,7 @@ struct FreeformAssembler {
     private mutating func beginRecord(at position: TextPosition) {
         completed.position = position
         completed.values.removeAll(keepingCapacity: true)
+        lastColumn = -1
         frames.append(.record)
     }
 

@@ -16,12 +16,14 @@ protocol FreeformSink: AnyObject {
 /// scalar is its own text; an array is rejected at its `[` and captured to its `]`. (A
 /// zero-config record, once begun, is never rejected, so records themselves are not captured.)
 final class FreeformStream: RecordEventHandler, ScalarForwarding {
-    private var assembler: FreeformAssembler
-    private unowned let sink: any FreeformSink
+    // Touched on every event by the one thread that drives the parser, never re-entered: no
+    // dynamic exclusivity checks, no reference counting of the sink per record.
+    @exclusivity(unchecked) private var assembler: FreeformAssembler
+    private unowned(unsafe) let sink: any FreeformSink
     /// Set once the parser that drives this stream exists (the parser needs its handler first).
     unowned(unsafe) var parser: JSONParser?
 
-    private var capture: RejectedRecordCapture?
+    @exclusivity(unchecked) private var capture: RejectedRecordCapture?
 
     init(table: String, path: [String] = [], sink: any FreeformSink, capturesRejectedRecords: Bool = false,
          maxValueBytes: Int = 64 << 20) {

@@ -108,6 +108,22 @@ extension ZeroConfigTests {
             #expect(sink.records == [["id": .integer(2)], ["id": .integer(3)], ["x": .text(#"{"y":2}"#)]])
         }
 
+        /// The column after the previous key's is tried first: a key in that place that is
+        /// another key (same length, other bytes), a case variant, a skipped or reordered key
+        /// all land in their own column.
+        @Test func keysFindTheirColumnWhateverTheOrder() throws {
+            let sink = try assembleFreeform("""
+                {"ab": 1, "cd": 2, "ef": 3} {"ab": 4, "ba": 5, "ef": 6} {"AB": 7, "CD": 8} {"ef": 9, "cd": 10, "ab": 11}
+                """)
+            #expect(sink.columnNames == ["ab", "cd", "ef", "ba"])
+            #expect(sink.records == [
+                ["ab": .integer(1), "cd": .integer(2), "ef": .integer(3)],
+                ["ab": .integer(4), "ba": .integer(5), "ef": .integer(6)],
+                ["ab": .integer(7), "cd": .integer(8)],
+                ["ab": .integer(11), "cd": .integer(10), "ef": .integer(9)],
+            ])
+        }
+
         @Test func recordsAreTopLevelObjectsOrElementsOfATopLevelArray() throws {
             let sink = try assembleFreeform("{\"a\": 1}\n[{\"a\": 2}, {\"a\": 3}]\n{\"a\": 4}\nnull\n")
             #expect(sink.records.map { $0["a"] } == [.integer(1), .integer(2), .integer(3), .integer(4)])
