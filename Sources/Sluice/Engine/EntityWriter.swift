@@ -69,8 +69,12 @@ final class EntityWriter {
     /// The record each record was merged into (itself unless an earlier one shares its identity).
     @exclusivity(unchecked) private(set) var representative: [Int] = []
     @exclusivity(unchecked) private var fates: [Fate] = []
-    /// The stored values of the rows found by identity, `width` per row, their bytes in
-    /// `storedBytes`; `storedRow` gives each record's row among them (-1: none).
+    /// Per row found by identity: the attribute columns whose stored value differs from the
+    /// record's (compared as the row is read, nothing copied), and the stored values of its
+    /// to-one columns, `width - attributeCount` per row with their bytes in `storedBytes`
+    /// (those columns are filled after the lookup, by `LinkWriter`). `storedRow` gives each
+    /// record's row among them (-1: none).
+    @exclusivity(unchecked) private var changedAttributes: [ColumnSet] = []
     @exclusivity(unchecked) private var stored: [Cell] = []
     @exclusivity(unchecked) private var storedRow: [Int32] = []
     @exclusivity(unchecked) private var storedBytes: [UInt8] = []
@@ -126,10 +130,15 @@ final class EntityWriter {
         batch.links[record * relationshipCount + relationship]
     }
 
-    /// The stored value of a column before this batch, for a row that existed.
+    /// The stored value of a to-one column before this batch, for a row that existed.
     func storedValue(_ record: Int, _ column: Int) -> DatabaseValue? {
+        precondition(column >= attributeCount, "only to-one columns are kept")
         guard !storedRow.isEmpty, storedRow[record] >= 0 else { return nil }
-        return storedBytes.withUnsafeBytes { stored[Int(storedRow[record]) * width + column].databaseValue(in: $0) }
+        return storedBytes.withUnsafeBytes { stored[storedIndex(record, column)].databaseValue(in: $0) }
+    }
+
+    private func storedIndex(_ record: Int, _ column: Int) -> Int {
+        Int(storedRow[record]) * (width - attributeCount) + column - attributeCount
     }
 
     /// The row of a record, once `write()` ran.
@@ -157,6 +166,7 @@ final class EntityWriter {
             fates.append(contentsOf: repeatElement(.append, count: count))
             return
         }
+        changedAttributes.removeAll(keepingCapacity: true)
         stored.removeAll(keepingCapacity: true)
         storedRow = Array(repeating: -1, count: count)
         storedBytes.removeAll(keepingCapacity: true)
@@ -336,11 +346,10 @@ final class EntityWriter {
     /// Writes the columns whose value changed; tells whether there were any.
     private func updateRow(_ record: Int, pk: Int64, bytes: UnsafeRawBufferPointer,
                            storedBytes: UnsafeRawBufferPointer) throws(SluiceError) -> Bool {
-        var changed = ColumnSet(width: width)
-        let row = Int(storedRow[record]) * width
-        for column in 0..<width {
+        var changed = changedAttributes[Int(storedRow[record])]
+        for column in attributeCount..<width {
             let cell = batch.values[record * width + column]
-            if !cell.isMissing, !cell.equals(stored[row + column], in: bytes, otherArena: storedBytes) {
+            if !cell.isMissing, !cell.equals(stored[storedIndex(record, column)], in: bytes, otherArena: storedBytes) {
                 changed.insert(column)
             }
         }
@@ -390,8 +399,19 @@ final class EntityWriter {
             do {
                 while try statement.step() {
                     let record = Int(statement.int64(at: 0))
-                    storedRow[record] = Int32(stored.count / width)
-                    for column in 0..<width { stored.append(statement.cell(at: first + Int32(column), into: &storedBytes)) }
+                    storedRow[record] = Int32(changedAttributes.count)
+                    // Attributes are final once records are merged; to-ones get their value later.
+                    var changed = ColumnSet(width: width)
+                    for column in 0..<attributeCount {
+                        let cell = batch.values[record * width + column]
+                        if !cell.isMissing, !statement.column(first + Int32(column), holds: cell, in: bytes) {
+                            changed.insert(column)
+                        }
+                    }
+                    changedAttributes.append(changed)
+                    for column in attributeCount..<width {
+                        stored.append(statement.cell(at: first + Int32(column), into: &storedBytes))
+                    }
                     fates[record] = .update(pk: statement.int64(at: first - 1))
                 }
                 statement.reset()

@@ -190,6 +190,26 @@ final class Statement {
         }
     }
 
+    /// Whether the column of the current row holds `cell` (its bytes read from `arena`), as
+    /// `Cell.equals` compares a cell read with `cell(at:into:)`, without copying the column.
+    func column(_ column: Int32, holds cell: Cell, in arena: UnsafeRawBufferPointer) -> Bool {
+        switch (sqlite3_column_type(handle, column), cell.kind) {
+        case (SQLITE_NULL, .null):
+            return true
+        case (SQLITE_INTEGER, .integer):
+            return sqlite3_column_int64(handle, column) == cell.integer
+        case (SQLITE_FLOAT, .real):
+            return sqlite3_column_double(handle, column) == cell.real
+        case (SQLITE_TEXT, .text), (SQLITE_BLOB, .blob):
+            let stored = bytes(at: column, text: cell.kind == .text)
+            let mine = cell.bytes(in: arena)
+            return stored.count == mine.count
+                && (mine.isEmpty || memcmp(stored.baseAddress!, mine.baseAddress!, mine.count) == 0)
+        default:
+            return false
+        }
+    }
+
     /// A text or blob column's bytes, valid until the next step or reset.
     private func bytes(at column: Int32, text: Bool) -> UnsafeRawBufferPointer {
         // Pointer first, then the byte count, as the SQLite documentation asks.
@@ -217,3 +237,11 @@ final class Statement {
 
 @available(*, unavailable, message: "a Statement belongs to its connection's thread")
 extension Statement: Sendable {}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -26,6 +26,31 @@ extension StoreTests {
             #expect(read == values)
         }
 
+        /// A found row's column is compared in place with the record's cell, exactly as a cell
+        /// read from it would compare: same storage class and same value or bytes.
+        @Test func aColumnHoldsACellOfTheSameClassAndValue() throws {
+            let connection = try Connection(path: ":memory:")
+            let statement = try connection.prepare("SELECT NULL, 7, 2.5, 'héllo', '', x'00ff', 1.0, '7'")
+            #expect(try statement.step())
+            var arena: [UInt8] = []
+            func cell(_ kind: Cell.Kind, _ bytes: [UInt8]) -> Cell {
+                bytes.withUnsafeBytes { Cell.bytes(kind, $0, in: &arena) }
+            }
+            let hello = cell(.text, Array("héllo".utf8))
+            let blob = cell(.blob, [0, 255])
+            let other = cell(.text, Array("hallo".utf8))
+            let empty = cell(.text, [])
+            let seven = cell(.text, Array("7".utf8))
+            arena.withUnsafeBytes { arena in
+                let holds = { (column: Int32, cell: Cell) in statement.column(column, holds: cell, in: arena) }
+                #expect(holds(0, .null) && holds(1, .integer(7)) && holds(2, .real(2.5)) && holds(3, hello))
+                #expect(holds(4, empty) && holds(5, blob) && holds(6, .real(1)) && holds(7, seven))
+                #expect(!holds(0, .integer(0)) && !holds(1, .integer(8)) && !holds(1, .real(7)) && !holds(3, other))
+                #expect(!holds(4, .null) && !holds(6, .integer(1)) && !holds(7, .integer(7)) && !holds(5, empty))
+            }
+            statement.reset()
+        }
+
         @Test func readsByStorageClassNotDeclaredType() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB); INSERT INTO t VALUES ('12', 1, 42, x'00ff')")
