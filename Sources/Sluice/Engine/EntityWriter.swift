@@ -277,6 +277,8 @@ final class EntityWriter {
     /// waiting, then written by one statement.
     private func insert(_ record: Int, bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         guard let pk = try takePK() else {
+            // The rows numbered before go in first: SQLite's random pick must see their pks taken.
+            try insertQueued(bytes: bytes)
             try bindRow(record, pk: nil, to: insertOne, from: 1, bytes: bytes)
             try run(insertOne)
             pks[record] = connection.lastInsertRowID
@@ -368,11 +370,12 @@ final class EntityWriter {
     // MARK: Find
 
     /// Finds the rows of `records` (the first record of each identity in the batch) and
-    /// marks them for update with the row's pk and stored column values.
+    /// marks them for update with the row's pk, the attributes that differ and the stored
+    /// to-one values.
     ///
     /// The query also returns the record each row matched (its index is bound next to the
-    /// identity in the `VALUES` list), so a found row needs no key built and hashed; stored
-    /// values are read as cells, with no `String` per text.
+    /// identity in the `VALUES` list), so a found row needs no key built and hashed; its
+    /// attributes are compared where SQLite holds them, with no `String` per text.
     private func lookUp(_ records: [Int], bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         let perTuple = identity.count + 1
         let perQuery = max(1, Self.maxParameters / perTuple)
