@@ -3,9 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "Sluice",
+    // Noncopyable generic types and typed throws need the Swift 6 runtime of these releases.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
-        .executable(name: "sluice", targets: ["sluice"]),
+        .executable(name: "sluice", targets: ["SluiceCLI"]),
         // Large deterministic inputs for benchmarks (LargeFixtures/README.md).
         .library(name: "SluiceFixtures", targets: ["SluiceFixtures"]),
         .executable(name: "sluice-fixtures", targets: ["sluice-fixtures"]),
@@ -14,20 +16,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // C libraries through system-library targets: a module map and a shim header, nothing else.
-        .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"])]),
+        // C libraries through system-library targets: a module map and a shim header, nothing
+        // else. On Apple platforms SQLite and zlib come with the SDK (pkg-config may find
+        // nothing there, and the module maps link the SDK's libraries); yajl from Homebrew.
+        .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // malloc.h, for the CLI's one malloc setting (and CSQLite for its one SQLite setting).
+        // malloc.h, for the one malloc setting a process running big imports may make.
         .systemLibrary(name: "CMalloc"),
         .target(
             name: "Sluice",
-            dependencies: ["CYajl", "CSQLite", "CZlib", "CCrypto"]
+            dependencies: ["CYajl", "CSQLite", "CZlib", "CMalloc"]
         ),
+        // The `sluice` command. The target is not called `sluice`: a case-insensitive disk
+        // would make its folder one with the library's `Sources/Sluice`.
         .executableTarget(
-            name: "sluice",
-            dependencies: ["Sluice", "CMalloc", "CSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            name: "SluiceCLI",
+            dependencies: ["Sluice", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The generator of large inputs: a library (so benchmarks generate in-process) and a thin CLI.
         .target(name: "SluiceFixtures", path: "LargeFixtures/Sources/SluiceFixtures"),
@@ -37,6 +42,6 @@ let package = Package(
             path: "LargeFixtures/Sources/sluice-fixtures"
         ),
         .testTarget(name: "SluiceTests", dependencies: ["Sluice"]),
-        .testTarget(name: "sluiceTests", dependencies: ["sluice", "Sluice"]),
+        .testTarget(name: "SluiceCLITests", dependencies: ["SluiceCLI", "Sluice"]),
     ]
 )

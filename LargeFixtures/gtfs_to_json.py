@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Convert a GTFS feed (a zip of CSV files) to JSON for Sluice, with the standard library only.
 
-    python3 LargeFixtures/gtfs_to_json.py ../shared/fixtures/gtfs/nyc_subway_gtfs.zip -o nyc.json
+    python3 LargeFixtures/gtfs_to_json.py Examples/gtfs/feeds/nyc_subway_gtfs.zip -o nyc.json
     sluice import --db nyc.sqlite --model LargeFixtures/models/document.json nyc.json
 
 Shapes (--shape):
@@ -135,7 +135,7 @@ def convert(feed, shape, out, all_tables=False):
 
 def main():
     parser = argparse.ArgumentParser(description="Convert a GTFS zip to JSON for Sluice.")
-    parser.add_argument("feed", help="a GTFS .zip, e.g. ../shared/fixtures/gtfs/cairns_gtfs.zip")
+    parser.add_argument("feed", help="a GTFS .zip, e.g. Examples/gtfs/feeds/cairns_gtfs.zip")
     parser.add_argument("-o", "--output", help="write here instead of standard output")
     parser.add_argument("--shape", choices=["document", "nested", "flat", "ndjson"], default="document")
     parser.add_argument("--all-tables", action="store_true", help="document/nested: append the other GTFS tables")

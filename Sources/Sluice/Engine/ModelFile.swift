@@ -1,5 +1,3 @@
-internal import CCrypto
-
 /// A model loaded from its file, with the digest `sluice_imports` records.
 public struct ModelFile: Sendable {
     public var path: String
@@ -15,7 +13,7 @@ public struct ModelFile: Sendable {
         var bytes: [UInt8] = []
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
         let model = try Model.parse(bytes, sourceName: path)
-        return ModelFile(path: path, model: model, sha256: sha256Hex(bytes))
+        return ModelFile(path: path, model: model, sha256: SHA256.hex(of: bytes))
     }
 
     /// Checks what only an import reveals: defaults that do not convert, date formats, and
@@ -24,16 +22,4 @@ public struct ModelFile: Sendable {
         _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(KeyPath.init(parsing:))),
                             sourceName: path)
     }
-}
-
-/// SHA-256 of `bytes` as lowercase hex, through libcrypto.
-func sha256Hex(_ bytes: [UInt8]) -> String {
-    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-    bytes.withUnsafeBufferPointer { input in
-        _ = SHA256(input.baseAddress, input.count, &digest)
-    }
-    return digest.map { byte in
-        let hex = String(byte, radix: 16)
-        return byte < 16 ? "0" + hex : hex
-    }.joined()
 }

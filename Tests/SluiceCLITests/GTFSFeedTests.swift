@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Sluice
 
-/// The real GTFS feeds of `../shared/fixtures/gtfs/` (CSV in a zip), converted to one JSON
+/// The real GTFS feeds of `Examples/gtfs/feeds/` (CSV in a zip), converted to one JSON
 /// document with stop_times first, so that every reference points forward (SPEC §4), imported
 /// through stdin and checked link by link against the CSV itself.
 @Suite struct GTFSFeedTests {
@@ -10,8 +10,7 @@ import Testing
 
     @Test(arguments: feeds)
     func everyLinkOfARealFeedMatchesItsCSV(_ feed: String) throws {
-        let zip = Workspace.packageRoot + "/../shared/fixtures/gtfs/" + feed
-        try #require(FileManager.default.fileExists(atPath: zip), "the shared fixtures are beside the repository")
+        let zip = Workspace.packageRoot + "/Examples/gtfs/feeds/" + feed
         let workspace = Workspace()
         let json = workspace.file("feed.json")
         try GTFSFixture.python([Workspace.packageFile("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])

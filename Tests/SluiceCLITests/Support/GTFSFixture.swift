@@ -1,14 +1,11 @@
 import Foundation
 import Testing
 
-/// The real GTFS feeds of `../shared/fixtures/gtfs/`, converted to JSON by
+/// The real GTFS feeds of `Examples/gtfs/feeds/`, converted to JSON by
 /// `LargeFixtures/gtfs_to_json.py` (the document shape: one object holding record arrays).
 enum GTFSFixture {
-    static let directory = Workspace.packageRoot + "/../shared/fixtures/gtfs/"
+    static let directory = Workspace.packageRoot + "/Examples/gtfs/feeds/"
 
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: directory + "cairns_gtfs.zip")
-    }
 
     /// Converts `feed` (e.g. `cairns_gtfs.zip`) into `name` in `workspace`.
     static func convert(_ feed: String, into workspace: Workspace, as name: String = "feed.json") throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Sluice
 import Testing
-@testable import sluice
+@testable import SluiceCLI
 
 /// `ProgressBar`: redraws throttled by the import's clock, totals that include the inputs
 /// still to come, and a clear that is only written when something is drawn.

@@ -1,6 +1,6 @@
 import Sluice
 import Testing
-@testable import sluice
+@testable import SluiceCLI
 
 /// The progress bar's text: a pure function of the progress and the terminal's width.
 @Suite struct ProgressLineTests {

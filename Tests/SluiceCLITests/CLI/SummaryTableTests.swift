@@ -1,6 +1,6 @@
 @testable import Sluice
 import Testing
-@testable import sluice
+@testable import SluiceCLI
 
 /// The end-of-import summary: an aligned table per entity, totals, then one closing line.
 @Suite struct SummaryTableTests {

@@ -1,6 +1,4 @@
 import ArgumentParser
-import CMalloc
-import CSQLite
 import Sluice
 
 #if canImport(Glibc)
@@ -30,12 +28,8 @@ struct SluiceCommand: ParsableCommand {
         // it: they are read from their exact text, so `LC_ALL=de_DE.UTF-8` changes no value
         // (NumberLocaleTests runs the import under a German locale to prove it).
         setlocale(LC_ALL, "")
-        // Blocks of 128 KiB and more (batches, big statements) are mapped and unmapped, not
-        // kept: glibc's moving threshold kept freed memory and took the document workload's
-        // peak from 38 MiB to 50 MiB.
-        _ = sluice_fix_mmap_threshold(128 * 1024)
-        // No global mutex around each of SQLite's allocations for statistics nobody reads.
-        _ = sluice_sqlite_disable_memory_statistics()
+        // The allocator and SQLite's global settings for one big import per process.
+        ProcessTuning.applyForLargeImports()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -6,7 +6,7 @@ import Testing
 /// arrays): an entity per GTFS table, the ids as identities, the references between them as
 /// relationships; the model imports the feed with every reference linked, and again with
 /// nothing changed.
-@Suite(.enabled(if: GTFSFixture.isAvailable, "the shared fixtures are beside the repository"))
+@Suite
 struct InferGTFSTests {
     @Test(arguments: ["cairns_gtfs.zip", "nyc_subway_gtfs.zip"])
     func inferredModelOfARealFeed(_ feed: String) throws {

@@ -51,7 +51,7 @@ struct SluiceResult: CustomStringConvertible {
 /// exit status.
 enum SluiceRunner {
     /// The `sluice` executable: SwiftPM builds it into the same directory as the test
-    /// executable (the `sluiceTests` target depends on it).
+    /// executable (the `SluiceCLITests` target depends on it).
     static let executable: URL = {
         #if os(Linux)
         let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()

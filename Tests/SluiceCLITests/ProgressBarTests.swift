@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Sluice
-@testable import sluice
+@testable import SluiceCLI
 
 /// The progress bar end to end: drawn when stderr is a terminal (a pseudo-terminal here) or
 /// with `--progress`, never on a pipe by default, with `--no-progress` or with `--quiet`; and
