@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sluice against the tools a user would pick instead, side by side in one run on the same
-# generated input. SPEC §7's W1: the flat array of stop times, 3,000,000 rows at scale 1:
+# generated input. `docs/performance.md` W1: the flat array of stop times, 3,000,000 rows at scale 1:
 #
 #   sluice          sluice import --model LargeFixtures/models/flat.json w1.json
 #   sqlite3 shell   INSERT … SELECT … FROM json_each(readfile('w1.json'))
@@ -24,7 +24,7 @@
 #
 # Checks that both databases hold the same rows (counts, non-null links per fk column, and
 # the rows themselves with links compared by the target's identity) and that the re-import
-# wrote no row; prints the targets (SPEC §7, issue 6): sluice cold <= 0.5x sqlite3, peak RSS
+# wrote no row; prints the targets (`docs/performance.md`): sluice cold <= 0.5x sqlite3, peak RSS
 # < 48 MiB, re-import <= 0.7x cold.
 #
 # Python tools go into a venv in a temporary folder, removed at the end with the inputs and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Peak RSS of `sluice import` for inputs of one shape at several sizes, streamed through
-# stdin from the generator (no large file is written), and whether it stays flat (SPEC §7:
+# stdin from the generator (no large file is written), and whether it stays flat (`docs/performance.md`:
 # within 10% between a 0.5 GB and a 5 GB input).
 #
 #   Benchmarks/memory-flatness.sh                      # flat shape, scales 1.11 (0.5 GB) and 11.1 (5 GB)

@@ -4,7 +4,7 @@ import Sluice
 
 // Cold import into a new database versus re-importing the same data (hot): the NDJSON stop
 // times with an identity, 90,000 records. A re-import finds every row, changes nothing and
-// writes nothing (SPEC §7: it must take less time than the first import).
+// writes nothing (`docs/performance.md`: it must take less time than the first import).
 let benchmarks: @Sendable () -> Void = {
     let scale = 0.03
 

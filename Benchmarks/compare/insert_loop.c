@@ -1,4 +1,4 @@
-/* The storage floor of SPEC §7: tab-separated stop times (as `sluice-fixtures --tsv` writes
+/* The storage floor of `docs/performance.md`: tab-separated stop times (as `sluice-fixtures --tsv` writes
  * them, so parsing costs next to nothing) inserted into SQLite with one prepared statement in
  * one transaction, journal and synchronous off. Same table and columns as models/flat.json.
  *   cc -O2 insert_loop.c -lsqlite3 -o insert_loop && ./insert_loop rows.tsv out.sqlite      */

@@ -8,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// Everything the CLI writes to stderr, and the exit statuses of SPEC §1 (sysexits).
+/// Everything the CLI writes to stderr, and the exit statuses of `docs/cli.md` (sysexits).
 enum Diagnostics {
     static func exitStatus(for kind: SluiceError.Kind) -> Int32 {
         switch kind {

@@ -8,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// SIGINT and SIGTERM during an import (SPEC §1: exit 130, the database as it was).
+/// SIGINT and SIGTERM during an import (`docs/cli.md`: exit 130, the database as it was).
 ///
 /// The handler only calls `ImportCancellation.cancel()`, which stores to an atomic flag
 /// (async-signal-safe). The import notices within milliseconds (between chunks, between

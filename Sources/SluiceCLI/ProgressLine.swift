@@ -1,6 +1,6 @@
 import Sluice
 
-/// The text of the progress bar (SPEC §5), a pure function of the progress and the terminal's
+/// The text of the progress bar (`docs/cli.md`), a pure function of the progress and the terminal's
 /// width so that it can be tested without a terminal. `ProgressBar` draws it.
 ///
 /// With a known total: `[=======>       ]  45%  12.3 MiB of 27.0 MiB  52,310 records/s  ETA 0:14`.

@@ -15,14 +15,14 @@ struct SluiceCommand: ParsableCommand {
         commandName: "sluice",
         abstract: "Stream JSON of any size into SQLite, driven by a declarative model.",
         discussion: """
-        Shell completion: sluice --generate-completion-script bash|zsh|fish (the README says \
+        Shell completion: sluice --generate-completion-script bash|zsh|fish (`docs/cli.md` says \
         where to put it).
         """,
         version: SluiceVersion.current,
         subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self, InferCommand.self]
     )
 
-    /// One place turns every failure into its line on stderr and its exit status (SPEC §1).
+    /// One place turns every failure into its line on stderr and its exit status (`docs/cli.md`).
     static func main() {
         // The user's locale for what the C library says (strerror). Numbers never go through
         // it: they are read from their exact text, so `LC_ALL=de_DE.UTF-8` changes no value

@@ -11,7 +11,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `--stats FILE`: the summary's figures as JSON (SPEC §5), keys documented in the README.
+/// `--stats FILE`: the summary's figures as JSON (`docs/cli.md`), keys documented in `docs/cli.md`.
 /// Its own shape rather than `ImportReport`'s `Codable` one, so that the totals and the rate
 /// are in the file and the file's keys do not change when the library's report does.
 struct StatsFile: Encodable {

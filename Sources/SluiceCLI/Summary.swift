@@ -1,6 +1,6 @@
 import Sluice
 
-/// The end-of-import summary on stderr (SPEC §5): a table of counts per entity, a totals row
+/// The end-of-import summary on stderr (`docs/cli.md`): a table of counts per entity, a totals row
 /// when there are several entities, then one line with the time, records, bytes, rate and
 /// peak memory, and the first unresolved references if any were left.
 ///

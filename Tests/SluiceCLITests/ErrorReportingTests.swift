@@ -3,7 +3,7 @@ import Testing
 @testable import Sluice
 
 /// Failures: one line on stderr naming the place, the sysexits status, and a database left
-/// exactly as it was (SPEC §1, §4 atomicity).
+/// exactly as it was (`docs/cli.md`, `docs/import-semantics.md` atomicity).
 @Suite struct ErrorReportingTests {
     /// A model with two problems: an unknown type, and an identity that is not an attribute.
     static let brokenModel = """
@@ -243,7 +243,7 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderrLines.first?.hasPrefix("sluice: error: ") == true, "\(result)")
         #expect(workspace.contents == before)
-        // SPEC §1: every error is ONE line, without ArgumentParser's own "Error: " and help.
+        // `docs/cli.md`: every error is ONE line, without ArgumentParser's own "Error: " and help.
         #expect(result.stderrLines.count == 1, "\(result)")
         #expect(!result.stderr.contains("error: Error:"), "\(result)")
     }
@@ -256,7 +256,7 @@ import Testing
         let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--max-value-bytes", "16",
                                           stdin: Array(input.utf8))
 
-        // SPEC §4: a single value larger than --max-value-bytes is a clear input error, also
+        // `docs/import-semantics.md`: a single value larger than --max-value-bytes is a clear input error, also
         // when it arrives whole within one read chunk.
         #expect(result.status == 65, "\(result)")
         #expect(result.stderrLines == ["sluice: error: <stdin>:1:28: a single value is larger than 16 bytes (--max-value-bytes)"],

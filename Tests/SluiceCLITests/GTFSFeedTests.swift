@@ -3,7 +3,7 @@ import Testing
 @testable import Sluice
 
 /// The real GTFS feeds of `Examples/gtfs/feeds/` (CSV in a zip), converted to one JSON
-/// document with stop_times first, so that every reference points forward (SPEC §4), imported
+/// document with stop_times first, so that every reference points forward (`docs/import-semantics.md`), imported
 /// through stdin and checked link by link against the CSV itself.
 @Suite struct GTFSFeedTests {
     static let feeds = ["cairns_gtfs.zip", "nyc_subway_gtfs.zip"]

@@ -62,7 +62,7 @@ import Testing
         try #require(result.status == 0, "\(result)")
         let db = try workspace.database("t.sqlite")
 
-        // SPEC §4 and the comments of the transit model: to-one keys holding a bare id are
+        // `docs/import-semantics.md` and the comments of the transit model: to-one keys holding a bare id are
         // linked, also when the target comes later in the input (stop_times come first).
         do {
             let parent = try db.rows(#"""

@@ -10,7 +10,7 @@ import Musl
 import Darwin
 #endif
 
-/// An import killed in the middle of a large input (SPEC §4: all or nothing under an
+/// An import killed in the middle of a large input (`docs/import-semantics.md`: all or nothing under an
 /// interruption or a crash). SIGINT and SIGTERM stop it promptly with exit 130 and roll it
 /// back; SIGKILL gives it no chance, and SQLite's journal (existing database) or the
 /// unrenamed temporary file (new database) keeps the database whole. Afterwards the

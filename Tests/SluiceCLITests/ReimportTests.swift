@@ -3,7 +3,7 @@ import Testing
 @testable import Sluice
 
 /// Importing into a database that already holds the data: find-or-create by identity, writing
-/// only what changed (SPEC §4).
+/// only what changed (`docs/import-semantics.md`).
 @Suite struct ReimportTests {
     static let dataTables = ["stops", "routes", "trips", "stop_times"]
 

@@ -3,7 +3,7 @@ import Testing
 @testable import Sluice
 
 /// `--rejects FILE`: every rejected record as one JSON line with file, line, column, entity,
-/// reason and the record itself (SPEC §1, §4).
+/// reason and the record itself (`docs/cli.md`, `docs/import-semantics.md`).
 @Suite struct RejectsTests {
     static let input = """
         {"id": 1, "n": 1}

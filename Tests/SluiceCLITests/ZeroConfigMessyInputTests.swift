@@ -127,8 +127,8 @@ import Testing
         #expect(try workspace.database("out.sqlite").rows("SELECT a FROM records ORDER BY pk") == [[.integer(1)], [.integer(2)], [.integer(3)]])
     }
 
-    /// A record is an object; anything else where a record should be is a record error (SPEC
-    /// §4): the import stops (exit 65, nothing written), or `--on-error skip` skips it.
+    /// A record is an object; anything else where a record should be is a record error
+    /// (`docs/import-semantics.md`): the import stops (exit 65, nothing written), or `--on-error skip` skips it.
     @Test func anArrayOfNonObjectsIsRecordErrors() throws {
         let input = #"[1, {"a": 1}, "x", null, [2], true]"#
         let (aborted, workspace) = try importing(input)

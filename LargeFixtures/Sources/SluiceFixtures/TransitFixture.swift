@@ -1,6 +1,6 @@
 /// The shapes a transit fixture can be written in. Each has a model in `LargeFixtures/models/`.
 public enum FixtureShape: String, CaseIterable, Sendable {
-    /// One JSON array of stop times (SPEC §7's W1 input): `[{…},{…}]`, one record per line.
+    /// One JSON array of stop times (`docs/performance.md` W1 input): `[{…},{…}]`, one record per line.
     case flat
     /// The same stop times as NDJSON: one object per line, no array.
     case ndjson

@@ -17,7 +17,7 @@ struct UnixTime {
         return UnixTime(seconds: Int64(spec.tv_sec), milliseconds: Int(spec.tv_nsec / 1_000_000))
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, the format of SPEC §3's dates.
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, the format of `docs/database-layout.md` dates.
     var iso8601: String {
         var time = time_t(seconds)
         var parts = tm()

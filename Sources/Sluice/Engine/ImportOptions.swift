@@ -1,4 +1,4 @@
-/// How an import runs (SPEC §1's import options that reach the library).
+/// How an import runs (`docs/cli.md` import options that reach the library).
 public struct ImportOptions: Sendable {
     public enum ErrorPolicy: String, Sendable, CaseIterable {
         /// Stop at the first record that cannot be imported; nothing is written.

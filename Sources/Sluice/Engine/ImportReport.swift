@@ -1,4 +1,4 @@
-/// What an import did (SPEC §5), for the summary on stderr and `--stats`.
+/// What an import did (`docs/cli.md`), for the summary on stderr and `--stats`.
 public struct ImportReport: Sendable, Equatable, Codable {
     public struct EntityCounts: Sendable, Equatable, Codable {
         public var entity: String

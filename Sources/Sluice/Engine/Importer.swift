@@ -90,7 +90,7 @@ public final class Importer {
     }
 
     /// Opens (or prepares to create) the database for a zero-config import into `table`
-    /// (SPEC §1): one column per key seen, added as new keys appear, nested values as JSON
+    /// (`docs/cli.md`): one column per key seen, added as new keys appear, nested values as JSON
     /// text, every record appended as a new row. An existing table is appended to.
     ///
     /// `options.path` may name an envelope holding the records; `options.entity` needs a

@@ -1,4 +1,4 @@
-/// How one relationship is stored and resolved (SPEC §3–§4), derived from the model, the
+/// How one relationship is stored and resolved (`docs/database-layout.md`, `docs/import-semantics.md`), derived from the model, the
 /// database layout and the mapping plan.
 struct LinkPlan {
     enum Storage {

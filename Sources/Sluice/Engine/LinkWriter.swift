@@ -1,4 +1,4 @@
-/// Makes the links of a batch (SPEC §4, relationships): what a record names by id is looked
+/// Makes the links of a batch (`docs/import-semantics.md`, relationships): what a record names by id is looked
 /// up with one `IN` query per relationship; nested records are linked by the rows they got;
 /// what cannot be found yet is recorded in `PendingLinks` and linked after the last batch.
 ///

@@ -1,4 +1,4 @@
-/// `--delete-missing` (SPEC §4): remembers which rows of the root entities with identity this
+/// `--delete-missing` (`docs/import-semantics.md`): remembers which rows of the root entities with identity this
 /// import mentioned — in a temporary table, not in memory — and at the end deletes the
 /// others, with every link to them.
 final class TouchedRows {

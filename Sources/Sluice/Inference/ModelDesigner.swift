@@ -1,7 +1,7 @@
 /// Turns what `SampleReader` counted into a starter model: which places are entities, their
 /// identities, attributes and relationships, and the names of it all. Pure: no I/O.
 ///
-/// The decisions, in order (README "sluice infer" says the same for users):
+/// The decisions, in order (`docs/cli.md`, "sluice infer", says the same for users):
 /// 1. Where records are: the top-level records are one entity, unless the input is a single
 ///    object (and no `--entity` was given) with no id of its own whose members hold arrays
 ///    of objects: an envelope, each such array its own root entity (`root` maps the keys).

@@ -1,9 +1,9 @@
-/// Writes a `Model` as a model file (SPEC §2): pretty JSON in a stable order, with every
+/// Writes a `Model` as a model file (`docs/model.md`): pretty JSON in a stable order, with every
 /// field that holds its default left out and the shorthand `"name": "type"` where it says
 /// everything. `Model.parse` of the text gives the same model back.
 ///
 /// Layout: the document, `root`, the entities and their `attributes`/`relationships` one
-/// member per line; each attribute or relationship on one line, as in the README.
+/// member per line; each attribute or relationship on one line, as in `docs/model.md`.
 enum ModelWriter {
     static func text(of model: Model) -> String {
         var text = ""

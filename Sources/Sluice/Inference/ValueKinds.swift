@@ -76,7 +76,7 @@ struct ValueKinds: Equatable {
     private static let dateConverter = try! ValueConverter(type: .date)  // no dateFormat: cannot fail
     private static let uuidConverter = try! ValueConverter(type: .uuid)
 
-    /// An ISO 8601 date or date-time (SPEC §4's default format, so the model needs no
+    /// An ISO 8601 date or date-time (`docs/import-semantics.md` default format, so the model needs no
     /// `dateFormat`) whose fraction has at most three digits: a `date` column keeps
     /// milliseconds, and a starter model must not silently drop the rest.
     static func isLosslessDate(_ bytes: UnsafeRawBufferPointer) -> Bool {

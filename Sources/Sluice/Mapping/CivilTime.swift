@@ -46,7 +46,7 @@ enum CivilTime {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, or `YYYY-MM-DDTHH:MM:SS.sssZ` when the milliseconds are not
-    /// zero (SPEC §3). `milliseconds` must lie in `earliest...latest`.
+    /// zero (`docs/database-layout.md`). `milliseconds` must lie in `earliest...latest`.
     static func iso8601(milliseconds: Int64) -> String {
         precondition(milliseconds >= earliest && milliseconds <= latest, "instant outside 0000…9999")
         let days = milliseconds >= 0

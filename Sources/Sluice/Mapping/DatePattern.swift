@@ -24,7 +24,7 @@ enum DateInput: Sendable {
     }
 }
 
-/// ISO 8601 as SPEC §4 accepts it: `YYYY-MM-DD`, optionally followed by `T` (or `t` or a
+/// ISO 8601 as `docs/import-semantics.md` accepts it: `YYYY-MM-DD`, optionally followed by `T` (or `t` or a
 /// space), `HH:MM`, optionally `:SS`, optionally a fraction after `.` or `,` (any number of
 /// digits, truncated to milliseconds), then optionally a zone `Z` (or `z`), `±hh:mm`, `±hhmm`
 /// or `±hh`; no zone means UTC. A date alone has no zone. Nothing else (no week dates, no

@@ -1,4 +1,4 @@
-/// Turns a stream of JSON events into records with no model: the zero-config import (SPEC §1).
+/// Turns a stream of JSON events into records with no model: the zero-config import (`docs/cli.md`).
 ///
 /// The records are the top-level values (each top-level value of NDJSON or concatenated JSON,
 /// or each element of a top-level array), or, with an envelope `path`, the values found

@@ -1,5 +1,5 @@
 /// Writes a compact JSON serialisation of a value from parser events into a reused buffer:
-/// this is how `json` attributes holding objects or arrays get their text (SPEC §3).
+/// this is how `json` attributes holding objects or arrays get their text (`docs/database-layout.md`).
 ///
 /// The writer places commas and colons itself; numbers are written exactly as their raw text,
 /// strings and keys are escaped as `JSONEscaping` says. It does not check that the events

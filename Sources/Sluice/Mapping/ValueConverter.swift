@@ -1,4 +1,4 @@
-/// Converts JSON scalars to the column values of an attribute's type (SPEC §3, §4).
+/// Converts JSON scalars to the column values of an attribute's type (`docs/database-layout.md`, `docs/import-semantics.md`).
 ///
 /// `null` is `.null` for every type (the caller enforces `optional: false`). Otherwise:
 ///

@@ -1,4 +1,4 @@
-/// The attribute types of SPEC §2, each stored as SPEC §3 says.
+/// The attribute types of `docs/model.md`, each stored as `docs/database-layout.md` says.
 public enum AttributeType: String, CaseIterable, Sendable {
     case string, integer, double, decimal, boolean, date, uuid, binary, json
 

@@ -1,5 +1,5 @@
 extension Model {
-    /// Parses (comments allowed) and validates the bytes of a model file (SPEC §2).
+    /// Parses (comments allowed) and validates the bytes of a model file (`docs/model.md`).
     ///
     /// - Throws: `SluiceError` of kind `.usage` when the file is not JSON, with the position of
     ///   the syntax error; `ModelError` listing every problem when it is JSON but not a valid model.

@@ -11,7 +11,7 @@ extension Model {
         return target.relationships.first { $0.entity == entity.name && $0.inverse == relationship.name }
     }
 
-    /// The join table of a to-many of `entity` (SPEC §3): `<table>_<relationship>`, unless its
+    /// The join table of a to-many of `entity` (`docs/database-layout.md`): `<table>_<relationship>`, unless its
     /// inverse is a to-one, whose column then stores the link. nil for to-ones and for
     /// to-manys stored in their inverse's column.
     public func joinTableName(of relationship: Relationship, in entity: Entity) -> String? {
@@ -20,7 +20,7 @@ extension Model {
         return "\(entity.table)_\(relationship.name)"
     }
 
-    /// The table Sluice keeps its import log in (SPEC §3); no entity may use it.
+    /// The table Sluice keeps its import log in (`docs/database-layout.md`); no entity may use it.
     public static let importsTable = "sluice_imports"
 
     /// The primary-key column of every entity table; no attribute or relationship may use it.

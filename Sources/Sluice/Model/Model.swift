@@ -1,4 +1,4 @@
-/// A validated model (SPEC §2): which entities the JSON holds, how keys map to columns and
+/// A validated model (`docs/model.md`): which entities the JSON holds, how keys map to columns and
 /// how records relate. Pure values: loading and validating live in `Model+Decoding.swift`.
 ///
 /// Arrays keep the order of the model file, so the DDL and reports are deterministic.

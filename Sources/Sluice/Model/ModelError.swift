@@ -23,7 +23,7 @@ public struct ModelProblem: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Every problem of a model file at once, in document order (SPEC §2: `sluice check` lists
+/// Every problem of a model file at once, in document order (`docs/model.md`: `sluice check` lists
 /// them all). The CLI prints each problem as its own line, prefixed with `source`.
 public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The model file's name, as given to `Model.parse(_:sourceName:)`.

@@ -1,4 +1,4 @@
-/// The tables a model needs (SPEC §3), in model order, then `"sluice_imports"`.
+/// The tables a model needs (`docs/database-layout.md`), in model order, then `"sluice_imports"`.
 ///
 /// * One table per entity: `"pk" INTEGER PRIMARY KEY`, one column per attribute, then one
 ///   INTEGER column per to-one relationship referencing the target's table, indexed.

@@ -1,4 +1,4 @@
-/// The SQL of a zero-config table (SPEC §1): `"pk" INTEGER PRIMARY KEY` and columns with no
+/// The SQL of a zero-config table (`docs/cli.md`): `"pk" INTEGER PRIMARY KEY` and columns with no
 /// declared type, so SQLite keeps each value's own type (integer, real, text) as it comes.
 /// Columns are added as new keys appear; none is ever dropped or retyped.
 enum FreeformTable {

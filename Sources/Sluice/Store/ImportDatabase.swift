@@ -1,6 +1,6 @@
 import Glibc
 
-/// The database of one import, all or nothing (SPEC §4).
+/// The database of one import, all or nothing (`docs/import-semantics.md`).
 ///
 /// * A NEW database is built in a temporary file next to `path`
 ///   (`.<name>.sluice-<pid>.tmp`) with `journal_mode=OFF`, `synchronous=OFF` and an exclusive

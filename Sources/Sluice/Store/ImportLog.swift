@@ -1,5 +1,5 @@
 /// One row of `"sluice_imports"`: what a finished import did. Counts are over all entities,
-/// stub rows counted as inserted (SPEC §3).
+/// stub rows counted as inserted (`docs/database-layout.md`).
 struct ImportRecord: Sendable, Equatable {
     /// ISO 8601 UTC, `YYYY-MM-DDTHH:MM:SSZ`.
     var startedAt: String

@@ -1,7 +1,7 @@
 import Testing
 @testable import Sluice
 
-/// SPEC §4 conversions for every type but dates (see `DateConversionTests`). Each table pairs
+/// `docs/import-semantics.md` conversions for every type but dates (see `DateConversionTests`). Each table pairs
 /// an input with the stored value, or nil where the conversion must fail.
 @Suite("Conversion")
 struct ConversionTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import Sluice
 
-/// SPEC §4 date conversions: ISO 8601, `dateFormat` patterns, Unix seconds and milliseconds.
+/// `docs/import-semantics.md` date conversions: ISO 8601, `dateFormat` patterns, Unix seconds and milliseconds.
 /// Each table pairs an input with the stored text, or nil where the conversion must fail.
 @Suite("Conversion: dates")
 struct DateConversionTests {

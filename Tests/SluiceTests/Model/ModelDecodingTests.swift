@@ -21,7 +21,7 @@ func modelProblems(_ text: String) -> [String] {
 }
 
 @Suite struct ModelDecodingTests {
-    /// SPEC §2's example, completed with the entities its `root` names.
+    /// `docs/model.md` example, completed with the entities its `root` names.
     static let specExample = """
         {
           "root": { "stops": "Stop", "trips": "Trip", "stop_times": "StopTime" },
