@@ -25,7 +25,7 @@ import Darwin
     }
 
     /// An existing database holding two rows, and what it holds.
-    static func existingDatabase(_ workspace: Workspace, at path: String = "out.sqlite") throws -> (rows: [[DatabaseValue]], bytes: [UInt8]?) {
+    static func existingDatabase(_ workspace: Workspace, at path: String = "out.sqlite") throws -> (rows: [[ColumnValue]], bytes: [UInt8]?) {
         let setup = try workspace.sluice("import", "--db", path, "--model", "model.json", stdin: smallInput)
         try #require(setup.status == 0, "\(setup)")
         return (try workspace.database(path).dump("t"), workspace.bytes(of: path))

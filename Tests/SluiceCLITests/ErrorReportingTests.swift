@@ -134,8 +134,8 @@ import Testing
         let setup = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
                                          stdin: Array("{\"id\": 1, \"n\": 10}\n{\"id\": 2, \"n\": 20}\n".utf8))
         try #require(setup.status == 0, "\(setup)")
-        let rows: [[DatabaseValue]]
-        let log: [[DatabaseValue]]
+        let rows: [[ColumnValue]]
+        let log: [[ColumnValue]]
         do {
             let db = try workspace.database("out.sqlite")
             rows = try db.dump("t")

@@ -99,7 +99,7 @@ import Testing
 
     /// Imports `input` through stdin with `Fixtures.itemModel` (plus `arguments`) and returns
     /// the rows of `t` as (id, n).
-    private func importItems(_ input: [UInt8], _ arguments: [String] = []) throws -> (SluiceResult, [[DatabaseValue]]) {
+    private func importItems(_ input: [UInt8], _ arguments: [String] = []) throws -> (SluiceResult, [[ColumnValue]]) {
         let workspace = Workspace()
         try workspace.write(Fixtures.itemModel, to: "model.json")
         let result = try workspace.sluice(["import", "--db", "out.sqlite", "--model", "model.json"] + arguments, stdin: input)
@@ -108,7 +108,7 @@ import Testing
         return (result, rows)
     }
 
-    private static let abc: [[DatabaseValue]] = [
+    private static let abc: [[ColumnValue]] = [
         [.integer(1), .text("a")], [.integer(2), .text("b")], [.integer(3), .text("c")],
     ]
 

@@ -48,8 +48,8 @@ import Darwin
         let workspace = Workspace()
         try workspace.write(Fixtures.itemModel, to: "model.json")
         try workspace.write(Self.largeInput(), to: "big.ndjson")
-        var rowsBefore: [[DatabaseValue]] = []
-        var logBefore: [[DatabaseValue]] = []
+        var rowsBefore: [[ColumnValue]] = []
+        var logBefore: [[ColumnValue]] = []
         var bytesBefore: [UInt8]?
         if !newDatabase {
             let setup = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",

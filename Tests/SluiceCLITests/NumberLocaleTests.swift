@@ -23,7 +23,7 @@ import Testing
 
         """
 
-    static let expected: [[DatabaseValue]] = [
+    static let expected: [[ColumnValue]] = [
         [.integer(-9_223_372_036_854_775_808), .real(1.5), .text("0.10"), .text("-9223372036854775808"), .text("2023-11-14T22:13:20.500Z")],
         [.integer(9_223_372_036_854_775_807), .real(0.00225), .text("-1234.5678"), .text("1e3"), .text("2024-02-29T11:30:00.250Z")],
     ]

@@ -7,8 +7,8 @@ import Testing
 @Suite struct ReimportTests {
     static let dataTables = ["stops", "routes", "trips", "stop_times"]
 
-    private func dumpDataTables(_ db: TestDatabase) throws -> [String: [[DatabaseValue]]] {
-        var dump: [String: [[DatabaseValue]]] = [:]
+    private func dumpDataTables(_ db: TestDatabase) throws -> [String: [[ColumnValue]]] {
+        var dump: [String: [[ColumnValue]]] = [:]
         for table in Self.dataTables { dump[table] = try db.dump(table) }
         return dump
     }

@@ -122,8 +122,8 @@ final class EntityWriter {
 
     // MARK: Reading the batch
 
-    func value(_ record: Int, _ column: Int) -> DatabaseValue? {
-        batch.bytes.withUnsafeBytes { batch.values[record * width + column].databaseValue(in: $0) }
+    func value(_ record: Int, _ column: Int) -> ColumnValue? {
+        batch.bytes.withUnsafeBytes { batch.values[record * width + column].columnValue(in: $0) }
     }
 
     func link(_ record: Int, _ relationship: Int) -> Link? {
@@ -131,10 +131,10 @@ final class EntityWriter {
     }
 
     /// The stored value of a to-one column before this batch, for a row that existed.
-    func storedValue(_ record: Int, _ column: Int) -> DatabaseValue? {
+    func storedValue(_ record: Int, _ column: Int) -> ColumnValue? {
         precondition(column >= attributeCount, "only to-one columns are kept")
         guard !storedRow.isEmpty, storedRow[record] >= 0 else { return nil }
-        return storedBytes.withUnsafeBytes { stored[storedIndex(record, column)].databaseValue(in: $0) }
+        return storedBytes.withUnsafeBytes { stored[storedIndex(record, column)].columnValue(in: $0) }
     }
 
     private func storedIndex(_ record: Int, _ column: Int) -> Int {
@@ -151,7 +151,7 @@ final class EntityWriter {
     }
 
     /// Sets a to-one column before `write()`: the link goes in with the row.
-    func setToOne(_ record: Int, column: Int, _ value: DatabaseValue) {
+    func setToOne(_ record: Int, column: Int, _ value: ColumnValue) {
         batch.values[record * width + column] = Cell(value, in: &batch.bytes)
     }
 
@@ -315,7 +315,7 @@ final class EntityWriter {
     /// A missing value takes the attribute's default.
     private func bindRow(_ record: Int, pk: Int64?, to statement: Statement, from first: Int32,
                          bytes: UnsafeRawBufferPointer) throws(SluiceError) {
-        try bind(statement, pk.map(DatabaseValue.integer) ?? .null, at: first)
+        try bind(statement, pk.map(ColumnValue.integer) ?? .null, at: first)
         for column in 0..<width {
             let cell = batch.values[record * width + column]
             let index = first + 1 + Int32(column)
@@ -473,7 +473,7 @@ final class EntityWriter {
         }
     }
 
-    private func bind(_ statement: Statement, _ value: DatabaseValue, at index: Int32) throws(SluiceError) {
+    private func bind(_ statement: Statement, _ value: ColumnValue, at index: Int32) throws(SluiceError) {
         do {
             try statement.bind(value, at: index)
         } catch {

@@ -41,7 +41,7 @@ final class FreeformWriter: FreeformSink {
     // never re-entered: no dynamic exclusivity checks (they were a sixth of the import).
     /// Reused per record: a value per table column, and the table columns the record sets, in
     /// the order of its record columns.
-    @exclusivity(unchecked) private var row: [DatabaseValue?] = []
+    @exclusivity(unchecked) private var row: [ColumnValue?] = []
     @exclusivity(unchecked) private var bound: [Int] = []
     /// Per table column, the number of the last record that set it (to set each once).
     @exclusivity(unchecked) private var setBy: [Int] = []

@@ -20,7 +20,7 @@
     public static func map(_ bytes: [UInt8], model: Model, entity: String? = nil, path: String? = nil,
                            chunkSize: Int, maxValueBytes: Int = 64 << 20, maxDepth: Int = 1_000) throws -> Outcome
     {
-        let plan = try MappingPlan(model: model, locations: .init(entity: entity, path: path.map(KeyPath.init(parsing:))))
+        let plan = try MappingPlan(model: model, locations: .init(entity: entity, path: path.map(JSONKeyPath.init(parsing:))))
         let sink = CollectingSink(plan: plan)
         let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes, capturesRejectedRecords: true)
         let failure = feed(bytes, to: stream, chunkSize: chunkSize, maxValueBytes: maxValueBytes, maxDepth: maxDepth)

@@ -64,7 +64,7 @@ public final class Importer {
     {
         let plan: MappingPlan
         do {
-            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(KeyPath.init(parsing:))))
+            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:))))
         } catch {
             throw SluiceError(error)
         }
@@ -105,7 +105,7 @@ public final class Importer {
         guard options.entity == nil else {
             throw SluiceError(.usage, "an entity (--entity) needs a model; without one, records go to one table")
         }
-        let path = options.path.map { KeyPath(parsing: $0).keys } ?? []
+        let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { connection, rejects, _ throws(SluiceError) in
             let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError, rejects: rejects)

@@ -15,9 +15,9 @@ final class LinkWriter {
     // Read per link by the writer thread, which alone uses a link writer and never re-enters
     // it: no dynamic exclusivity checks (they were a twentieth of a cold import's writer).
     /// Per plan id: ids found in the database before this batch's rows were written.
-    @exclusivity(unchecked) private var known: [Int: [DatabaseValue: Int64]] = [:]
+    @exclusivity(unchecked) private var known: [Int: [ColumnValue: Int64]] = [:]
     /// Per target entity and attribute: ids of the batch's own records, built when needed.
-    @exclusivity(unchecked) private var batchIDs: [Int: [DatabaseValue: Int64]] = [:]
+    @exclusivity(unchecked) private var batchIDs: [Int: [ColumnValue: Int64]] = [:]
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
     /// The most ids one lookup binds (see `EntityWriter.maxParameters`).
@@ -39,7 +39,7 @@ final class LinkWriter {
         for writer in writers where !writer.isEmpty {
             for plan in plans[writer.entity] {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
-                var keys = Set<DatabaseValue>()
+                var keys = Set<ColumnValue>()
                 for record in 0..<writer.count where writer.isRepresentative(record) {
                     switch writer.link(record, plan.relationship) {
                     case .one(.key(let key))?: keys.insert(key)
@@ -156,7 +156,7 @@ final class LinkWriter {
     private func linkEach(_ targets: [LinkTarget], of record: Int, in writer: EntityWriter, plan: LinkPlan,
                           writers: [EntityWriter], current: String, link: String, unlink: String) throws(SluiceError) -> Int
     {
-        let source = DatabaseValue.integer(writer.pk(of: record))
+        let source = ColumnValue.integer(writer.pk(of: record))
         var made = 0
         var linked = Set<Int64>()
         for target in targets {
@@ -189,12 +189,12 @@ final class LinkWriter {
         }
     }
 
-    private func batchID(_ key: DatabaseValue, plan: LinkPlan, writers: [EntityWriter]) -> Int64? {
+    private func batchID(_ key: ColumnValue, plan: LinkPlan, writers: [EntityWriter]) -> Int64? {
         guard let attribute = plan.relatedByAttribute else { return nil }
         let cacheKey = plan.target * 65_536 + attribute
         if batchIDs[cacheKey] == nil {
             let writer = writers[plan.target]
-            var ids: [DatabaseValue: Int64] = [:]
+            var ids: [ColumnValue: Int64] = [:]
             for record in 0..<writer.count where writer.isRepresentative(record) {
                 if let value = writer.value(record, attribute), value != .null { ids[value] = writer.pk(of: record) }
             }
@@ -211,15 +211,15 @@ final class LinkWriter {
                         input: writer.source(of: record), position: writer.position(of: record))
     }
 
-    private func lookUp(_ keys: [DatabaseValue], table: String, column: String) throws(SluiceError) -> [DatabaseValue: Int64] {
-        var found: [DatabaseValue: Int64] = [:]
+    private func lookUp(_ keys: [ColumnValue], table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64] {
+        var found: [ColumnValue: Int64] = [:]
         var start = 0
         while start < keys.count {
             let end = min(start + Self.maxParameters, keys.count)
             let size = EntityWriter.listSize(for: end - start, limit: Self.maxParameters)
             let query = "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) "
                 + "WHERE \(quoteIdentifier(column)) IN (\(EntityWriter.placeholders(size)))"
-            let arguments = Array(keys[start..<end]) + repeatElement(DatabaseValue.null, count: size - (end - start))
+            let arguments = Array(keys[start..<end]) + repeatElement(ColumnValue.null, count: size - (end - start))
             for row in try sql.rows(query, arguments) {
                 if case .integer(let pk) = row[1] { found[row[0]] = pk }
             }

@@ -19,7 +19,7 @@ public struct ModelFile: Sendable {
     /// Checks what only an import reveals: defaults that do not convert, date formats, and
     /// where the records are (`--entity`, `--path`, or the model's `root`).
     public func validateForImport(entity: String? = nil, path keyPath: String? = nil) throws {
-        _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(KeyPath.init(parsing:))),
+        _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(JSONKeyPath.init(parsing:))),
                             sourceName: path)
     }
 }

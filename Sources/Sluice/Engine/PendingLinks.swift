@@ -11,7 +11,7 @@
 final class PendingLinks {
     struct Example: Equatable {
         var relationship: String
-        var key: DatabaseValue
+        var key: ColumnValue
         var position: SourcePosition
     }
 
@@ -22,7 +22,7 @@ final class PendingLinks {
     /// costs more than a row. Arrays, not dictionaries: a link can wait per record.
     /// (Touched per waiting link by the one thread that writes: no dynamic exclusivity checks.)
     @exclusivity(unchecked) private var counts: [Int] = []
-    @exclusivity(unchecked) private var buffered: [[DatabaseValue]] = []
+    @exclusivity(unchecked) private var buffered: [[ColumnValue]] = []
     private static let columns = 5
     private static let rowsPerInsert = 128
     private static let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
@@ -39,7 +39,7 @@ final class PendingLinks {
     /// The temporary table of a relationship's waiting links.
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
-    func add(plan: LinkPlan, source: Int64, key: DatabaseValue, input: Int, position: TextPosition) throws(SluiceError) {
+    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: TextPosition) throws(SluiceError) {
         if plan.id >= counts.count {
             counts += repeatElement(0, count: plan.id + 1 - counts.count)
             buffered += repeatElement([], count: plan.id + 1 - buffered.count)
@@ -149,7 +149,7 @@ final class PendingLinks {
         }
     }
 
-    private static func integer(_ value: DatabaseValue) -> Int? {
+    private static func integer(_ value: ColumnValue) -> Int? {
         if case .integer(let number) = value { return Int(number) }
         return nil
     }

@@ -13,7 +13,7 @@ final class SQLRunner {
 
     /// Runs a statement to its end; returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ arguments: some Collection<DatabaseValue> = []) throws(SluiceError) -> Int {
+    func run(_ sql: String, _ arguments: some Collection<ColumnValue> = []) throws(SluiceError) -> Int {
         let statement = try prepared(sql)
         do {
             try statement.bind(arguments)
@@ -27,9 +27,9 @@ final class SQLRunner {
     }
 
     /// The rows of a query.
-    func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SluiceError) -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ arguments: [ColumnValue] = []) throws(SluiceError) -> [[ColumnValue]] {
         let statement = try prepared(sql)
-        var rows: [[DatabaseValue]] = []
+        var rows: [[ColumnValue]] = []
         do {
             try statement.bind(arguments)
             while try statement.step() {

@@ -53,7 +53,7 @@ extension ModelDesigner {
                 names.reserve(name + "_pk")
                 entities[index].names = names
                 entities[index].relationships.append(Model.Relationship(
-                    name: name, entity: entities[target].name, keys: [KeyPath([key])]))
+                    name: name, entity: entities[target].name, keys: [JSONKeyPath([key])]))
             }
         }
     }
@@ -117,7 +117,7 @@ extension ModelDesigner {
         if roots.count == 1, roots[0].key == nil {
             root = .entity(entities[roots[0].entity].name)
         } else {
-            root = .paths(roots.map { (KeyPath([$0.key ?? ""]), entities[$0.entity].name) })
+            root = .paths(roots.map { (JSONKeyPath([$0.key ?? ""]), entities[$0.entity].name) })
         }
         let modelEntities = entities.filter(\.isEntity).map { entity in
             Model.Entity(name: entity.name, table: entity.table, identity: entity.identity,

@@ -60,14 +60,14 @@ extension ModelDesigner {
                 type = identityType
                 entities[index].identityAttribute = name
             }
-            entities[index].attributes.append(Model.Attribute(name: name, type: type, keys: [KeyPath(attribute.path)]))
+            entities[index].attributes.append(Model.Attribute(name: name, type: type, keys: [JSONKeyPath(attribute.path)]))
         }
         for found in relationships {
             let snapshot = names
             let name = names.claim(InferenceNaming.identifier(found.path.joined(separator: "_"))) { snapshot.isFree($0 + "_pk") }
             names.reserve(name + "_pk")
             entities[index].relationships.append(Model.Relationship(
-                name: name, entity: entities[found.target].name, toMany: found.toMany, keys: [KeyPath(found.path)]))
+                name: name, entity: entities[found.target].name, toMany: found.toMany, keys: [JSONKeyPath(found.path)]))
             if found.wantsInverse {
                 pendingInverses.append((entity: index, relationship: entities[index].relationships.count - 1, target: found.target))
             }

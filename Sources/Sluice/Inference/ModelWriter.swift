@@ -40,7 +40,7 @@ enum ModelWriter {
 
     private static func attribute(_ attribute: Model.Attribute) -> JSONValue {
         var members: [JSONValue.Member] = [.init("type", .string(attribute.type.rawValue))]
-        if attribute.keys != [KeyPath(parsing: attribute.name)] { members.append(.init("key", keys(attribute.keys))) }
+        if attribute.keys != [JSONKeyPath(parsing: attribute.name)] { members.append(.init("key", keys(attribute.keys))) }
         if attribute.column != attribute.name { members.append(.init("column", .string(attribute.column))) }
         if !attribute.optional { members.append(.init("optional", .bool(false))) }
         if let value = attribute.defaultValue { members.append(.init("default", value)) }
@@ -52,7 +52,7 @@ enum ModelWriter {
     private static func relationship(_ relationship: Model.Relationship) -> JSONValue {
         var members: [JSONValue.Member] = [.init("entity", .string(relationship.entity))]
         if relationship.toMany { members.append(.init("toMany", .bool(true))) }
-        if relationship.keys != [KeyPath(parsing: relationship.name)] { members.append(.init("key", keys(relationship.keys))) }
+        if relationship.keys != [JSONKeyPath(parsing: relationship.name)] { members.append(.init("key", keys(relationship.keys))) }
         if let relatedBy = relationship.relatedBy { members.append(.init("relatedBy", .string(relatedBy))) }
         if let inverse = relationship.inverse { members.append(.init("inverse", .string(inverse))) }
         if !relationship.toMany, relationship.column != "\(relationship.name)_pk" {
@@ -63,7 +63,7 @@ enum ModelWriter {
         return .object(members)
     }
 
-    private static func keys(_ paths: [KeyPath]) -> JSONValue {
+    private static func keys(_ paths: [JSONKeyPath]) -> JSONValue {
         paths.count == 1 ? .string(paths[0].description) : .array(paths.map { .string($0.description) })
     }
 

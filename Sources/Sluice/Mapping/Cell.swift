@@ -1,13 +1,13 @@
 /// A converted value as records and batches hold it: a plain 16-byte struct whose text or
 /// blob bytes live in an arena (`CellArena`) next to it, never in a Swift `String`.
 ///
-/// `DatabaseValue` is the value as the rest of the library speaks it; on the per-value path
+/// `ColumnValue` is the value as the rest of the library speaks it; on the per-value path
 /// (slots, records, batches, binding) it costs an allocation or a reference count per text
 /// and a generic copy per move. A cell is copied as bits, its bytes are appended to the
 /// arena once, and SQLite reads them from there in place (`SQLITE_STATIC`).
 struct Cell: Sendable {
     enum Kind: UInt8, Sendable {
-        /// Not mentioned by the record (a `nil` `DatabaseValue?`).
+        /// Not mentioned by the record (a `nil` `ColumnValue?`).
         case missing
         case null
         case integer
@@ -36,8 +36,8 @@ struct Cell: Sendable {
         Cell(kind: kind, bits: UInt64(arena.append(cellBytes: bytes)), count: Int32(bytes.count))
     }
 
-    /// A `DatabaseValue` (nil: missing), its bytes appended to `arena`.
-    init<Arena: CellArena & ~Copyable>(_ value: DatabaseValue?, in arena: inout Arena) {
+    /// A `ColumnValue` (nil: missing), its bytes appended to `arena`.
+    init<Arena: CellArena & ~Copyable>(_ value: ColumnValue?, in arena: inout Arena) {
         switch value {
         case nil: self = .missing
         case .null?: self = .null
@@ -71,8 +71,8 @@ struct Cell: Sendable {
         return Cell.bytes(kind, bytes(in: source), in: &arena)
     }
 
-    /// As a `DatabaseValue` (nil when missing), reading bytes from `arena`.
-    func databaseValue(in arena: UnsafeRawBufferPointer) -> DatabaseValue? {
+    /// As a `ColumnValue` (nil when missing), reading bytes from `arena`.
+    func columnValue(in arena: UnsafeRawBufferPointer) -> ColumnValue? {
         switch kind {
         case .missing: return nil
         case .null: return .null
@@ -84,7 +84,7 @@ struct Cell: Sendable {
     }
 
     /// Whether the cell holds `value` (bytes read from `arena`), without allocating.
-    func equals(_ value: DatabaseValue, in arena: UnsafeRawBufferPointer) -> Bool {
+    func equals(_ value: ColumnValue, in arena: UnsafeRawBufferPointer) -> Bool {
         switch (kind, value) {
         case (.null, .null): return true
         case (.integer, .integer(let number)): return integer == number

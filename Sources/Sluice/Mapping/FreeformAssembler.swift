@@ -207,7 +207,7 @@ struct FreeformAssembler {
         case .record:
             return reject(value.kindDescription, at: position())
         case .column(let column):
-            set(column, Self.databaseValue(of: value))
+            set(column, Self.columnValue(of: value))
             return .none
         }
     }
@@ -215,7 +215,7 @@ struct FreeformAssembler {
     // MARK: Values
 
     /// The stored form of a scalar (see the type's comment).
-    static func databaseValue(of scalar: Scalar) -> DatabaseValue {
+    static func columnValue(of scalar: Scalar) -> ColumnValue {
         switch scalar {
         case .null:
             return .null
@@ -299,7 +299,7 @@ struct FreeformAssembler {
     }
 
     /// Sets a column of the open record; a repeated key replaces its earlier value.
-    private mutating func set(_ column: Int, _ value: DatabaseValue) {
+    private mutating func set(_ column: Int, _ value: ColumnValue) {
         if column >= completed.values.count {
             completed.values.append(contentsOf: repeatElement(nil, count: column + 1 - completed.values.count))
         }

@@ -4,9 +4,9 @@ extension MappingPlan {
         /// `--entity`: overrides the model's `root`.
         var entity: String?
         /// `--path`: the key path of the records inside an envelope (needs an entity).
-        var path: KeyPath?
+        var path: JSONKeyPath?
 
-        init(entity: String? = nil, path: KeyPath? = nil) {
+        init(entity: String? = nil, path: JSONKeyPath? = nil) {
             self.entity = entity
             self.path = path
         }
@@ -29,7 +29,7 @@ extension MappingPlan {
                     problems.append(ModelProblem(path: "\(path).dateFormat", message: error.message))
                     continue
                 }
-                var defaultValue: DatabaseValue?
+                var defaultValue: ColumnValue?
                 if let value = attribute.defaultValue {
                     do {
                         defaultValue = try converter.convert(value)
@@ -68,7 +68,7 @@ extension MappingPlan {
 
         if let name = locations.entity {
             if let entity = entityIndex(named: name) {
-                addLocation(locations.path ?? KeyPath([]), entity: entity)
+                addLocation(locations.path ?? JSONKeyPath([]), entity: entity)
             } else {
                 problems.append(ModelProblem(path: "--entity",
                                              message: NameSuggestion.unknownEntity(name, entities: model.entities.map(\.name))))
@@ -78,14 +78,14 @@ extension MappingPlan {
         } else {
             switch model.root {
             case .entity(let name)?:
-                if let entity = entityIndex(named: name) { addLocation(KeyPath([]), entity: entity) }
+                if let entity = entityIndex(named: name) { addLocation(JSONKeyPath([]), entity: entity) }
             case .paths(let paths)?:
                 for (path, name) in paths {
                     if let entity = entityIndex(named: name) { addLocation(path, entity: entity) }
                 }
             case nil:
                 if entities.count == 1 {
-                    addLocation(KeyPath([]), entity: 0)
+                    addLocation(JSONKeyPath([]), entity: 0)
                 } else {
                     problems.append(ModelProblem(
                         path: "root",
@@ -111,7 +111,7 @@ extension MappingPlan {
         return index.map { ($0, target.attributes[$0].converter) }
     }
 
-    private mutating func addKeyPath(_ path: KeyPath, from root: Int) -> Int {
+    private mutating func addKeyPath(_ path: JSONKeyPath, from root: Int) -> Int {
         var node = root
         for key in path.keys {
             if let child = keyNodes[node].children.lookup(key) {
@@ -125,7 +125,7 @@ extension MappingPlan {
         return node
     }
 
-    private mutating func addLocation(_ path: KeyPath, entity: Int) {
+    private mutating func addLocation(_ path: JSONKeyPath, entity: Int) {
         var node = Self.rootLocation
         for key in path.keys {
             if let child = locationNodes[node].children.lookup(key) {

@@ -23,7 +23,7 @@ struct MappingPlan {
         var converter: ValueConverter
         var optional: Bool
         /// The model's `default`, converted; nil when it has none.
-        var defaultValue: DatabaseValue?
+        var defaultValue: ColumnValue?
         var defaultWhenMissing: Bool
     }
 
@@ -39,7 +39,7 @@ struct MappingPlan {
         var relatedByName: String
 
         /// A bare id converted to the target's `relatedBy` attribute.
-        func key(_ value: Scalar) throws(ConversionError) -> DatabaseValue {
+        func key(_ value: Scalar) throws(ConversionError) -> ColumnValue {
             guard let (_, converter) = relatedBy else {
                 throw ConversionError(message: "a bare id needs relatedBy: \(relatedByName) has no single identity attribute")
             }

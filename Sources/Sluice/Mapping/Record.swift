@@ -19,16 +19,16 @@ struct Record {
     /// records), so a sink may copy them whole instead of value by value.
     var bytesAreItsOwn = false
 
-    /// An attribute's value as a `DatabaseValue`; nil when not mentioned.
-    func value(_ attribute: Int) -> DatabaseValue? {
-        values[attribute].databaseValue(in: bytes)
+    /// An attribute's value as a `ColumnValue`; nil when not mentioned.
+    func value(_ attribute: Int) -> ColumnValue? {
+        values[attribute].columnValue(in: bytes)
     }
 }
 
 /// A zero-config record (`FreeformAssembler`): one value per column known when it
 /// completed, nil where the record has no such key.
 struct FreeformRecord {
-    var values: [DatabaseValue?]
+    var values: [ColumnValue?]
     var position: TextPosition
 }
 
@@ -44,7 +44,7 @@ enum Link: Equatable {
 /// The other end of a link: a bare id, or a record of this import.
 enum LinkTarget: Hashable {
     /// The target's `relatedBy` value, converted to that attribute's type.
-    case key(DatabaseValue)
+    case key(ColumnValue)
     /// A nested record, as the sink numbered it when it completed.
     case record(RecordHandle)
 }

@@ -2,7 +2,7 @@ extension ValueConverter {
     /// Converts a value held in memory, such as an attribute's `default` from the model file,
     /// exactly as the same value in the input would be converted. Objects and arrays suit only
     /// `json` attributes, which get their compact text (numbers as written).
-    func convert(_ value: JSONValue) throws(ConversionError) -> DatabaseValue {
+    func convert(_ value: JSONValue) throws(ConversionError) -> ColumnValue {
         switch value {
         case .null: return .null
         case .bool(let flag): return try convert(Scalar.bool(flag))
@@ -19,16 +19,16 @@ extension ValueConverter {
         }
     }
 
-    private func convert(number text: String) throws(ConversionError) -> DatabaseValue {
+    private func convert(number text: String) throws(ConversionError) -> ColumnValue {
         let result = Array(text.utf8).withUnsafeBytes { bytes in
-            Result { () throws(ConversionError) -> DatabaseValue in try convert(.number(bytes)) }
+            Result { () throws(ConversionError) -> ColumnValue in try convert(.number(bytes)) }
         }
         return try result.get()
     }
 
-    private func convert(string text: String) throws(ConversionError) -> DatabaseValue {
+    private func convert(string text: String) throws(ConversionError) -> ColumnValue {
         let result = Array(text.utf8).withUnsafeBytes { bytes in
-            Result { () throws(ConversionError) -> DatabaseValue in try convert(.string(bytes)) }
+            Result { () throws(ConversionError) -> ColumnValue in try convert(.string(bytes)) }
         }
         return try result.get()
     }

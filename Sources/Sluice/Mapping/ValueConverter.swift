@@ -49,7 +49,7 @@ struct ValueConverter: Sendable {
         self.dateInput = try DateInput(dateFormat: dateFormat)
     }
 
-    func convert(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    func convert(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         if case .null = scalar { return .null }
         switch type {
         case .string: return toString(scalar)
@@ -65,7 +65,7 @@ struct ValueConverter: Sendable {
     }
 
     /// Converts into a `Cell`, text and blob bytes appended to `arena`. Strings, integers and
-    /// doubles (most values) take a path that makes no `String` nor `DatabaseValue`; the other
+    /// doubles (most values) take a path that makes no `String` nor `ColumnValue`; the other
     /// types convert through `convert(_:)`.
     @inline(__always)
     func convert(_ scalar: Scalar, into arena: inout ByteArena) throws(ConversionError) -> Cell {
@@ -99,7 +99,7 @@ struct ValueConverter: Sendable {
 
     // MARK: - Per type
 
-    private func toString(_ scalar: Scalar) -> DatabaseValue {
+    private func toString(_ scalar: Scalar) -> ColumnValue {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .text(value ? "true" : "false")
@@ -107,7 +107,7 @@ struct ValueConverter: Sendable {
         }
     }
 
-    private func toInteger(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    private func toInteger(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .integer(value ? 1 : 0)
@@ -128,7 +128,7 @@ struct ValueConverter: Sendable {
         }
     }
 
-    private func toDouble(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    private func toDouble(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .real(value ? 1 : 0)
@@ -150,7 +150,7 @@ struct ValueConverter: Sendable {
         return value
     }
 
-    private func toDecimal(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    private func toDecimal(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         switch scalar {
         case .null: return .null
         case .bool: throw fail(scalar)
@@ -160,7 +160,7 @@ struct ValueConverter: Sendable {
         }
     }
 
-    private func toBoolean(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    private func toBoolean(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .integer(value ? 1 : 0)
@@ -196,7 +196,7 @@ struct ValueConverter: Sendable {
         return packed
     }
 
-    private func toDate(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    private func toDate(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         let instant: Int64
         switch scalar {
         case .null: return .null
@@ -234,7 +234,7 @@ struct ValueConverter: Sendable {
         return instant
     }
 
-    private func toUUID(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    private func toUUID(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         guard case .string(let bytes) = scalar, let text = UUIDText.lowercased(bytes) else {
             if case .null = scalar { return .null }
             throw fail(scalar)
@@ -242,7 +242,7 @@ struct ValueConverter: Sendable {
         return .text(text)
     }
 
-    private func toBinary(_ scalar: Scalar) throws(ConversionError) -> DatabaseValue {
+    private func toBinary(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         guard case .string(let bytes) = scalar else {
             if case .null = scalar { return .null }
             throw fail(scalar)
@@ -251,7 +251,7 @@ struct ValueConverter: Sendable {
         return .blob(data)
     }
 
-    private func toJSON(_ scalar: Scalar) -> DatabaseValue {
+    private func toJSON(_ scalar: Scalar) -> ColumnValue {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .text(value ? "true" : "false")

@@ -36,7 +36,7 @@ extension Model {
 /// could not be decoded hold placeholders; a draft with problems never becomes a `Model`.
 struct ModelDraft {
     struct RootEntry {
-        var path: KeyPath
+        var path: JSONKeyPath
         var entity: String
         var location: ModelLocation
     }
@@ -120,7 +120,7 @@ struct ModelDecoder {
     {
         switch value {
         case .string(let name):
-            return (false, [.init(path: KeyPath([]), entity: name, location: location)])
+            return (false, [.init(path: JSONKeyPath([]), entity: name, location: location)])
         case .object(let members):
             var entries: [ModelDraft.RootEntry] = []
             for member in uniqueMembers(members, at: location) {
@@ -395,8 +395,8 @@ struct ModelDecoder {
     }
 
     /// A dotted key path; empty keys (`a..b`, a trailing dot, an empty string) are problems.
-    private mutating func keyPath(_ text: String, at location: ModelLocation) -> KeyPath? {
-        let path = KeyPath(parsing: text)
+    private mutating func keyPath(_ text: String, at location: ModelLocation) -> JSONKeyPath? {
+        let path = JSONKeyPath(parsing: text)
         guard !path.keys.isEmpty, !path.keys.contains(where: \.isEmpty) else {
             report("\(ModelProblem.quote(text)) is not a valid key path", at: location)
             return nil
@@ -405,11 +405,11 @@ struct ModelDecoder {
     }
 
     /// `key`: one key path, or fallback key paths in order.
-    private mutating func keyPaths(_ value: JSONValue, at location: ModelLocation) -> [KeyPath]? {
+    private mutating func keyPaths(_ value: JSONValue, at location: ModelLocation) -> [JSONKeyPath]? {
         guard let texts = strings(value, at: location, expected: "expected a string or an array of strings",
                                   empty: "expected at least one key path")
         else { return nil }
-        var paths: [KeyPath] = []
+        var paths: [JSONKeyPath] = []
         for text in texts {
             guard let path = keyPath(text, at: location) else { return nil }
             paths.append(path)

@@ -16,8 +16,9 @@ public struct Model: Sendable, Equatable {
     }
 }
 
-/// A dotted key path such as `location.lat`, split into its keys.
-public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
+/// A dotted key path into a JSON record such as `location.lat`, split into its keys. (Not
+/// named `KeyPath`, which would hide Swift's own.)
+public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
     public var keys: [String]
 
     public init(_ keys: [String]) { self.keys = keys }
@@ -35,7 +36,7 @@ extension Model {
     /// object mapped to entities.
     public enum Root: Sendable, Equatable {
         case entity(String)
-        case paths([(path: KeyPath, entity: String)])
+        case paths([(path: JSONKeyPath, entity: String)])
 
         public static func == (lhs: Root, rhs: Root) -> Bool {
             switch (lhs, rhs) {
@@ -73,7 +74,7 @@ extension Model {
         public var name: String
         public var type: AttributeType
         /// Key paths tried in order; the first one present in a record wins, even when null.
-        public var keys: [KeyPath]
+        public var keys: [JSONKeyPath]
         public var column: String
         public var optional: Bool
         /// The `default` as written in the model file; the mapping plan converts it to the
@@ -82,12 +83,12 @@ extension Model {
         public var defaultWhenMissing: Bool
         public var dateFormat: String?
 
-        public init(name: String, type: AttributeType, keys: [KeyPath]? = nil, column: String? = nil,
+        public init(name: String, type: AttributeType, keys: [JSONKeyPath]? = nil, column: String? = nil,
                     optional: Bool = true, defaultValue: JSONValue? = nil,
                     defaultWhenMissing: Bool = false, dateFormat: String? = nil) {
             self.name = name
             self.type = type
-            self.keys = keys ?? [KeyPath(parsing: name)]
+            self.keys = keys ?? [JSONKeyPath(parsing: name)]
             self.column = column ?? name
             self.optional = optional
             self.defaultValue = defaultValue
@@ -103,7 +104,7 @@ extension Model {
         public var name: String
         public var entity: String
         public var toMany: Bool
-        public var keys: [KeyPath]
+        public var keys: [JSONKeyPath]
         /// The target attribute a bare id refers to; nil means the target's single identity.
         public var relatedBy: String?
         public var inverse: String?
@@ -112,13 +113,13 @@ extension Model {
         public var merge: MergePolicy
         public var unresolved: UnresolvedPolicy
 
-        public init(name: String, entity: String, toMany: Bool = false, keys: [KeyPath]? = nil,
+        public init(name: String, entity: String, toMany: Bool = false, keys: [JSONKeyPath]? = nil,
                     relatedBy: String? = nil, inverse: String? = nil, column: String? = nil,
                     merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null) {
             self.name = name
             self.entity = entity
             self.toMany = toMany
-            self.keys = keys ?? [KeyPath(parsing: name)]
+            self.keys = keys ?? [JSONKeyPath(parsing: name)]
             self.relatedBy = relatedBy
             self.inverse = inverse
             self.column = column ?? "\(name)_pk"

@@ -93,10 +93,10 @@ final class Connection {
     }
 
     /// Runs `sql` with `arguments` and returns every row. For small queries (schema, tests).
-    func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SQLiteError) -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ arguments: [ColumnValue] = []) throws(SQLiteError) -> [[ColumnValue]] {
         let statement = try prepare(sql)
         try statement.bind(arguments)
-        var rows: [[DatabaseValue]] = []
+        var rows: [[ColumnValue]] = []
         while try statement.step() {
             rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
         }
@@ -104,7 +104,7 @@ final class Connection {
     }
 
     /// The first column of the first row, or nil when there is no row.
-    func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws(SQLiteError) -> DatabaseValue? {
+    func scalar(_ sql: String, _ arguments: [ColumnValue] = []) throws(SQLiteError) -> ColumnValue? {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         return try statement.step() ? statement.value(at: 0) : nil

@@ -163,7 +163,7 @@ struct SchemaMigration {
     }
 }
 
-extension DatabaseValue {
+extension ColumnValue {
     var textValue: String? {
         if case .text(let text) = self { return text }
         return nil

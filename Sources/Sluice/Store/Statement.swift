@@ -47,7 +47,7 @@ final class Statement {
 
     /// Binds `value` to parameter `index` (1-based). Text and blobs are copied
     /// (`SQLITE_TRANSIENT`); an empty blob stays an empty blob, not NULL.
-    func bind(_ value: DatabaseValue, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: ColumnValue, at index: Int32) throws(SQLiteError) {
         let rc: Int32
         switch value {
         case .null:
@@ -112,7 +112,7 @@ final class Statement {
     }
 
     /// Binds `values` to parameters 1, 2, … in order.
-    func bind(_ values: some Collection<DatabaseValue>) throws(SQLiteError) {
+    func bind(_ values: some Collection<ColumnValue>) throws(SQLiteError) {
         var index: Int32 = 1
         for value in values {
             try bind(value, at: index)
@@ -150,7 +150,7 @@ final class Statement {
     }
 
     /// Binds `values`, steps to the end, and resets. For INSERT/UPDATE/DELETE.
-    func run(_ values: some Collection<DatabaseValue>) throws(SQLiteError) {
+    func run(_ values: some Collection<ColumnValue>) throws(SQLiteError) {
         defer { reset() }
         try bind(values)
         while try step() {}
@@ -168,7 +168,7 @@ final class Statement {
     }
 
     /// The value of `column` (0-based) of the current row, by its storage class.
-    func value(at column: Int32) -> DatabaseValue {
+    func value(at column: Int32) -> ColumnValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))

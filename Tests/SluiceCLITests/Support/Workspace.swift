@@ -99,11 +99,11 @@ struct TestDatabase {
         connection = try Connection(path: path, mode: .readOnly)
     }
 
-    func rows(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ arguments: [ColumnValue] = []) throws -> [[ColumnValue]] {
         try connection.rows(sql, arguments)
     }
 
-    func scalar(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+    func scalar(_ sql: String, _ arguments: [ColumnValue] = []) throws -> ColumnValue? {
         try connection.scalar(sql, arguments)
     }
 
@@ -113,7 +113,7 @@ struct TestDatabase {
     }
 
     /// Every row of `table` in key order: the whole content, to compare before and after.
-    func dump(_ table: String, orderBy key: String = "pk") throws -> [[DatabaseValue]] {
+    func dump(_ table: String, orderBy key: String = "pk") throws -> [[ColumnValue]] {
         try rows("SELECT * FROM \"\(table)\" ORDER BY \"\(key)\"")
     }
 
@@ -125,7 +125,7 @@ struct TestDatabase {
         }
     }
 
-    func integrityCheck() throws -> DatabaseValue? {
+    func integrityCheck() throws -> ColumnValue? {
         try scalar("PRAGMA integrity_check")
     }
 }
@@ -164,7 +164,7 @@ enum Fixtures {
         """
 }
 
-extension DatabaseValue {
+extension ColumnValue {
     var text: String? {
         if case .text(let value) = self { return value }
         return nil

@@ -28,9 +28,9 @@ struct EntityBatchTests {
         }
     }
 
-    private func texts(of batch: EntityBatch, record: Int) -> [DatabaseValue?] {
+    private func texts(of batch: EntityBatch, record: Int) -> [ColumnValue?] {
         batch.bytes.withUnsafeBytes { bytes in
-            (0..<batch.width).map { batch.values[record * batch.width + $0].databaseValue(in: bytes) }
+            (0..<batch.width).map { batch.values[record * batch.width + $0].columnValue(in: bytes) }
         }
     }
 

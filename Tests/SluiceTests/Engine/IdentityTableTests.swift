@@ -4,7 +4,7 @@ import Testing
 struct IdentityTableTests {
     /// Each record's first record of the same identity (itself when it is the first), with
     /// identities of `parts` cells each.
-    private func firsts(_ records: [[DatabaseValue?]]) -> [Int] {
+    private func firsts(_ records: [[ColumnValue?]]) -> [Int] {
         var arena: [UInt8] = []
         let cells = records.map { $0.map { Cell($0, in: &arena) } }
         var table = IdentityTable()
@@ -35,7 +35,7 @@ struct IdentityTableTests {
 
     @Test func manyRecordsSharingFewSlotsAreAllFound() {
         // 5,000 identities in a table of 16,384 slots, probing past each other on collisions.
-        let records = (0..<5_000).map { [DatabaseValue?.some(.integer(Int64($0 % 2_500)))] }
+        let records = (0..<5_000).map { [ColumnValue?.some(.integer(Int64($0 % 2_500)))] }
         let result = firsts(records)
         #expect(result == (0..<5_000).map { $0 % 2_500 })
     }

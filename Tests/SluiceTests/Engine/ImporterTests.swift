@@ -24,7 +24,7 @@ func importTracingSQL(_ json: String, model: Model, into path: String, options: 
 }
 
 /// The rows of a query, for assertions.
-func query(_ path: String, _ sql: String) throws -> [[DatabaseValue]] {
+func query(_ path: String, _ sql: String) throws -> [[ColumnValue]] {
     try Connection(path: path, mode: .readOnly).rows(sql)
 }
 
@@ -34,7 +34,7 @@ private let item = Model.Entity(
         .init(name: "id", type: .integer),
         .init(name: "name", type: .string),
         .init(name: "price", type: .double, defaultValue: .number("1.5")),
-        .init(name: "stock", type: .integer, keys: [KeyPath(parsing: "stock.count")]),
+        .init(name: "stock", type: .integer, keys: [JSONKeyPath(parsing: "stock.count")]),
     ])
 private let items = Model(root: .entity("Item"), entities: [item])
 

@@ -20,7 +20,7 @@ private func peopleModel(friendsMerge: Model.MergePolicy = .add, employerUnresol
     let company = Model.Entity(
         name: "Company", table: "companies", identity: ["code"],
         attributes: [.init(name: "code", type: .string), .init(name: "name", type: .string)])
-    return Model(root: .paths([(KeyPath(parsing: "people"), "Person"), (KeyPath(parsing: "companies"), "Company")]),
+    return Model(root: .paths([(JSONKeyPath(parsing: "people"), "Person"), (JSONKeyPath(parsing: "companies"), "Company")]),
                  entities: [person, phone, company])
 }
 

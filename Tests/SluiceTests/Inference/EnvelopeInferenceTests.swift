@@ -30,11 +30,11 @@ extension InferenceTests {
         @Test func aKeyThatIsAnotherEntitysIdentityKeyIsARelationship() throws {
             let model = try InferenceTests.infer(Self.feed).model
             #expect(model.entity(named: "StopTime")?.relationships == [
-                Model.Relationship(name: "trip", entity: "Trip", keys: [KeyPath(["trip_id"])]),
-                Model.Relationship(name: "stop", entity: "Stop", keys: [KeyPath(["stop_id"])]),
+                Model.Relationship(name: "trip", entity: "Trip", keys: [JSONKeyPath(["trip_id"])]),
+                Model.Relationship(name: "stop", entity: "Stop", keys: [JSONKeyPath(["stop_id"])]),
             ])
             #expect(model.entity(named: "Trip")?.relationships == [
-                Model.Relationship(name: "route", entity: "Route", keys: [KeyPath(["route_id"])]),
+                Model.Relationship(name: "route", entity: "Route", keys: [JSONKeyPath(["route_id"])]),
             ])
             // The attributes stay: one key feeds both.
             #expect(model.type("StopTime", "trip_id") == .string)
@@ -49,7 +49,7 @@ extension InferenceTests {
             let model = try InferenceTests.infer(json).model
             #expect(model.entity(named: "Order")?.relationships.map(\.name) == ["customer", "customer_2"])
             #expect(model.relationship("Order", "customer")?.entity == "Customer")
-            #expect(model.relationship("Order", "customer_2")?.keys == [KeyPath(["customerId"])])
+            #expect(model.relationship("Order", "customer_2")?.keys == [JSONKeyPath(["customerId"])])
         }
 
         @Test func noRelationshipAcrossTypes() throws {

@@ -6,10 +6,10 @@ extension InferenceTests {
     /// order, and read back as the same model.
     @Suite struct ModelWriterTests {
         @Test func writesTheModelFileLayout() throws {
-            let model = Model(root: .paths([(KeyPath(["orders"]), "Order")]), entities: [
+            let model = Model(root: .paths([(JSONKeyPath(["orders"]), "Order")]), entities: [
                 Model.Entity(name: "Order", table: "orders", identity: ["id"], attributes: [
                     Model.Attribute(name: "id", type: .integer),
-                    Model.Attribute(name: "first_name", type: .string, keys: [KeyPath(["first name"]), KeyPath(["name", "first"])]),
+                    Model.Attribute(name: "first_name", type: .string, keys: [JSONKeyPath(["first name"]), JSONKeyPath(["name", "first"])]),
                     Model.Attribute(name: "at", type: .date, column: "placed_at", optional: false,
                                     defaultValue: .object([.init("a", .number("1"))]), defaultWhenMissing: true, dateFormat: "M/d/yyyy"),
                 ], relationships: [
@@ -19,7 +19,7 @@ extension InferenceTests {
                     Model.Attribute(name: "order_id", type: .integer), Model.Attribute(name: "n", type: .integer),
                     Model.Attribute(name: "note\"\n", type: .string),
                 ], relationships: [
-                    Model.Relationship(name: "order", entity: "Order", keys: [KeyPath(["order_id"])], relatedBy: "id",
+                    Model.Relationship(name: "order", entity: "Order", keys: [JSONKeyPath(["order_id"])], relatedBy: "id",
                                        column: "order_ref", unresolved: .stub),
                 ]),
             ])

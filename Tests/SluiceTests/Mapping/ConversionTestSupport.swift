@@ -28,7 +28,7 @@ enum TestScalar: Sendable, CustomStringConvertible {
 }
 
 /// Converts `input` with a fresh converter; a converter that cannot be built is a test bug.
-func convert(_ input: TestScalar, to type: AttributeType, dateFormat: String? = nil) -> Result<DatabaseValue, ConversionError> {
+func convert(_ input: TestScalar, to type: AttributeType, dateFormat: String? = nil) -> Result<ColumnValue, ConversionError> {
     let converter: ValueConverter
     do {
         converter = try ValueConverter(type: type, dateFormat: dateFormat)
@@ -36,12 +36,12 @@ func convert(_ input: TestScalar, to type: AttributeType, dateFormat: String? = 
         return .failure(error)
     }
     return input.withScalar { scalar in
-        Result { () throws(ConversionError) -> DatabaseValue in try converter.convert(scalar) }
+        Result { () throws(ConversionError) -> ColumnValue in try converter.convert(scalar) }
     }
 }
 
 /// The converted value, or nil when the conversion fails.
-func converted(_ input: TestScalar, to type: AttributeType, dateFormat: String? = nil) -> DatabaseValue? {
+func converted(_ input: TestScalar, to type: AttributeType, dateFormat: String? = nil) -> ColumnValue? {
     try? convert(input, to: type, dateFormat: dateFormat).get()
 }
 

@@ -11,7 +11,7 @@ struct ConversionTests {
     }
 
     @Test("string", arguments: [
-        (TestScalar.string("This is a test value"), DatabaseValue?.some(.text("This is a test value"))),
+        (TestScalar.string("This is a test value"), ColumnValue?.some(.text("This is a test value"))),
         (.string(""), .text("")),
         (.string("héllo ☃"), .text("héllo ☃")),
         (.number("10248909829"), .text("10248909829")),
@@ -21,12 +21,12 @@ struct ConversionTests {
         (.bool(true), .text("true")),
         (.bool(false), .text("false")),
     ])
-    func string(input: TestScalar, expected: DatabaseValue?) {
+    func string(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .string) == expected)
     }
 
     @Test("integer", arguments: [
-        (TestScalar.number("42"), DatabaseValue?.some(.integer(42))),
+        (TestScalar.number("42"), ColumnValue?.some(.integer(42))),
         (.number("0"), .integer(0)),
         (.number("-0"), .integer(0)),
         (.number("-7"), .integer(-7)),
@@ -81,7 +81,7 @@ struct ConversionTests {
         (.string("NaN"), nil),
         (.string("١٢"), nil),
     ])
-    func integer(input: TestScalar, expected: DatabaseValue?) {
+    func integer(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .integer) == expected)
     }
 
@@ -109,7 +109,7 @@ struct ConversionTests {
     }
 
     @Test("double", arguments: [
-        (TestScalar.number("124.3"), DatabaseValue?.some(.real(124.3))),
+        (TestScalar.number("124.3"), ColumnValue?.some(.real(124.3))),
         (.number("10000000000"), .real(10_000_000_000)),
         (.number("0"), .real(0)),
         (.number("-0"), .real(-0.0)),
@@ -144,7 +144,7 @@ struct ConversionTests {
         (.string("1,5"), nil),
         (.string("abc"), nil),
     ])
-    func double(input: TestScalar, expected: DatabaseValue?) {
+    func double(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .double) == expected)
     }
 
@@ -154,7 +154,7 @@ struct ConversionTests {
     }
 
     @Test("decimal", arguments: [
-        (TestScalar.number("1.2"), DatabaseValue?.some(.text("1.2"))),
+        (TestScalar.number("1.2"), ColumnValue?.some(.text("1.2"))),
         (.number("1.20"), .text("1.20")),
         (.number("10158365420975381"), .text("10158365420975381")),
         (.number("123456789012345678901234567890.123456789"), .text("123456789012345678901234567890.123456789")),
@@ -172,7 +172,7 @@ struct ConversionTests {
         (.string("abc"), nil),
         (.string("NaN"), nil),
     ])
-    func decimal(input: TestScalar, expected: DatabaseValue?) {
+    func decimal(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .decimal) == expected)
     }
 
@@ -182,7 +182,7 @@ struct ConversionTests {
     }
 
     @Test("boolean", arguments: [
-        (TestScalar.bool(true), DatabaseValue?.some(.integer(1))),
+        (TestScalar.bool(true), ColumnValue?.some(.integer(1))),
         (.bool(false), .integer(0)),
         (.number("0"), .integer(0)),
         (.number("-0"), .integer(0)),
@@ -217,7 +217,7 @@ struct ConversionTests {
         (.string("truee"), nil),
         (.string("maybe"), nil),
     ])
-    func boolean(input: TestScalar, expected: DatabaseValue?) {
+    func boolean(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .boolean) == expected)
     }
 
@@ -227,7 +227,7 @@ struct ConversionTests {
 
     @Test("uuid", arguments: [
         (TestScalar.string("6BA7B810-9DAD-11D1-80B4-00C04FD430C8"),
-         DatabaseValue?.some(.text("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))),
+         ColumnValue?.some(.text("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))),
         (.string("6ba7b810-9dad-11d1-80b4-00c04fd430c8"), .text("6ba7b810-9dad-11d1-80b4-00c04fd430c8")),
         (.string("00000000-0000-0000-0000-000000000000"), .text("00000000-0000-0000-0000-000000000000")),
         // Rejected.
@@ -242,12 +242,12 @@ struct ConversionTests {
         (.number("42"), nil),
         (.bool(true), nil),
     ])
-    func uuid(input: TestScalar, expected: DatabaseValue?) {
+    func uuid(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .uuid) == expected)
     }
 
     @Test("binary", arguments: [
-        (TestScalar.string(""), DatabaseValue?.some(.blob([]))),
+        (TestScalar.string(""), ColumnValue?.some(.blob([]))),
         (.string("AA=="), .blob([0])),
         (.string("AA"), .blob([0])),
         (.string("AAE="), .blob([0, 1])),
@@ -271,7 +271,7 @@ struct ConversionTests {
         (.number("42"), nil),
         (.bool(true), nil),
     ])
-    func binary(input: TestScalar, expected: DatabaseValue?) {
+    func binary(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .binary) == expected)
     }
 
@@ -281,7 +281,7 @@ struct ConversionTests {
     }
 
     @Test("json", arguments: [
-        (TestScalar.string("abc"), DatabaseValue?.some(.text(#""abc""#))),
+        (TestScalar.string("abc"), ColumnValue?.some(.text(#""abc""#))),
         (.string("a\"b\\c\n\t\r\u{8}\u{c}\u{1}\u{1f}\u{7f}é☃"), .text(#""a\"b\\c\n\t\r\b\f\u0001\u001f"# + "\u{7f}é☃\"")),
         (.string("/"), .text(#""/""#)),
         (.number("1.50"), .text("1.50")),
@@ -289,7 +289,7 @@ struct ConversionTests {
         (.bool(true), .text("true")),
         (.bool(false), .text("false")),
     ])
-    func json(input: TestScalar, expected: DatabaseValue?) {
+    func json(input: TestScalar, expected: ColumnValue?) {
         #expect(converted(input, to: .json) == expected)
     }
 

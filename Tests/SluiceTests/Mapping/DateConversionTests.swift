@@ -77,7 +77,7 @@ struct DateConversionTests {
         ("2011-07-23T22:30:40GMT", nil),
     ])
     func iso8601(input: String, expected: String?) {
-        #expect(converted(.string(input), to: .date) == expected.map(DatabaseValue.text))
+        #expect(converted(.string(input), to: .date) == expected.map(ColumnValue.text))
     }
 
     @Test func iso8601Messages() {
@@ -134,7 +134,7 @@ struct DateConversionTests {
         (.bool(true), "unix", nil),
     ])
     func unixTime(input: TestScalar, dateFormat: String?, expected: String?) {
-        #expect(converted(input, to: .date, dateFormat: dateFormat) == expected.map(DatabaseValue.text))
+        #expect(converted(input, to: .date, dateFormat: dateFormat) == expected.map(ColumnValue.text))
     }
 
     @Test func unixTimeMessages() {
@@ -224,7 +224,7 @@ struct DateConversionTests {
         ("'Year' yyyy", "year 2011", nil),
     ])
     func pattern(dateFormat: String, input: String, expected: String?) {
-        #expect(converted(.string(input), to: .date, dateFormat: dateFormat) == expected.map(DatabaseValue.text))
+        #expect(converted(.string(input), to: .date, dateFormat: dateFormat) == expected.map(ColumnValue.text))
     }
 
     @Test func patternMessages() {

@@ -4,14 +4,14 @@ import Testing
 /// Collects what a `FreeformStream` produces: each record as key → value (keys as first
 /// spelled), and the rejections.
 final class FreeformCollectingSink: FreeformSink {
-    var records: [[String: DatabaseValue]] = []
+    var records: [[String: ColumnValue]] = []
     var positions: [[Int]] = []
     var rejections: [String] = []
     var columnNames: [String] = []
 
     func accept(_ record: FreeformRecord, columnNames: [String]) {
         #expect(record.values.count == columnNames.count)
-        var values: [String: DatabaseValue] = [:]
+        var values: [String: ColumnValue] = [:]
         for (index, value) in record.values.enumerated() {
             if let value { values[columnNames[index]] = value }
         }

@@ -4,14 +4,14 @@ import Testing
 /// Collects what a `RecordStream` produces: records as (entity name, column → value) and rejections.
 final class CollectingSink: RecordSink {
     let plan: MappingPlan
-    var records: [(entity: String, values: [String: DatabaseValue?], line: Int, column: Int)] = []
+    var records: [(entity: String, values: [String: ColumnValue?], line: Int, column: Int)] = []
     var rejections: [String] = []
 
     init(plan: MappingPlan) { self.plan = plan }
 
     func accept(_ record: Record) -> RecordHandle {
         let entity = plan.entities[record.entity]
-        var values: [String: DatabaseValue?] = [:]
+        var values: [String: ColumnValue?] = [:]
         for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = .some(record.value(index)) }
         records.append((entity.name, values, record.position.line, record.position.column))
         links.append(record.links)
@@ -54,12 +54,12 @@ func assemble(_ json: String, model: Model, locations: MappingPlan.Locations = .
 private let stop = Model.Entity(
     name: "Stop", table: "stops", identity: ["id"],
     attributes: [
-        .init(name: "id", type: .string, keys: [KeyPath(parsing: "stop_id")]),
-        .init(name: "name", type: .string, keys: [KeyPath(parsing: "stop_name"), KeyPath(parsing: "name")]),
-        .init(name: "code", type: .integer, keys: [KeyPath(parsing: "location.code")]),
+        .init(name: "id", type: .string, keys: [JSONKeyPath(parsing: "stop_id")]),
+        .init(name: "name", type: .string, keys: [JSONKeyPath(parsing: "stop_name"), JSONKeyPath(parsing: "name")]),
+        .init(name: "code", type: .integer, keys: [JSONKeyPath(parsing: "location.code")]),
         .init(name: "meta", type: .json),
     ])
-private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.init(name: "id", type: .integer, keys: [KeyPath(parsing: "trip_id")])])
+private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.init(name: "id", type: .integer, keys: [JSONKeyPath(parsing: "trip_id")])])
 
 @Suite struct RecordAssemblerTests {
     let model = Model(root: .entity("Stop"), entities: [stop, trip])
@@ -85,7 +85,7 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
     }
 
     @Test func aFailedValueUnderALosingFallbackKeyIsNoError() throws {
-        let entity = Model.Entity(name: "N", attributes: [.init(name: "n", type: .integer, keys: [KeyPath(parsing: "a"), KeyPath(parsing: "b")])])
+        let entity = Model.Entity(name: "N", attributes: [.init(name: "n", type: .integer, keys: [JSONKeyPath(parsing: "a"), JSONKeyPath(parsing: "b")])])
         let model = Model(entities: [entity])
         let sink = try assemble(#"{"b": "junk", "a": 5} {"a": "junk", "b": 5}"#, model: model)
         #expect(sink.records.map { $0.values["n"] } == [.some(.integer(5))])
@@ -108,7 +108,7 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
     }
 
     @Test func rootMapOfKeyPathsToEntities() throws {
-        let model = Model(root: .paths([(KeyPath(parsing: "stops"), "Stop"), (KeyPath(parsing: "data.trips"), "Trip")]), entities: [stop, trip])
+        let model = Model(root: .paths([(JSONKeyPath(parsing: "stops"), "Stop"), (JSONKeyPath(parsing: "data.trips"), "Trip")]), entities: [stop, trip])
         let json = #"{"meta": {"stops": [{"stop_id": "no"}]}, "stops": [{"stop_id": "A"}], "data": {"trips": {"trip_id": "9"}}, "tail": [1]}"#
         let sink = try assemble(json, model: model)
         #expect(sink.records.map(\.entity) == ["Stop", "Trip"])
@@ -117,7 +117,7 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
 
     @Test func entityAndPathFromTheCommandLine() throws {
         let json = #"{"data": {"items": [{"trip_id": 1}, {"trip_id": "2"}]}, "count": 2}"#
-        let sink = try assemble(json, model: model, locations: .init(entity: "Trip", path: KeyPath(parsing: "data.items")))
+        let sink = try assemble(json, model: model, locations: .init(entity: "Trip", path: JSONKeyPath(parsing: "data.items")))
         #expect(sink.records.map { $0.values["id"] } == [.some(.integer(1)), .some(.integer(2))])
     }
 
@@ -177,7 +177,7 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
             name: "Trip", identity: ["id"], attributes: [.init(name: "id", type: .integer)],
             relationships: [
                 .init(name: "stops", entity: "Stop", toMany: true),
-                .init(name: "next", entity: "Trip", keys: [KeyPath(parsing: "next"), KeyPath(parsing: "following")]),
+                .init(name: "next", entity: "Trip", keys: [JSONKeyPath(parsing: "next"), JSONKeyPath(parsing: "following")]),
             ])
         let model = Model(root: .entity("Trip"), entities: [trip, stop])
         let json = #"{"stops": ["A", {"stop_id": "B"}, null, 7], "id": 1, "next": null, "following": 2} {"id": 2, "following": "3"}"#
@@ -205,10 +205,10 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         // Keys of one length that differ only after the first byte, or only in it, the empty
         // key, and keys listed in an order other than the model's.
         let entity = Model.Entity(name: "R", attributes: [
-            .init(name: "ab", type: .integer, keys: [KeyPath(["ab"])]),
-            .init(name: "ac", type: .integer, keys: [KeyPath(["ac"])]),
-            .init(name: "bc", type: .integer, keys: [KeyPath(["bc"])]),
-            .init(name: "empty", type: .integer, keys: [KeyPath([""])]),
+            .init(name: "ab", type: .integer, keys: [JSONKeyPath(["ab"])]),
+            .init(name: "ac", type: .integer, keys: [JSONKeyPath(["ac"])]),
+            .init(name: "bc", type: .integer, keys: [JSONKeyPath(["bc"])]),
+            .init(name: "empty", type: .integer, keys: [JSONKeyPath([""])]),
         ])
         let sink = try assemble(#"{"bc": 3, "": 4, "ac": 2, "ab": 1, "a": 9, "abc": 9}"#, model: Model(entities: [entity]),
                                 locations: .init(entity: "R"))

@@ -62,38 +62,38 @@ func modelProblems(_ text: String) -> [String] {
         let model = try decodeModel(Self.specExample)
         let expected = Model(
             root: .paths([
-                (KeyPath(["stops"]), "Stop"), (KeyPath(["trips"]), "Trip"), (KeyPath(["stop_times"]), "StopTime"),
+                (JSONKeyPath(["stops"]), "Stop"), (JSONKeyPath(["trips"]), "Trip"), (JSONKeyPath(["stop_times"]), "StopTime"),
             ]),
             entities: [
                 Model.Entity(
                     name: "Stop", table: "stops", identity: ["stopID"],
                     attributes: [
-                        Model.Attribute(name: "stopID", type: .string, keys: [KeyPath(["stop_id"])]),
+                        Model.Attribute(name: "stopID", type: .string, keys: [JSONKeyPath(["stop_id"])]),
                         Model.Attribute(name: "name", type: .string,
-                                        keys: [KeyPath(["stop_name"]), KeyPath(["name"])]),
-                        Model.Attribute(name: "lat", type: .double, keys: [KeyPath(["location", "lat"])]),
-                        Model.Attribute(name: "opened", type: .date, keys: [KeyPath(["opened"])],
+                                        keys: [JSONKeyPath(["stop_name"]), JSONKeyPath(["name"])]),
+                        Model.Attribute(name: "lat", type: .double, keys: [JSONKeyPath(["location", "lat"])]),
+                        Model.Attribute(name: "opened", type: .date, keys: [JSONKeyPath(["opened"])],
                                         dateFormat: "M/d/yyyy"),
                         Model.Attribute(name: "accessible", type: .boolean, defaultValue: .bool(false)),
                         Model.Attribute(name: "code", type: .string),
                     ],
                     relationships: [
-                        Model.Relationship(name: "parent", entity: "Stop", keys: [KeyPath(["parent_station"])]),
+                        Model.Relationship(name: "parent", entity: "Stop", keys: [JSONKeyPath(["parent_station"])]),
                         Model.Relationship(name: "stopTimes", entity: "StopTime", toMany: true, inverse: "stop"),
                     ]),
                 Model.Entity(
                     name: "Trip", identity: ["tripID"],
-                    attributes: [Model.Attribute(name: "tripID", type: .string, keys: [KeyPath(["trip_id"])])]),
+                    attributes: [Model.Attribute(name: "tripID", type: .string, keys: [JSONKeyPath(["trip_id"])])]),
                 Model.Entity(
                     name: "StopTime",
                     attributes: [
-                        Model.Attribute(name: "sequence", type: .integer, keys: [KeyPath(["stop_sequence"])],
+                        Model.Attribute(name: "sequence", type: .integer, keys: [JSONKeyPath(["stop_sequence"])],
                                         optional: false),
                     ],
                     relationships: [
-                        Model.Relationship(name: "stop", entity: "Stop", keys: [KeyPath(["stop_id"])],
+                        Model.Relationship(name: "stop", entity: "Stop", keys: [JSONKeyPath(["stop_id"])],
                                            column: "stop", unresolved: .stub),
-                        Model.Relationship(name: "trip", entity: "Trip", keys: [KeyPath(["trip_id"])],
+                        Model.Relationship(name: "trip", entity: "Trip", keys: [JSONKeyPath(["trip_id"])],
                                            relatedBy: "tripID", unresolved: .fail),
                     ]),
             ])
@@ -101,7 +101,7 @@ func modelProblems(_ text: String) -> [String] {
         // Spot checks of the defaults, in case the expectation above used them too.
         #expect(model.entity(named: "Trip")?.table == "Trip")
         #expect(model.entity(named: "Stop")?.relationships[0].column == "parent_pk")
-        #expect(model.entity(named: "Stop")?.attribute(named: "code")?.keys == [KeyPath(["code"])])
+        #expect(model.entity(named: "Stop")?.attribute(named: "code")?.keys == [JSONKeyPath(["code"])])
         #expect(model.entity(named: "Stop")?.attribute(named: "code")?.column == "code")
         #expect(model.entity(named: "Stop")?.attribute(named: "code")?.optional == true)
         #expect(model.entity(named: "StopTime")?.identity == [])
@@ -148,11 +148,11 @@ func modelProblems(_ text: String) -> [String] {
             """)
         let entity = model.entities[0]
         #expect(entity.attributes[0].keys == [
-            KeyPath(["location", "lat"]), KeyPath(["geo", "coordinates", "0"]), KeyPath(["lat"]),
+            JSONKeyPath(["location", "lat"]), JSONKeyPath(["geo", "coordinates", "0"]), JSONKeyPath(["lat"]),
         ])
-        #expect(entity.attributes[1].keys == [KeyPath(["location", "lon"])])
+        #expect(entity.attributes[1].keys == [JSONKeyPath(["location", "lon"])])
         #expect(entity.attributes[1].column == "longitude")
-        #expect(entity.relationships[0].keys == [KeyPath(["owner", "id"]), KeyPath(["owner_id"])])
+        #expect(entity.relationships[0].keys == [JSONKeyPath(["owner", "id"]), JSONKeyPath(["owner_id"])])
         #expect(entity.relationships[0].relatedBy == "lat")
     }
 
@@ -174,7 +174,7 @@ func modelProblems(_ text: String) -> [String] {
 
     @Test func rootKeyPathsAreSplitOnDots() throws {
         let model = try decodeModel(#"{ "root": { "data.items": "E", "more": "E" }, "entities": { "E": {} } }"#)
-        #expect(model.root == .paths([(KeyPath(["data", "items"]), "E"), (KeyPath(["more"]), "E")]))
+        #expect(model.root == .paths([(JSONKeyPath(["data", "items"]), "E"), (JSONKeyPath(["more"]), "E")]))
     }
 
     @Test func attributeFieldsAllDecode() throws {
@@ -207,7 +207,7 @@ func modelProblems(_ text: String) -> [String] {
             } }
             """)
         #expect(model.entities[0].relationships[0] == Model.Relationship(
-            name: "bs", entity: "B", toMany: true, keys: [KeyPath(["b_list"])], relatedBy: "id",
+            name: "bs", entity: "B", toMany: true, keys: [JSONKeyPath(["b_list"])], relatedBy: "id",
             merge: .replace, unresolved: .stub))
         #expect(model.entities[1].relationships[0] == Model.Relationship(
             name: "a", entity: "A", relatedBy: "code", inverse: "bs", column: "a_ref"))

@@ -275,8 +275,8 @@ import Testing
         let bytes = try [UInt8](Data(contentsOf: url))
         let model = try Model.parse(bytes, sourceName: "model.json")
         #expect(model.root == .paths([
-            (KeyPath(["stops"]), "Stop"), (KeyPath(["routes"]), "Route"),
-            (KeyPath(["trips"]), "Trip"), (KeyPath(["stop_times"]), "StopTime"),
+            (JSONKeyPath(["stops"]), "Stop"), (JSONKeyPath(["routes"]), "Route"),
+            (JSONKeyPath(["trips"]), "Trip"), (JSONKeyPath(["stop_times"]), "StopTime"),
         ]))
         #expect(model.entities.map(\.name) == ["Stop", "Route", "Trip", "StopTime"])
         #expect(model.entities.map(\.table) == ["stops", "routes", "trips", "stop_times"])
@@ -285,9 +285,9 @@ import Testing
         #expect(stopTime.attribute(named: "sequence")?.type == .integer)
         #expect(stopTime.relationships.map(\.column) == ["trip_pk", "stop_pk"])
         let stop = try #require(model.entity(named: "Stop"))
-        #expect(stop.attribute(named: "name")?.keys == [KeyPath(["stop_name"]), KeyPath(["name"])])
+        #expect(stop.attribute(named: "name")?.keys == [JSONKeyPath(["stop_name"]), JSONKeyPath(["name"])])
         #expect(stop.relationships[0] == Model.Relationship(name: "parent", entity: "Stop",
-                                                            keys: [KeyPath(["parent_station"])]))
+                                                            keys: [JSONKeyPath(["parent_station"])]))
         #expect(model.entity(named: "Route")?.attribute(named: "type")?.type == .integer)
         // Every to-many is stored in its inverse's column: no join tables.
         for entity in model.entities {

@@ -6,7 +6,7 @@ extension StoreTests {
         @Test func roundTripsEveryValue() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (v)")
-            let values: [DatabaseValue] = [
+            let values: [ColumnValue] = [
                 .null, .integer(0), .integer(Int64.min), .integer(Int64.max), .integer(-1),
                 .real(3.25), .real(-0.0), .real(1e308), .real(Double.leastNonzeroMagnitude),
                 .text(""), .text("héllo, wörld ✓"), .text("nul\u{0}inside"), .text("\"quoted\""),
@@ -21,7 +21,7 @@ extension StoreTests {
             let select = try connection.prepare("SELECT v FROM t ORDER BY rowid")
             #expect(select.columnCount == 1)
             #expect(select.columnName(at: 0) == "v")
-            var read: [DatabaseValue] = []
+            var read: [ColumnValue] = []
             while try select.step() { read.append(select.value(at: 0)) }
             #expect(read == values)
         }

@@ -2,7 +2,7 @@
 ///
 /// Comparing a converted input value with the stored one decides whether an update writes
 /// anything, so equality is exact (no numeric coercion between `integer` and `real`).
-public enum DatabaseValue: Hashable, Sendable {
+public enum ColumnValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case real(Double)
@@ -10,7 +10,7 @@ public enum DatabaseValue: Hashable, Sendable {
     case blob([UInt8])
 }
 
-extension DatabaseValue: CustomStringConvertible {
+extension ColumnValue: CustomStringConvertible {
     public var description: String {
         switch self {
         case .null: return "NULL"
