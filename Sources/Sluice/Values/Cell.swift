@@ -5,6 +5,9 @@
 /// (slots, records, batches, binding) it costs an allocation or a reference count per text
 /// and a generic copy per move. A cell is copied as bits, its bytes are appended to the
 /// arena once, and SQLite reads them from there in place (`SQLITE_STATIC`).
+///
+/// In `Values/`, not in a layer: Mapping makes cells and Store binds and reads them, and
+/// neither of those layers may depend on the other.
 struct Cell: Sendable {
     enum Kind: UInt8, Sendable {
         /// Not mentioned by the record (a `nil` `ColumnValue?`).
