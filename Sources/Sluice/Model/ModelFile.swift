@@ -1,4 +1,10 @@
 /// A model loaded from its file, with the digest `sluice_imports` records.
+///
+/// The loader lives with the model it loads rather than in `Engine/`: reading a model file
+/// needs nothing of the import (`sluice schema` loads one and opens no database), and the
+/// file's bytes and their digest belong together. It reads through the Input layer
+/// (`FileSource`, `ChunkReader`), the one piece of I/O in `Model/`; everything else here is
+/// pure values. What only an import can check is `validateForImport` (`Engine/`).
 public struct ModelFile: Sendable {
     public var path: String
     public var model: Model
@@ -14,12 +20,5 @@ public struct ModelFile: Sendable {
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
         let model = try Model.parse(bytes, sourceName: path)
         return ModelFile(path: path, model: model, sha256: SHA256.hex(of: bytes))
-    }
-
-    /// Checks what only an import reveals: defaults that do not convert, date formats, and
-    /// where the records are (`--entity`, `--path`, or the model's `root`).
-    public func validateForImport(entity: String? = nil, path keyPath: String? = nil) throws {
-        _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(JSONKeyPath.init(parsing:))),
-                            sourceName: path)
     }
 }
