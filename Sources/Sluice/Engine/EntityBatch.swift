@@ -74,3 +74,20 @@ struct EntityBatch: Sendable {
         count = 0
     }
 }
+
+extension EntityBatch {
+    /// The records' cells read in place, for `body` only: how `Store/` reads a batch.
+    func withRows<Result>(_ body: (CellRows) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
+        var outcome: Swift.Result<Result, SluiceError>!
+        values.withUnsafeBufferPointer { cells in
+            bytes.withUnsafeBytes { arena in
+                do throws(SluiceError) {
+                    outcome = .success(try body(CellRows(cells: cells, width: width, arena: arena)))
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+        }
+        return try outcome.get()
+    }
+}

@@ -16,24 +16,20 @@
 /// column: a record with a non-null value for it is a record error (`tooManyColumns`, placed
 /// and rejected by `FreeformStream`), and records without one still import.
 ///
-/// Each record is inserted with the columns it has, so a column it lacks gets the column's
-/// default (NULL for the columns Sluice adds). The INSERTs are cached by that column list;
-/// records of one shape, the usual case, reuse one statement.
+/// Each record is inserted with the columns it has (`FreeformTable.insert`), so a column it
+/// lacks gets the column's default.
 final class FreeformWriter: FreeformSink {
-    let table: String
     @exclusivity(unchecked) private(set) var counts: ImportReport.EntityCounts
-    private let connection: Connection
+    var table: String { freeformTable.name }
     private let onError: ImportOptions.ErrorPolicy
     private let rejects: RejectsFile?
 
-    /// The table's columns, as named in the database, and their ASCII-lowercased names.
-    private var tableColumns: [String]
+    /// Where the rows go, and its columns by their ASCII-lowercased names.
+    private let freeformTable: FreeformTable
     private var tableColumnNumbers: [String: Int]
     /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far;
     /// -1 for a key that found the table full.
     @exclusivity(unchecked) private var tableColumnOf: [Int] = []
-    /// `Connection.columnLimit`, read once.
-    private let columnLimit: Int
     /// Whether some key found the table full (records are then checked for its values).
     @exclusivity(unchecked) private var hasKeysWithoutColumn = false
 
@@ -47,31 +43,21 @@ final class FreeformWriter: FreeformSink {
     @exclusivity(unchecked) private var setBy: [Int] = []
     @exclusivity(unchecked) private var recordNumber = 0
 
-    /// INSERTs by the table columns they set, in binding order; the last one used is kept
-    /// apart to skip the hashing for a run of records of the same shape.
-    @exclusivity(unchecked) private var inserts: [[Int]: Statement] = [:]
-    @exclusivity(unchecked) private var lastColumns: [Int]?
-    @exclusivity(unchecked) private var lastInsert: Statement?
-    /// More distinct shapes than this and the cache starts over (sparse data has many).
-    private static let maxCachedInserts = 64
-
     /// Opens `table`, creating it when missing, and reads its columns.
     init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil)
         throws(SluiceError)
     {
-        self.table = table
-        self.connection = connection
         self.onError = onError
         self.rejects = rejects
         counts = ImportReport.EntityCounts(entity: table)
-        tableColumns = try FreeformTable.open(table, in: connection)
+        freeformTable = try FreeformTable(opening: table, in: connection)
+        let columns = freeformTable.columns
         tableColumnNumbers = [:]
-        for (number, name) in tableColumns.enumerated() where tableColumnNumbers[SchemaMigration.foldCase(name)] == nil {
+        for (number, name) in columns.enumerated() where tableColumnNumbers[SchemaMigration.foldCase(name)] == nil {
             tableColumnNumbers[SchemaMigration.foldCase(name)] = number
         }
-        row = Array(repeating: nil, count: tableColumns.count)
-        setBy = Array(repeating: -1, count: tableColumns.count)
-        columnLimit = connection.columnLimit
+        row = Array(repeating: nil, count: columns.count)
+        setBy = Array(repeating: -1, count: columns.count)
     }
 
     func accept(_ record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
@@ -91,26 +77,14 @@ final class FreeformWriter: FreeformSink {
                 bound.append(target)
             }
         }
-        let insert = try insertStatement()
-        do {
-            var index: Int32 = 1
-            for target in bound {
-                try insert.bind(row[target] ?? .null, at: index)
-                index += 1
-            }
-            _ = try insert.step()
-            insert.reset()
-        } catch {
-            insert.reset()
-            throw error.sluiceError(database: connection.displayName)
-        }
+        try freeformTable.insert(row, setting: bound)
         counts.inserted += 1
     }
 
     /// Writes the record to `--rejects` (also the one that stops an `abort`), then stops or
     /// counts it.
     func reject(_ error: SluiceError, record: [UInt8]?) throws(SluiceError) {
-        try rejects?.write(error, entity: table, record: record)
+        try rejects?.write(error, entity: freeformTable.name, record: record)
         if onError == .abort { throw error }
         counts.rejected += 1
     }
@@ -123,13 +97,11 @@ final class FreeformWriter: FreeformSink {
         var name = SchemaMigration.foldCase(key) == "pk" ? "pk_1" : key
         if name.utf8.contains(0) { name = name.replacing("\u{0}", with: "\u{FFFD}") }
         if let number = tableColumnNumbers[SchemaMigration.foldCase(name)] { return number }
-        guard tableColumns.count < columnLimit else {
+        guard freeformTable.columns.count < freeformTable.columnLimit else {
             hasKeysWithoutColumn = true
             return nil
         }
-        try FreeformTable.addColumn(name, to: table, in: connection)
-        let number = tableColumns.count
-        tableColumns.append(name)
+        let number = try freeformTable.addColumn(name)
         tableColumnNumbers[SchemaMigration.foldCase(name)] = number
         row.append(nil)
         setBy.append(-1)
@@ -140,7 +112,7 @@ final class FreeformWriter: FreeformSink {
     private func checkColumns(of record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
         for (column, value) in record.values.enumerated() where tableColumnOf[column] < 0 {
             guard let value, value != .null else { continue }
-            throw Self.tooManyColumns(table: table, key: columnNames[column], limit: columnLimit)
+            throw Self.tooManyColumns(table: freeformTable.name, key: columnNames[column], limit: freeformTable.columnLimit)
         }
     }
 
@@ -148,28 +120,5 @@ final class FreeformWriter: FreeformSink {
     static func tooManyColumns(table: String, key: String, limit: Int) -> SluiceError {
         SluiceError(.data, "table \(quoteIdentifier(table)) already has \(limit) columns, SQLite's limit: no column for the key "
             + "\(quoteIdentifier(key)) (a zero-config import makes one column per distinct key; import such data with a model)")
-    }
-
-    // MARK: Statements
-
-    /// The INSERT setting the columns in `bound`, in that order.
-    private func insertStatement() throws(SluiceError) -> Statement {
-        if let lastInsert, lastColumns == bound { return lastInsert }
-        let statement: Statement
-        if let cached = inserts[bound] {
-            statement = cached
-        } else {
-            let sql = FreeformTable.insertSQL(into: table, columns: bound.map { tableColumns[$0] })
-            do {
-                statement = try connection.prepare(sql)
-            } catch {
-                throw error.sluiceError(database: connection.displayName)
-            }
-            if inserts.count >= Self.maxCachedInserts { inserts.removeAll() }
-            inserts[bound] = statement
-        }
-        lastColumns = bound
-        lastInsert = statement
-        return statement
     }
 }

@@ -75,7 +75,7 @@ public final class Importer {
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
-                                                connection: connection, databaseName: databasePath))
+                                                connection: connection))
             }
             let sql = SQLRunner(connection: connection, databaseName: databasePath)
             let links = LinkWriter(plans: linkPlans, sql: sql, pending: PendingLinks(sql: sql), indexes: indexes)
@@ -197,7 +197,7 @@ public final class Importer {
                 inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
                 rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256)
             try ImportLog.insert(log, into: database.connection)
-            if options.analyze { try execute("ANALYZE") }
+            if options.analyze { try database.analyze() }
             target = nil
             // The point of no return: from here a cancellation is ignored and the import
             // finishes whole (an interrupted COMMIT or VACUUM would only be confusing).
@@ -300,14 +300,6 @@ public final class Importer {
     /// is not the user's data's fault.
     private func interruptedIfCancelled(_ error: SluiceError) -> SluiceError {
         options.cancellation?.isCancelled == true && !committing ? .interrupted(database: database.path) : error
-    }
-
-    private func execute(_ sql: String) throws(SluiceError) {
-        do {
-            try database.connection.execute(sql)
-        } catch {
-            throw error.sluiceError(database: database.path)
-        }
     }
 
     private func makeReport() -> ImportReport {

@@ -20,8 +20,6 @@ final class LinkWriter {
     @exclusivity(unchecked) private var batchIDs: [Int: [ColumnValue: Int64]] = [:]
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
-    /// The most ids one lookup binds (see `EntityWriter.maxParameters`).
-    private static let maxParameters = EntityWriter.maxParameters
 
     init(plans: [[LinkPlan]], sql: SQLRunner, pending: PendingLinks, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
@@ -215,10 +213,10 @@ final class LinkWriter {
         var found: [ColumnValue: Int64] = [:]
         var start = 0
         while start < keys.count {
-            let end = min(start + Self.maxParameters, keys.count)
-            let size = EntityWriter.listSize(for: end - start, limit: Self.maxParameters)
+            let end = min(start + SQLParameters.maxPerStatement, keys.count)
+            let size = SQLParameters.listSize(for: end - start, limit: SQLParameters.maxPerStatement)
             let query = "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) "
-                + "WHERE \(quoteIdentifier(column)) IN (\(EntityWriter.placeholders(size)))"
+                + "WHERE \(quoteIdentifier(column)) IN (\(SQLParameters.placeholders(size)))"
             let arguments = Array(keys[start..<end]) + repeatElement(ColumnValue.null, count: size - (end - start))
             for row in try sql.rows(query, arguments) {
                 if case .integer(let pk) = row[1] { found[row[0]] = pk }

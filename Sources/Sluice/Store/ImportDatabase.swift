@@ -115,8 +115,7 @@ final class ImportDatabase {
             connection = try Connection(path: temporaryPath, mode: .create, displayName: path)
         } catch {
             unlink(temporaryPath)
-            let reason = error.systemErrno != 0 ? systemMessage(error.systemErrno) : error.message
-            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(reason)")
+            throw error.sluiceError(creatingDatabase: path)
         }
         do {
             try connection.execute("""
@@ -134,6 +133,15 @@ final class ImportDatabase {
             throw error.sluiceError(database: path)
         }
         return ImportDatabase(path: path, connection: connection, isNew: true, temporaryPath: temporaryPath)
+    }
+
+    /// Runs `ANALYZE` inside the import's transaction, so the query planner knows the new data.
+    func analyze() throws(SluiceError) {
+        do {
+            try connection.execute("ANALYZE")
+        } catch {
+            throw error.sluiceError(database: path)
+        }
     }
 
     /// Makes the import permanent. On failure everything is rolled back (a new database

@@ -10,8 +10,8 @@ import Glibc
 ///     catch SQLiteError.constraint { ... }   // any SQLITE_CONSTRAINT_* code
 ///     catch SQLiteError.constraintUnique { ... } // exactly SQLITE_CONSTRAINT_UNIQUE
 ///
-/// Inside the library it stays an `SQLiteError`; at the Store's edge (`ImportDatabase`,
-/// `SchemaMigration`, `ImportLog`) it becomes a `SluiceError` through `sluiceError(database:)`.
+/// It never leaves `Store/`: every Store type the Engine uses throws `SluiceError`, and the
+/// `sluiceError` methods at the end of this file are the one place that turns one into the other.
 struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// An SQLite result code. Primary codes match every extended code of their family.
     struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -127,5 +127,21 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
             if let sql { detail += " (in: \(sql))" }
             return SluiceError(.cannotCreate, "cannot write \(subject): \(detail)")
         }
+    }
+
+    /// The error of a schema statement (`SchemaMigration`): a constraint failing there is a
+    /// unique index refused by rows that another writer added after the migration was
+    /// planned, and says so; anything else as `sluiceError(database:)`.
+    func sluiceError(database: String, migrating statement: String) -> SluiceError {
+        guard SQLiteError.constraint ~= self else { return sluiceError(database: database) }
+        return SluiceError(.cannotCreate, "cannot write database '\(database)': "
+            + "existing rows have duplicate identities; cannot run \(statement)")
+    }
+
+    /// The error of a new database file SQLite could not open: `.cannotCreate` with the
+    /// system's reason (a missing directory, no permission) when SQLite has one, else its message.
+    func sluiceError(creatingDatabase database: String) -> SluiceError {
+        let reason = systemErrno != 0 ? String(cString: strerror(systemErrno)) : message
+        return SluiceError(.cannotCreate, "cannot create database '\(database)': \(reason)")
     }
 }

@@ -47,12 +47,9 @@ struct SchemaMigration {
         for statement in statements {
             do {
                 try connection.execute(statement)
-            } catch SQLiteError.constraint {
-                // Planning checked for duplicates; this is a race with another writer.
-                throw SluiceError(.cannotCreate, "cannot write database '\(connection.displayName)': "
-                    + "existing rows have duplicate identities; cannot run \(statement)")
             } catch {
-                throw error.sluiceError(database: connection.displayName)
+                // Planning checked for duplicates; a constraint failing is a race with another writer.
+                throw error.sluiceError(database: connection.displayName, migrating: statement)
             }
         }
     }

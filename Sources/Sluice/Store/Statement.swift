@@ -149,6 +149,18 @@ final class Statement {
         sqlite3_reset(handle)
     }
 
+    /// Runs an INSERT or UPDATE whose parameters are all bound again before each run, then
+    /// resets it keeping its bindings. After a failure it is reset and its bindings cleared.
+    func runKeepingBindings() throws(SQLiteError) {
+        do {
+            _ = try step()
+            resetKeepingBindings()
+        } catch {
+            reset()
+            throw error
+        }
+    }
+
     /// Binds `values`, steps to the end, and resets. For INSERT/UPDATE/DELETE.
     func run(_ values: some Collection<ColumnValue>) throws(SQLiteError) {
         defer { reset() }

@@ -209,9 +209,9 @@ private func writes(_ path: String) throws -> [String: Int64] {
     }
 
     @Test func inListsComeInAFewSizes() {
-        #expect([1, 16, 17, 100, 5_000, 20_000].map { EntityWriter.listSize(for: $0, limit: 32_766) }
+        #expect([1, 16, 17, 100, 5_000, 20_000].map { SQLParameters.listSize(for: $0, limit: 32_766) }
             == [16, 16, 32, 128, 8_192, 32_766])
-        #expect(EntityWriter.listSize(for: 10_000, limit: 16_383) == 16_383)
+        #expect(SQLParameters.listSize(for: 10_000, limit: 16_383) == 16_383)
     }
 
     /// The columns an UPDATE writes: the first 64 inline, more in words after them.
@@ -269,7 +269,7 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(inserts.filter { $0.filter { $0 == "?" }.count == 64 * 2 }.count == 2)
         let rows = try query(db, "SELECT pk, message FROM Log WHERE pk > 7 ORDER BY pk")
         #expect(rows == (1...150).map { [.integer(Int64(7 + $0)), .text("m\($0)")] })
-        #expect(EntityWriter.rowsPerInsert(width: 100) == 10)
+        #expect(RowInserter.rowsPerInsert(width: 100) == 10)
     }
 
     /// Past a row numbered `Int64.max`, SQLite picks unused pks itself: rows go in one at a

@@ -1,0 +1,29 @@
+extension EntityBatch {
+    /// Copies what `record` mentions onto `target`, a record with the same identity; tells
+    /// whether any value differed. To-many lists add up; other links are replaced.
+    mutating func merge(_ record: Int, into target: Int) -> Bool {
+        var changed = false
+        for attribute in 0..<attributeCount {
+            let value = values[record * width + attribute]
+            guard !value.isMissing else { continue }
+            let same = bytes.withUnsafeBytes { bytes in
+                values[target * width + attribute].equals(value, in: bytes, otherArena: bytes)
+            }
+            // Both cells' bytes are in this batch's arena: the target can point at them.
+            if !same {
+                values[target * width + attribute] = value
+                changed = true
+            }
+        }
+        for relationship in 0..<relationshipCount {
+            guard let link = links[record * relationshipCount + relationship] else { continue }
+            let index = target * relationshipCount + relationship
+            if case .many(let added) = link, case .many(let list)? = links[index] {
+                links[index] = .many(list + added)
+            } else {
+                links[index] = link
+            }
+        }
+        return changed
+    }
+}

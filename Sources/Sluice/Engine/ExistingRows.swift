@@ -1,0 +1,77 @@
+/// What the lookup of a batch (`IdentityLookup`) found of the rows that already exist, per
+/// record that found one: the attribute columns whose stored value differs from the
+/// record's (compared as the row is read, nothing copied), and the stored values of its
+/// to-one columns, with their bytes in an arena of their own. Those columns get their values
+/// only after the lookup (`LinkWriter`), so they are compared when the row is written.
+///
+/// Filled by `EntityWriter.prepare()`, read by its `write()` and by `LinkWriter`. One thread
+/// at a time uses it, never re-entering it: the state, touched per record of a re-import, has
+/// no dynamic exclusivity checks.
+final class ExistingRows {
+    /// Columns per row: attributes, then to-one relationship columns.
+    private let width: Int
+    private let attributeCount: Int
+    /// Per record of the batch: its row among those found, -1 for none.
+    @exclusivity(unchecked) private var rowOf: [Int32] = []
+    /// Per row found: the attributes that differ.
+    @exclusivity(unchecked) private var changedAttributes: [ColumnSet] = []
+    /// Per row found: its to-one columns as stored, `width - attributeCount` each.
+    @exclusivity(unchecked) private var stored: [Cell] = []
+    /// The bytes of `stored`'s text and blobs.
+    @exclusivity(unchecked) private(set) var storedBytes: [UInt8] = []
+
+    init(width: Int, attributeCount: Int) {
+        self.width = width
+        self.attributeCount = attributeCount
+    }
+
+    /// Forgets the rows found for the last batch, for a batch of `count` records.
+    func reset(count: Int) {
+        changedAttributes.removeAll(keepingCapacity: true)
+        stored.removeAll(keepingCapacity: true)
+        rowOf = Array(repeating: -1, count: count)
+        storedBytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Keeps what the current row of `found` holds, the row of `record` (its cells in `rows`).
+    func add(_ found: FoundRows, for record: Int, of rows: CellRows) {
+        rowOf[record] = Int32(changedAttributes.count)
+        // Attributes are final once records are merged; to-ones get their value later.
+        var changed = ColumnSet(width: width)
+        for column in 0..<attributeCount {
+            let cell = rows[record, column]
+            if !cell.isMissing, !found.column(column, holds: cell, in: rows.arena) {
+                changed.insert(column)
+            }
+        }
+        changedAttributes.append(changed)
+        for column in attributeCount..<width {
+            stored.append(found.cell(column, into: &storedBytes))
+        }
+    }
+
+    /// The columns of `record`'s row that its cells change: the attributes found to differ,
+    /// and the to-ones whose value now differs from the stored one (bytes in `storedArena`,
+    /// which is `storedBytes`).
+    func changes(of record: Int, in rows: CellRows, storedArena: UnsafeRawBufferPointer) -> ColumnSet {
+        var changed = changedAttributes[Int(rowOf[record])]
+        for column in attributeCount..<width {
+            let cell = rows[record, column]
+            if !cell.isMissing, !cell.equals(stored[storedIndex(record, column)], in: rows.arena, otherArena: storedArena) {
+                changed.insert(column)
+            }
+        }
+        return changed
+    }
+
+    /// The stored value of a to-one column before this batch, for a record whose row existed.
+    func storedValue(_ record: Int, _ column: Int) -> ColumnValue? {
+        precondition(column >= attributeCount, "only to-one columns are kept")
+        guard !rowOf.isEmpty, rowOf[record] >= 0 else { return nil }
+        return storedBytes.withUnsafeBytes { stored[storedIndex(record, column)].columnValue(in: $0) }
+    }
+
+    private func storedIndex(_ record: Int, _ column: Int) -> Int {
+        Int(rowOf[record]) * (width - attributeCount) + column - attributeCount
+    }
+}
