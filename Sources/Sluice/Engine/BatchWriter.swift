@@ -5,6 +5,10 @@
 /// of the same batch — in any order, cycles included — are made with the rows' pks known:
 /// merge and find existing rows, look up the ids the records name, write the rows (with the
 /// to-one links known by then), make the remaining links.
+///
+/// The connection changes threads with the batches: the writer thread owns it while it
+/// writes one, the caller before the first is handed over and once the thread is stopped
+/// (`Connection.owner`, checked in debug builds).
 final class BatchWriter: RecordSink {
     /// Used by the writer thread while the import runs; by the caller only after `finish()`.
     let writers: [EntityWriter]
@@ -18,6 +22,8 @@ final class BatchWriter: RecordSink {
     private let rejects: RejectsFile?
     private let cancellation: ImportCancellation?
     private let databaseName: String
+    /// The connection of every writer, whose owner changes with the thread that writes.
+    private let connection: Connection
     /// The batch being filled, one `EntityBatch` per entity. Touched for every record by the
     /// parsing thread only: no dynamic exclusivity checks.
     @exclusivity(unchecked) private var filling: [EntityBatch]
@@ -28,10 +34,11 @@ final class BatchWriter: RecordSink {
     /// import never starts a thread.
     private var pipeline: BatchPipeline<[EntityBatch]>?
 
-    init(writers: [EntityWriter], links: LinkWriter, touched: TouchedRows?, batchSize: Int,
+    init(writers: [EntityWriter], links: LinkWriter, touched: TouchedRows?, connection: Connection, batchSize: Int,
          onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil, cancellation: ImportCancellation? = nil,
          databaseName: String = "") {
         self.writers = writers
+        self.connection = connection
         self.links = links
         self.touched = touched
         self.batchSize = max(batchSize, 1)
@@ -44,7 +51,7 @@ final class BatchWriter: RecordSink {
     }
 
     deinit {
-        pipeline?.stop()
+        if let pipeline { stop(pipeline) }
     }
 
     func accept(_ record: Record) throws(SluiceError) -> RecordHandle {
@@ -70,8 +77,7 @@ final class BatchWriter: RecordSink {
         if let pipeline {
             if pending > 0 { try handOver() }
             try pipeline.drain()
-            pipeline.stop()
-            self.pipeline = nil
+            stop(pipeline)
         } else if pending > 0 {
             try write(&filling)
             pending = 0
@@ -91,16 +97,30 @@ final class BatchWriter: RecordSink {
     @discardableResult
     func close() -> SluiceError? {
         guard let pipeline else { return nil }
-        self.pipeline = nil
         try? pipeline.drain()
-        return pipeline.stop()
+        return stop(pipeline)
+    }
+
+    /// Joins the writer thread (which has released the connection after its last batch) and
+    /// takes the connection back; returns the thread's failure.
+    @discardableResult
+    private func stop(_ pipeline: BatchPipeline<[EntityBatch]>) -> SluiceError? {
+        self.pipeline = nil
+        let failure = pipeline.stop()
+        connection.owner.takeOver()
+        return failure
     }
 
     /// Hands the full batch to the writer thread and takes an empty one to fill.
     private func handOver() throws(SluiceError) {
         try checkCancellation()
         if pipeline == nil {
+            // From here until `stop`, the connection is the writer thread's for each batch it
+            // writes, and no thread's in between.
+            connection.owner.release()
             pipeline = BatchPipeline { [unowned self] (batch: inout [EntityBatch]) throws(SluiceError) in
+                self.connection.owner.takeOver()
+                defer { self.connection.owner.release() }
                 try self.write(&batch)
             }
         }

@@ -82,7 +82,7 @@ public final class Importer {
             let touched = options.deleteMissing
                 ? try TouchedRows(sql: sql, entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
-            return .model(plan, BatchWriter(writers: writers, links: links, touched: touched,
+            return .model(plan, BatchWriter(writers: writers, links: links, touched: touched, connection: connection,
                                             batchSize: options.batchSize, onError: options.onError,
                                             rejects: rejects, cancellation: options.cancellation,
                                             databaseName: databasePath))

@@ -5,7 +5,7 @@ internal import CSQLite
 /// a live statement; `close()` uses `sqlite3_close_v2`, which defers the real close until the
 /// last statement is finalized.
 ///
-/// Not `Sendable`: a connection and its statements belong to one thread at a time.
+/// Not `Sendable`: a connection and its statements belong to one thread at a time (`owner`).
 final class Connection {
     enum Mode: Sendable {
         /// `SQLITE_OPEN_READONLY`.
@@ -31,11 +31,15 @@ final class Connection {
     /// while a new database is built in a temporary file.
     var displayName: String
 
+    /// The thread that may use the connection and its statements now: checked (in debug
+    /// builds) as a statement is prepared or run, handed over explicitly (`ThreadOwner`).
+    var owner = ThreadOwner()
+
     private var db: OpaquePointer?
     /// The closure `trace(_:)` installed, owned here because SQLite keeps only a pointer.
-    var traceBox: TraceBox?
+    private var traceBox: TraceBox?
     /// The check `setInterruptCheck(_:)` installed, owned here for the same reason.
-    var interruptBox: InterruptBox?
+    private var interruptBox: InterruptBox?
 
     /// Opens `path` (`":memory:"` for an in-memory database) with extended result codes on.
     init(path: String, mode: Mode = .create, displayName: String? = nil) throws(SQLiteError) {
@@ -70,6 +74,7 @@ final class Connection {
     /// The raw handle, for `Statement`.
     var handle: OpaquePointer {
         guard let db else { preconditionFailure("SQLite connection used after close()") }  // our bug
+        assert(owner.isCurrentThread, "SQLite connection used by a thread that does not own it")  // our bug
         return db
     }
 
@@ -92,43 +97,57 @@ final class Connection {
         try Statement(connection: self, sql: sql)
     }
 
-    /// Runs `sql` with `arguments` and returns every row. For small queries (schema, tests).
-    func rows(_ sql: String, _ arguments: [ColumnValue] = []) throws(SQLiteError) -> [[ColumnValue]] {
-        let statement = try prepare(sql)
-        try statement.bind(arguments)
-        var rows: [[ColumnValue]] = []
-        while try statement.step() {
-            rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+    // MARK: Callbacks
+
+    /// Calls `record` with the SQL of every statement as it starts to run (sqlite3_trace_v2),
+    /// or stops tracing when `record` is nil. For tests that check what ran, such as one
+    /// lookup per batch rather than per record.
+    func trace(_ record: ((String) -> Void)?) {
+        traceBox = record.map(TraceBox.init)
+        guard let box = traceBox else {
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            return
         }
-        return rows
+        let context = Unmanaged.passUnretained(box).toOpaque()
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            guard let context, let statement, let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+            Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().record(String(cString: sql))
+            return 0
+        }, context)
     }
 
-    /// The first column of the first row, or nil when there is no row.
-    func scalar(_ sql: String, _ arguments: [ColumnValue] = []) throws(SQLiteError) -> ColumnValue? {
-        let statement = try prepare(sql)
-        try statement.bind(arguments)
-        return try statement.step() ? statement.value(at: 0) : nil
+    /// Makes every statement on this connection check `shouldStop` about every `steps` SQLite
+    /// VM instructions (sqlite3_progress_handler); when it returns true the statement stops
+    /// with SQLITE_INTERRUPT (an `SQLiteError.interrupt`). nil removes the check.
+    ///
+    /// This is how a long statement is cut short on SIGINT without calling into SQLite from
+    /// another thread or a signal handler: the check runs on the connection's own thread and
+    /// only reads a flag. Inside an explicit transaction an interrupted write leaves the
+    /// transaction open or rolled back; either way the caller rolls back.
+    func setInterruptCheck(every steps: Int32 = 4096, _ shouldStop: (() -> Bool)?) {
+        interruptBox = shouldStop.map(InterruptBox.init)
+        guard let box = interruptBox else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            return
+        }
+        let context = Unmanaged.passUnretained(box).toOpaque()
+        sqlite3_progress_handler(handle, steps, { context in
+            guard let context else { return 0 }
+            return Unmanaged<InterruptBox>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+        }, context)
     }
+}
 
-    /// The rowid of the last successful INSERT on this connection.
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+/// Keeps the trace closure alive while SQLite holds a pointer to it.
+private final class TraceBox {
+    let record: (String) -> Void
+    init(_ record: @escaping (String) -> Void) { self.record = record }
+}
 
-    /// Rows changed by the last INSERT, UPDATE or DELETE.
-    var changes: Int64 { sqlite3_changes64(handle) }
-
-    /// Rows changed since the connection was opened.
-    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
-
-    /// Whether the connection is inside an explicit transaction.
-    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-
-    /// How long a statement waits for another connection's lock before SQLITE_BUSY.
-    func setBusyTimeout(ms: Int32) {
-        sqlite3_busy_timeout(handle, ms)
-    }
-
-    /// Whether the main database was opened (or fell back to) read-only.
-    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+/// Keeps the interrupt check alive while SQLite holds a pointer to it.
+private final class InterruptBox {
+    let shouldStop: () -> Bool
+    init(_ shouldStop: @escaping () -> Bool) { self.shouldStop = shouldStop }
 }
 
 @available(*, unavailable, message: "a Connection belongs to one thread at a time")

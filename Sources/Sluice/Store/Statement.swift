@@ -128,6 +128,7 @@ final class Statement {
     /// Runs one step: true when a row is ready to read, false when done.
     @discardableResult
     func step() throws(SQLiteError) -> Bool {
+        assert(connection.owner.isCurrentThread, "SQLite statement run by a thread that does not own its connection")  // our bug
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
