@@ -91,6 +91,11 @@ struct ImportCommand: ParsableCommand {
     func validate() throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
         guard maxValueBytes > 0 else { throw ValidationError("--max-value-bytes must be at least 1") }
+        do {
+            try importOptions.validate()
+        } catch {
+            throw ValidationError(error.message)
+        }
         if model != nil {
             guard table == nil else {
                 throw ValidationError("--table is only for imports without --model; a model names its own tables")
@@ -104,7 +109,8 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// The library's options as the arguments set them (`run()` adds progress and cancellation).
+    private var importOptions: ImportOptions {
         var options = ImportOptions()
         options.entity = entity
         options.path = path
@@ -116,6 +122,11 @@ struct ImportCommand: ParsableCommand {
         options.analyze = analyze
         options.vacuum = vacuum
         options.rejectsPath = rejects
+        return options
+    }
+
+    func run() throws {
+        var options = importOptions
         let bar = ProgressBar.isWanted(flag: progress, quiet: quiet) ? ProgressBar() : nil
         if let bar { options.progress = { bar.update($0) } }
         // On every way out, an error included: the error line must not be glued to the bar.

@@ -248,6 +248,29 @@ import Testing
         #expect(!result.stderr.contains("error: Error:"), "\(result)")
     }
 
+    /// `--max-value-bytes` above what a column can hold (a value's byte count is 32 bits) is a
+    /// usage error, as a value below 1 is; the limit itself is accepted.
+    @Test func maxValueBytesAboveWhatAColumnHoldsIsAUsageError() throws {
+        let workspace = Workspace()
+        try prepare(workspace)
+        let before = workspace.contents
+
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json",
+                                          "--max-value-bytes", "2147483648", stdin: Array("{\"id\": 1, \"n\": 1}\n".utf8))
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout == "")
+        #expect(result.stderrLines
+            == ["sluice: error: --max-value-bytes must be at most 2147483647 (the largest value a column can hold)"],
+            "\(result)")
+        #expect(workspace.contents == before)
+
+        let atTheLimit = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--quiet",
+                                              "--max-value-bytes", "2147483647", stdin: Array("{\"id\": 1, \"n\": 1}\n".utf8))
+        #expect(atTheLimit.status == 0, "\(atTheLimit)")
+        #expect(workspace.exists("out.sqlite"))
+    }
+
     @Test func valueLargerThanMaxValueBytesWithinOneChunk() throws {
         let workspace = Workspace()
         try prepare(workspace)

@@ -14,7 +14,7 @@ public struct ImportOptions: Sendable {
     public var entity: String?
     /// `--path`: where the records are inside an envelope, e.g. `data.items`.
     public var path: String?
-    /// The largest single JSON value accepted.
+    /// The largest single JSON value accepted; at most `largestMaxValueBytes`.
     public var maxValueBytes = 64 << 20
     /// Bytes read from an input at a time.
     public var chunkSize = 1 << 20
@@ -40,4 +40,16 @@ public struct ImportOptions: Sendable {
     public var progress: (@Sendable (ImportProgress) -> Void)?
 
     public init() {}
+
+    /// The largest `maxValueBytes`: the most bytes one value of a column can hold (2 GiB - 1).
+    public static let largestMaxValueBytes = Cell.maxByteCount
+
+    /// Throws a usage error for options that no import can run with. `Importer` checks its
+    /// options before it opens the database; the CLI checks them with its other arguments.
+    public func validate() throws(SluiceError) {
+        guard maxValueBytes <= Self.largestMaxValueBytes else {
+            throw SluiceError(.usage, "--max-value-bytes must be at most \(Self.largestMaxValueBytes) "
+                + "(the largest value a column can hold)")
+        }
+    }
 }

@@ -121,6 +121,7 @@ public final class Importer {
                  makeTarget: (Connection, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> Target)
         throws(SluiceError)
     {
+        try options.validate()
         self.model = model
         self.options = options
         self.modelSHA256 = modelSHA256

@@ -420,6 +420,27 @@ private func writes(_ path: String) throws -> [String: Int64] {
         }
         #expect(directory.bytes(of: "shop.sqlite") == before)
     }
+
+    /// A cell counts a value's bytes in 32 bits: a larger `maxValueBytes` is refused before
+    /// the database is opened, with a model or without.
+    @Test func maxValueBytesIsAtMostWhatAColumnHolds() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("shop.sqlite")
+        var options = ImportOptions()
+        options.maxValueBytes = Int(Int32.max) + 1
+        let message = "--max-value-bytes must be at most 2147483647 (the largest value a column can hold)"
+        let withModel = #expect(throws: SluiceError.self) { try Importer(databasePath: db, model: items, options: options) }
+        #expect(withModel?.kind == .usage)
+        #expect(withModel?.message == message)
+        let zeroConfig = #expect(throws: SluiceError.self) { try Importer(databasePath: db, table: "t", options: options) }
+        #expect(zeroConfig?.kind == .usage)
+        #expect(zeroConfig?.message == message)
+        #expect(directory.contents.isEmpty)
+
+        options.maxValueBytes = ImportOptions.largestMaxValueBytes
+        #expect(ImportOptions.largestMaxValueBytes == Int(Int32.max))
+        #expect(try importJSON(first, model: items, into: db, options: options).records == 3)
+    }
 }
 
 private func counts(_ entity: String, inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, rejected: Int = 0)
