@@ -1,6 +1,4 @@
 internal import CSQLite
-import Glibc
-
 /// A failed sqlite3_* call: the (extended) result code, SQLite's message, and the SQL that
 /// failed when there was one.
 ///
@@ -110,7 +108,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     func sluiceError(database: String) -> SluiceError {
         var detail = message
         if systemErrno != 0, code.primary == SQLiteError.cantOpen || code.primary == SQLiteError.ioError {
-            detail += " (\(String(cString: strerror(systemErrno))))"
+            detail += " (\(SystemCalls.describe(errno: systemErrno)))"
         }
         let subject = "database '\(database)'"
         switch code.primary {
