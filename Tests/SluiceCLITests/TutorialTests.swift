@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 
 /// The README's tutorial, run as written by `scripts/tutorial` (in a clean copy of the
@@ -12,8 +13,8 @@ import Testing
           .timeLimit(.minutes(3)))
     func theTutorialRunsAsWritten() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Workspace.packageFile("scripts/tutorial"))
-        process.currentDirectoryURL = URL(fileURLWithPath: Workspace.packageRoot)
+        process.executableURL = URL(fileURLWithPath: PackageFiles.path("scripts/tutorial"))
+        process.currentDirectoryURL = URL(fileURLWithPath: PackageFiles.root)
         var environment = ProcessInfo.processInfo.environment
         environment["SLUICE"] = SluiceRunner.executable.path
         environment["LC_ALL"] = "C"
