@@ -41,7 +41,9 @@ let package = Package(
             dependencies: ["SluiceFixtures", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "LargeFixtures/Sources/sluice-fixtures"
         ),
-        .testTarget(name: "SluiceTests", dependencies: ["Sluice"]),
-        .testTarget(name: "SluiceCLITests", dependencies: ["SluiceCLI", "Sluice"]),
+        // What both test targets use: temporary directories, the package's files, gzip data.
+        .target(name: "SluiceTestSupport", path: "Tests/SluiceTestSupport"),
+        .testTarget(name: "SluiceTests", dependencies: ["Sluice", "SluiceTestSupport"]),
+        .testTarget(name: "SluiceCLITests", dependencies: ["SluiceCLI", "Sluice", "SluiceTestSupport"]),
     ]
 )

@@ -17,6 +17,7 @@ let sluice: [Target.Dependency] = [
 
 let package = Package(
     name: "SluiceBenchmarks",
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Sluice", path: "../"),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),

@@ -5,6 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "SluiceFuzz",
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Sluice", path: "../"),
     ],

@@ -1,13 +1,5 @@
 import Sluice
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Everything the CLI writes to stderr, and the exit statuses of `docs/cli.md` (sysexits).
 enum Diagnostics {
     static func exitStatus(for kind: SluiceError.Kind) -> Int32 {
@@ -38,20 +30,13 @@ enum Diagnostics {
 
     /// Writes all of `text` unbuffered, so that it interleaves in order with the progress bar.
     /// A closed or full stderr is ignored: it must not stop an import.
-    static func write(_ text: String, to descriptor: Int32 = STDERR_FILENO) {
+    static func write(_ text: String, to descriptor: Int32 = SystemCalls.standardError) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        text.withUTF8 { _ = SystemCalls.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
     static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
+        SystemCalls.exit(status)
     }
 
     static func fail(_ error: SluiceError) -> Never {

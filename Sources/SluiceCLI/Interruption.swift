@@ -1,13 +1,5 @@
 import Sluice
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// SIGINT and SIGTERM during an import (`docs/cli.md`: exit 130, the database as it was).
 ///
 /// The handler only calls `ImportCancellation.cancel()`, which stores to an atomic flag
@@ -19,43 +11,20 @@ import Darwin
 /// `kill -9` — SQLite's journal keeps an existing database whole and a new one has not been
 /// renamed into place (the next import deletes its temporary file).
 enum Interruption {
-    /// Installs the handlers; `cancellation` is what they cancel.
-    ///
-    /// A signal the parent ignores stays ignored (as a shell leaves SIGINT ignored for a
-    /// background job). A blocked signal is unblocked: a parent's blocked mask is inherited
-    /// through exec (test runners and thread pools block signals), and a blocked SIGINT
-    /// would wait until the import ended.
+    /// Installs the handlers (`Signals.handleInterruptions`: ignored signals stay ignored,
+    /// blocked ones are unblocked); `cancellation` is what they cancel.
     /// `clearsLine`: a progress bar may be on the line, so the second signal's message
     /// clears it first.
     static func install(clearsLine: Bool = false) -> ImportCancellation {
         let cancellation = importCancellation  // initialised here, never inside the handler
         interruptionClearsLine = clearsLine
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for number in [SIGINT, SIGTERM] {
-            // sigaction without SA_RESTART (signal() sets it): a read blocked on an idle pipe
-            // or terminal returns EINTR, so the import can stop instead of waiting for input.
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = handleInterruption
-            action.sa_flags = 0
-            sigemptyset(&action.sa_mask)
-            var previous = sigaction()
-            sigaction(number, &action, &previous)
-            if let handler = previous.__sigaction_handler.sa_handler,
-               unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(number, SIG_IGN)
-            } else {
-                sigaddset(&unblock, number)
-            }
-        }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        Signals.handleInterruptions(with: handleInterruption)
         return cancellation
     }
 
     /// Puts the default actions back (once the import is over there is nothing to roll back).
     static func uninstall() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        Signals.restoreDefaultInterruptionHandling()
     }
 }
 
@@ -71,10 +40,10 @@ private func handleInterruption(_ signal: Int32) {
         let message: StaticString = "sluice: error: interrupted twice: stopping at once; the database holds all of the import or none of it\n"
         if interruptionClearsLine {
             let clear: StaticString = "\r\u{1B}[K"
-            _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
+            Signals.writeFromHandler(clear)
         }
-        _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
-        _exit(130)
+        Signals.writeFromHandler(message)
+        Signals.exitFromHandler(130)
     }
     importCancellation.cancel()
 }

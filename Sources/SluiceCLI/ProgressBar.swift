@@ -1,13 +1,5 @@
 import Sluice
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Draws `ProgressLine` on a terminal: `\r`, the line, clear to the end of the line. At most
 /// one redraw per `interval` of the import's own clock, whatever the chunk rate; `clear()`
 /// removes the bar, so that the summary or an error line starts on a clean line.
@@ -29,7 +21,7 @@ final class ProgressBar: @unchecked Sendable {
 
     /// - Parameter width: the terminal's width; by default asked of the terminal at each
     ///   redraw (it may be resized), else `$COLUMNS`, else 80.
-    init(descriptor: Int32 = STDERR_FILENO, width: Int? = nil) {
+    init(descriptor: Int32 = SystemCalls.standardError, width: Int? = nil) {
         self.descriptor = descriptor
         self.fixedWidth = width
     }
@@ -38,7 +30,7 @@ final class ProgressBar: @unchecked Sendable {
     /// terminal; never with `--quiet`.
     static func isWanted(flag: Bool?, quiet: Bool) -> Bool {
         guard !quiet else { return false }
-        return flag ?? (isatty(STDERR_FILENO) == 1)
+        return flag ?? Terminal.isTerminal(SystemCalls.standardError)
     }
 
     /// The importer's callback. The first call draws at once (a short import still shows
@@ -63,9 +55,8 @@ final class ProgressBar: @unchecked Sendable {
 
     private var width: Int {
         if let fixedWidth { return fixedWidth }
-        var size = winsize()
-        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
+        if let columns = Terminal.columns(of: descriptor) { return columns }
+        if let columns = SystemCalls.environment("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
         return 80
     }
 
@@ -78,9 +69,8 @@ final class ProgressBar: @unchecked Sendable {
     static func totalSize(of paths: some Sequence<String>) -> Int64? {
         var total: Int64 = 0
         for path in paths {
-            var info = stat()
-            guard path != "-", stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-            total += Int64(info.st_size)
+            guard path != "-", let info = SystemCalls.status(ofPath: path), info.isRegularFile else { return nil }
+            total += info.size
         }
         return total
     }

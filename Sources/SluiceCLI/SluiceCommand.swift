@@ -1,14 +1,6 @@
 import ArgumentParser
 import Sluice
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @main
 struct SluiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +19,7 @@ struct SluiceCommand: ParsableCommand {
         // The user's locale for what the C library says (strerror). Numbers never go through
         // it: they are read from their exact text, so `LC_ALL=de_DE.UTF-8` changes no value
         // (NumberLocaleTests runs the import under a German locale to prove it).
-        setlocale(LC_ALL, "")
+        SystemCalls.useLocaleOfEnvironment()
         // The allocator and SQLite's global settings for one big import per process.
         ProcessTuning.applyForLargeImports()
         do {

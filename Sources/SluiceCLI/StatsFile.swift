@@ -5,12 +5,6 @@ import Foundation
 #endif
 import Sluice
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `--stats FILE`: the summary's figures as JSON (`docs/cli.md`), keys documented in `docs/cli.md`.
 /// Its own shape rather than `ImportReport`'s `Codable` one, so that the totals and the rate
 /// are in the file and the file's keys do not change when the library's report does.
@@ -61,13 +55,13 @@ struct StatsFile: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let bytes = Array(try encoder.encode(StatsFile(report))) + [UInt8(ascii: "\n")]
-        guard let file = fopen(path, "w") else {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
+        let descriptor = SystemCalls.createForWriting(path)
+        guard descriptor >= 0 else {
+            throw SluiceError(.io, "cannot write stats to '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
         }
-        let written = fwrite(bytes, 1, bytes.count, file)
-        let closed = fclose(file)
-        guard written == bytes.count, closed == 0 else {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(String(cString: strerror(errno)))")
+        defer { SystemCalls.close(descriptor) }
+        if let failure = bytes.withUnsafeBytes({ SystemCalls.writeAll(descriptor, $0) }) {
+            throw SluiceError(.io, "cannot write stats to '\(path)': \(SystemCalls.describe(errno: failure))")
         }
     }
 }

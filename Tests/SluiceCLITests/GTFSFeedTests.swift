@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 @testable import Sluice
 
@@ -10,12 +11,12 @@ import Testing
 
     @Test(arguments: feeds)
     func everyLinkOfARealFeedMatchesItsCSV(_ feed: String) throws {
-        let zip = Workspace.packageRoot + "/Examples/gtfs/feeds/" + feed
+        let zip = PackageFiles.root + "/Examples/gtfs/feeds/" + feed
         let workspace = Workspace()
         let json = workspace.file("feed.json")
-        try GTFSFixture.python([Workspace.packageFile("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
+        try GTFSFixture.python([PackageFiles.path("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
         let input = Array(try Data(contentsOf: URL(fileURLWithPath: json)))
-        let model = Workspace.packageFile("LargeFixtures/models/document.json")
+        let model = PackageFiles.path("LargeFixtures/models/document.json")
 
         let first = try workspace.sluice("import", "--db", "gtfs.sqlite", "--model", model, stdin: input)
         try #require(first.status == 0, "\(first)")

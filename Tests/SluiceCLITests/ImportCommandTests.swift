@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 @testable import Sluice
 
@@ -8,8 +9,8 @@ import Testing
 
     @Test func transitSampleThroughStandardInput() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let result = try workspace.sluice("import", "--db", "transit.sqlite", "--model", model, stdin: sample)
 
@@ -57,8 +58,8 @@ import Testing
 
     @Test func transitSampleLinksRelationships() throws {
         let workspace = Workspace()
-        let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", Workspace.packageFile(Fixtures.transitModel),
-                                          stdin: try Workspace.packageBytes(Fixtures.transitSample))
+        let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", PackageFiles.path(Fixtures.transitModel),
+                                          stdin: try PackageFiles.bytes(Fixtures.transitSample))
         try #require(result.status == 0, "\(result)")
         let db = try workspace.database("t.sqlite")
 
@@ -80,8 +81,8 @@ import Testing
 
     @Test func secondImportRecordsTheSameModelDigest() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        let model = PackageFiles.path(Fixtures.transitModel)
         for _ in 0..<2 {
             let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, "--quiet", stdin: sample)
             #expect(result.status == 0, "\(result)")
@@ -154,12 +155,12 @@ import Testing
         #expect(rows == Self.abc)
     }
 
-    @Test(.enabled(if: Gzip.toolPath != nil, "needs a gzip tool to make compressed (not stored) deflate data"))
+    @Test
     func gzipCompressedByTheGzipTool() throws {
         var text = "["
         for id in 1...2_000 { text += (id > 1 ? ",\n" : "") + "{\"id\": \(id), \"n\": \"name \(id % 10)\"}" }
         text += "]"
-        let compressed = try Gzip.compressWithTool(Array(text.utf8))
+        let compressed = try Gzip.compress(Array(text.utf8))
         #expect(compressed.count < text.utf8.count / 4)
         let (result, rows) = try importItems(compressed)
         #expect(result.status == 0, "\(result)")
@@ -206,8 +207,8 @@ import Testing
 
     @Test func statsFileHoldsTheSummarysFigures() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, "--stats", "stats.json", stdin: sample)
 
@@ -255,8 +256,8 @@ import Testing
 
     @Test func batchSizeTwoGivesTheSameRowsAsTheDefault() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let byDefault = try workspace.sluice("import", "--db", "default.sqlite", "--model", model, stdin: sample)
         let small = try workspace.sluice("import", "--db", "small.sqlite", "--model", model, "--batch-size", "2", stdin: sample)
@@ -289,8 +290,8 @@ import Testing
 
     @Test func analyzeAndVacuumStillImport() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, "--analyze", "--vacuum", stdin: sample)
 

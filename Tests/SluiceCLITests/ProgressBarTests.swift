@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 @testable import Sluice
 @testable import SluiceCLI
@@ -44,9 +45,9 @@ import Testing
 
     @Test func drawnOnATerminalAndClearedBeforeTheSummary() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
         try workspace.write(sample, to: "sample.json")
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let result = try workspace.sluiceOnTerminal(["import", "--db", "t.sqlite", "--model", model, "sample.json"])
 
@@ -67,8 +68,8 @@ import Testing
 
     @Test func notDrawnWhenStderrIsAPipe() throws {
         let workspace = Workspace()
-        let model = Workspace.packageFile(Fixtures.transitModel)
-        try workspace.write(try Workspace.packageBytes(Fixtures.transitSample), to: "sample.json")
+        let model = PackageFiles.path(Fixtures.transitModel)
+        try workspace.write(try PackageFiles.bytes(Fixtures.transitSample), to: "sample.json")
 
         let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, "sample.json")
 

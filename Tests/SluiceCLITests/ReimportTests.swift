@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 @testable import Sluice
 
@@ -15,8 +16,8 @@ import Testing
 
     @Test func reimportingTheSameInputChangesNothing() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let first = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, stdin: sample)
         try #require(first.status == 0, "\(first)")
@@ -45,8 +46,8 @@ import Testing
 
     @Test func oneChangedValueUpdatesExactlyThatRow() throws {
         let workspace = Workspace()
-        let sample = try Workspace.packageBytes(Fixtures.transitSample)
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        let model = PackageFiles.path(Fixtures.transitModel)
         for _ in 0..<2 {
             let result = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, stdin: sample)
             try #require(result.status == 0, "\(result)")

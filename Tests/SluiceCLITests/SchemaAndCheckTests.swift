@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 @testable import Sluice
 
@@ -6,7 +7,7 @@ import Testing
 @Suite struct SchemaAndCheckTests {
     @Test func schemaPrintsTheTransitDDL() throws {
         let workspace = Workspace()
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let result = try workspace.sluice("schema", "--model", model)
 
@@ -27,11 +28,11 @@ import Testing
 
     @Test func schemaOfAnImportMatchesTheDDL() throws {
         let workspace = Workspace()
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let model = PackageFiles.path(Fixtures.transitModel)
         let schema = try workspace.sluice("schema", "--model", model)
         try #require(schema.status == 0, "\(schema)")
         let imported = try workspace.sluice("import", "--db", "t.sqlite", "--model", model, "--quiet",
-                                            stdin: try Workspace.packageBytes(Fixtures.transitSample))
+                                            stdin: try PackageFiles.bytes(Fixtures.transitSample))
         try #require(imported.status == 0, "\(imported)")
 
         // Every table and index the import created is named in `schema`'s output.
@@ -53,7 +54,7 @@ import Testing
 
     @Test func checkAcceptsTheTransitModel() throws {
         let workspace = Workspace()
-        let model = Workspace.packageFile(Fixtures.transitModel)
+        let model = PackageFiles.path(Fixtures.transitModel)
 
         let result = try workspace.sluice("check", "--model", model)
 
@@ -120,7 +121,7 @@ import Testing
 
     @Test func unknownEntityListsTheModelsEntities() throws {
         let workspace = Workspace()
-        try workspace.write(try Workspace.packageBytes(Fixtures.transitModel), to: "model.json")
+        try workspace.write(try PackageFiles.bytes(Fixtures.transitModel), to: "model.json")
         let expected = #"sluice: error: model.json: --entity: unknown entity "Stp"; "#
             + #"the model has: Route, Stop, StopTime, Trip; did you mean "Stop"?"#
 

@@ -1,9 +1,12 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 
-/// The README's tutorial, run as written by `scripts/tutorial` (in a clean copy of the
-/// checkout, with this build's `sluice`): every command succeeds and every output the README
-/// marks is the real one, the inferred model and the query result included.
+/// The tutorial of `docs/tutorial.md`, run as written by `scripts/tutorial` with this build's
+/// `sluice` (`SLUICE=`): its steps run from the root of a clean copy of the checkout with
+/// nothing beside it (the GTFS feed is the bundled `Examples/gtfs/feeds/cairns_gtfs.zip`), every
+/// command succeeds, and every output the tutorial marks is the real one, the inferred model
+/// and the query result included.
 @Suite struct TutorialTests {
     static let sqlite3 = ["/usr/bin/sqlite3", "/bin/sqlite3", "/usr/local/bin/sqlite3"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -12,8 +15,8 @@ import Testing
           .timeLimit(.minutes(3)))
     func theTutorialRunsAsWritten() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Workspace.packageFile("scripts/tutorial"))
-        process.currentDirectoryURL = URL(fileURLWithPath: Workspace.packageRoot)
+        process.executableURL = URL(fileURLWithPath: PackageFiles.path("scripts/tutorial"))
+        process.currentDirectoryURL = URL(fileURLWithPath: PackageFiles.root)
         var environment = ProcessInfo.processInfo.environment
         environment["SLUICE"] = SluiceRunner.executable.path
         environment["LC_ALL"] = "C"
@@ -35,7 +38,7 @@ import Testing
             stop_name|departures|routes
             The Pier Cairns - Terminus Stop E|607|17
             """), "\(stdout)")
-        #expect(stdout.hasSuffix("tutorial: every step ran and showed what the README shows\n"), "\(stdout)")
+        #expect(stdout.hasSuffix("tutorial: every step ran and showed what docs/tutorial.md shows\n"), "\(stdout)")
     }
 
     private final class ErrorText: @unchecked Sendable {

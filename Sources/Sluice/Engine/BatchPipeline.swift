@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A second thread that writes batches while the calling thread parses the next one.
 ///
 /// Parsing and mapping cost about as much as SQLite's writing, so overlapping them is what
@@ -18,14 +10,13 @@ import Darwin
 /// joins the thread, which holds the pipeline until then).
 final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
     // All state below `lock` is read and written only while holding it.
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let lock = Monitor()
     private var waiting: Batch?
     private var writing = false
     private var spare: [Batch] = []
     private var failure: SluiceError?
     private var closing = false
-    private var thread: pthread_t?
+    private var thread: JoinableThread?
     /// Writes one batch and empties it. Runs on the pipeline's thread only.
     private let work: (inout Batch) throws(SluiceError) -> Void
 
@@ -33,16 +24,7 @@ final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
     /// connection): the caller must leave them alone until `drain()` or `stop()` returned.
     init(work: @escaping (inout Batch) throws(SluiceError) -> Void) {
         self.work = work
-        pthread_mutex_init(lock, nil)
-        pthread_cond_init(changed, nil)
-        thread = startThread { self.run() }
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(lock)
-        changed.deallocate()
-        lock.deallocate()
+        thread = JoinableThread { self.run() }
     }
 
     /// Hands a full batch to the writer thread, waiting while the previous one still waits.
@@ -50,20 +32,20 @@ final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
     /// reference to its arrays and writes them without copying. Returns an emptied batch to
     /// fill next, when one has come back.
     func submit(_ batch: inout Batch?) throws(SluiceError) -> Batch? {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        while waiting != nil && failure == nil { pthread_cond_wait(changed, lock) }
+        lock.lock()
+        defer { lock.unlock() }
+        while waiting != nil && failure == nil { lock.wait() }
         if let failure { throw failure }
         waiting = batch.take()
-        pthread_cond_broadcast(changed)
+        lock.broadcast()
         return spare.popLast()
     }
 
     /// Waits until every batch handed over is written; throws the first failure.
     func drain() throws(SluiceError) {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        while (waiting != nil || writing) && failure == nil { pthread_cond_wait(changed, lock) }
+        lock.lock()
+        defer { lock.unlock() }
+        while (waiting != nil || writing) && failure == nil { lock.wait() }
         if let failure { throw failure }
     }
 
@@ -71,57 +53,39 @@ final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
     /// Returns the first failure, if any. Harmless when already stopped.
     @discardableResult
     func stop() -> SluiceError? {
-        pthread_mutex_lock(lock)
+        lock.lock()
         closing = true
         waiting = nil
-        pthread_cond_broadcast(changed)
-        let joining = thread
-        thread = nil
-        pthread_mutex_unlock(lock)
-        if let joining { pthread_join(joining, nil) }
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
+        lock.broadcast()
+        let joining = thread.take()
+        lock.unlock()
+        if let joining { joining.join() }
+        lock.lock()
+        defer { lock.unlock() }
         return failure
     }
 
     private func run() {
-        pthread_mutex_lock(lock)
+        lock.lock()
         while true {
-            while waiting == nil && !closing { pthread_cond_wait(changed, lock) }
+            while waiting == nil && !closing { lock.wait() }
             guard !closing else { break }
             // Moved, not copied: this thread holds the only reference while it writes.
             var batch = waiting.take()
             writing = true
             let skip = failure != nil
-            pthread_cond_broadcast(changed)
-            pthread_mutex_unlock(lock)
+            lock.broadcast()
+            lock.unlock()
             var error: SluiceError?
             if !skip {
                 do { try work(&batch!) } catch let failed { error = failed }
             }
-            pthread_mutex_lock(lock)
+            lock.lock()
             if failure == nil { failure = error }
             writing = false
             spare.append(batch.take()!)
-            pthread_cond_broadcast(changed)
+            lock.broadcast()
         }
-        pthread_mutex_unlock(lock)
+        lock.unlock()
     }
-}
-
-/// What a thread runs, boxed for `pthread_create`, whose C callback can capture nothing.
-private final class ThreadBody {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// Starts a thread running `body`, which is held until it returns.
-private func startThread(_ body: @escaping () -> Void) -> pthread_t {
-    var handle = pthread_t()
-    let rc = pthread_create(&handle, nil, { context in
-        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-    }, Unmanaged.passRetained(ThreadBody(body)).toOpaque())
-    precondition(rc == 0, "cannot start the writer thread (pthread_create: \(rc))")
-    return handle
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One import into one database: open it, feed it any number of inputs, then `finish()`.
 ///
 /// The data flow, in order: an input (`Input/`) is read in chunks, parsed into events

@@ -1,5 +1,3 @@
-import Glibc
-
 /// `--rejects FILE`: one JSON line per rejected record (NDJSON), written as the import goes.
 ///
 ///     {"file":"stops.json","line":12,"column":3,"entity":"Stop","reason":"Stop.lat: cannot convert \"north\" to double","record":{"stop_id":"S1","lat":"north"}}
@@ -17,16 +15,16 @@ final class RejectsFile {
 
     /// Creates or truncates `path`. Failure is `.cannotCreate` (exit 73), as for the database.
     init(path: String) throws(SluiceError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = SystemCalls.createForWriting(path)
         guard fd >= 0 else {
-            throw SluiceError(.cannotCreate, "cannot create rejects file '\(path)': \(SluiceError.describe(errno: errno))")
+            throw SluiceError(.cannotCreate, "cannot create rejects file '\(path)': \(SluiceError.describe(errno: SystemCalls.errno))")
         }
         self.path = path
         descriptor = fd
     }
 
     deinit {
-        close(descriptor)
+        SystemCalls.close(descriptor)
     }
 
     /// Appends the line of one rejected record of `entity`. A failed write is `.io` (exit 74).
@@ -60,18 +58,7 @@ final class RejectsFile {
     }
 
     private func writeLine() throws(SluiceError) {
-        let failure: Int32? = line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        let failure = line.withUnsafeBytes { SystemCalls.writeAll(descriptor, $0) }
         if let failure {
             throw SluiceError(.io, "cannot write rejects file '\(path)': \(SluiceError.describe(errno: failure))")
         }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A stream of bytes read in large chunks.
 ///
 /// Sources are not `Sendable`: one reader owns a source and reads it from one thread.
@@ -22,7 +20,7 @@ protocol ByteSource: AnyObject {
 extension SluiceError {
     /// The text of an `errno` value, as `perror` prints it.
     static func describe(errno code: Int32) -> String {
-        String(cString: strerror(code))
+        SystemCalls.describe(errno: code)
     }
 
     /// `read error on '<name>': <strerror>` (exit 74).

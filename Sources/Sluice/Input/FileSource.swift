@@ -1,5 +1,3 @@
-import Glibc
-
 /// A file or standard input, read with `read(2)` on a descriptor it owns (standard input
 /// is borrowed, never closed).
 final class FileSource: ByteSource {
@@ -18,57 +16,55 @@ final class FileSource: ByteSource {
     /// Opens `path` for reading. A missing or unreadable file, or a directory, is
     /// `.cannotOpenInput`: `cannot open 'x.json': No such file or directory`.
     init(path: String) throws(SluiceError) {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemCalls.openForReading(path)
         guard fd >= 0 else {
-            throw FileSource.cannotOpen(path, errno: errno)
+            throw FileSource.cannotOpen(path, errno: SystemCalls.errno)
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
-            Glibc.close(fd)
+        guard let info = SystemCalls.status(ofDescriptor: fd) else {
+            let code = SystemCalls.errno
+            SystemCalls.close(fd)
             throw FileSource.cannotOpen(path, errno: code)
         }
         // open(2) succeeds on a directory; only the first read fails. Say so up front.
-        if info.st_mode & S_IFMT == S_IFDIR {
-            Glibc.close(fd)
-            throw FileSource.cannotOpen(path, errno: EISDIR)
+        if info.isDirectory {
+            SystemCalls.close(fd)
+            throw FileSource.cannotOpen(path, errno: SystemCalls.isADirectory)
         }
         self.name = path
         self.descriptor = fd
         self.ownsDescriptor = true
         self.expectedSize = FileSource.remainingSize(of: fd, info: info)
         // A hint only: the kernel may read ahead further. Failure changes nothing.
-        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        SystemCalls.adviseSequentialReading(fd)
     }
 
     private init(borrowing fd: Int32, name: String) {
         self.name = name
         self.descriptor = fd
         self.ownsDescriptor = false
-        var info = stat()
-        self.expectedSize = fstat(fd, &info) == 0 ? FileSource.remainingSize(of: fd, info: info) : nil
+        self.expectedSize = SystemCalls.status(ofDescriptor: fd).flatMap { FileSource.remainingSize(of: fd, info: $0) }
     }
 
     /// Standard input (descriptor 0), named "<stdin>". Its size is known only when it is
     /// redirected from a regular file.
     static func standardInput() -> FileSource {
-        FileSource(borrowing: STDIN_FILENO, name: "<stdin>")
+        FileSource(borrowing: SystemCalls.standardInput, name: "<stdin>")
     }
 
     deinit {
-        if ownsDescriptor { Glibc.close(descriptor) }
+        if ownsDescriptor { SystemCalls.close(descriptor) }
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
-            let count = Glibc.read(descriptor, base, buffer.count)
+            let count = SystemCalls.read(descriptor, into: base, count: buffer.count)
             if count >= 0 {
                 storedBytesRead += Int64(count)
                 return count
             }
-            let code = errno
-            if code == EINTR {
+            let code = SystemCalls.errno
+            if code == SystemCalls.interrupted {
                 if stopsWhenInterrupted?() == true {
                     throw SluiceError(.interrupted, "reading '\(name)' was interrupted")
                 }
@@ -84,9 +80,8 @@ final class FileSource: ByteSource {
 
     /// The bytes left to read in a regular file: its size less the current offset (which
     /// is not 0 when standard input is a file the shell has already read from).
-    private static func remainingSize(of fd: Int32, info: stat) -> Int64? {
-        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let offset = lseek(fd, 0, SEEK_CUR)
-        return Int64(info.st_size) - max(0, Int64(offset))
+    private static func remainingSize(of fd: Int32, info: SystemCalls.FileStatus) -> Int64? {
+        guard info.isRegularFile else { return nil }
+        return info.size - max(0, SystemCalls.currentOffset(of: fd))
     }
 }

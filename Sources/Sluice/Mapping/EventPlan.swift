@@ -101,7 +101,7 @@ struct EventPlan {
     @inline(__always)
     private func matches(_ entry: Key, _ key: UnsafeRawBufferPointer) -> Bool {
         entry.count == Int32(truncatingIfNeeded: key.count) && (key.isEmpty || entry.first == key[0]
-            && memcmp(keyBytes.baseAddress! + Int(entry.start), key.baseAddress!, key.count) == 0)
+            && MemoryBytes.equal(keyBytes.baseAddress! + Int(entry.start), key.baseAddress!, count: key.count))
     }
 
     @inline(__always)
@@ -191,11 +191,3 @@ struct EventPlan {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -24,8 +24,7 @@ struct LineTracker {
         let from = Int(max(countedTo, chunkStart) - chunkStart)
         let to = Int(min(offset, chunkStart + Int64(chunk.count)) - chunkStart)
         var cursor = from
-        while cursor < to, let hit = memchr(base + cursor, 0x0A, to - cursor) {
-            let index = base.distance(to: UnsafeRawPointer(hit))
+        while let index = MemoryBytes.firstIndex(of: 0x0A, in: base, from: cursor, to: to) {
             newlines += 1
             lineStart = chunkStart + Int64(index) + 1
             cursor = index + 1
@@ -38,11 +37,3 @@ struct LineTracker {
         TextPosition(line: newlines + 1, column: Int(max(offset - lineStart, 0)) + 1, offset: offset)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

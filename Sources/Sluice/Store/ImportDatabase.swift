@@ -1,5 +1,3 @@
-import Glibc
-
 /// The database of one import, all or nothing (`docs/import-semantics.md`).
 ///
 /// * A NEW database is built in a temporary file next to `path`
@@ -58,18 +56,17 @@ final class ImportDatabase {
     /// a database, a database locked for longer than `busyTimeout` ms, or a directory where
     /// the file cannot be created.
     static func begin(path: String, busyTimeout: Int32 = 2000) throws(SluiceError) -> ImportDatabase {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFDIR {
+        if let info = SystemCalls.status(ofPath: path) {
+            if info.isDirectory {
                 throw SluiceError(.cannotCreate, "cannot write database '\(path)': it is a directory")
             }
-            if info.st_mode & 0o222 == 0 || access(path, W_OK) != 0 {
+            if !info.hasWriteBit || !SystemCalls.isWritable(path) {
                 throw SluiceError(.cannotCreate, "cannot write database '\(path)': the file is read-only")
             }
             return try openExisting(path: path, busyTimeout: busyTimeout)
         }
-        let error = errno
-        guard error == ENOENT else {
+        let error = SystemCalls.errno
+        guard error == SystemCalls.notFound else {
             throw SluiceError(.cannotCreate, "cannot write database '\(path)': \(systemMessage(error))")
         }
         return try createNew(path: path)
@@ -101,20 +98,20 @@ final class ImportDatabase {
     private static func createNew(path: String) throws(SluiceError) -> ImportDatabase {
         let (directory, name) = splitPath(path)
         let prefix = directory == "." && !path.hasPrefix("./") ? "" : (directory.hasSuffix("/") ? directory : directory + "/")
-        let temporaryPath = "\(prefix).\(name).sluice-\(getpid()).tmp"
+        let temporaryPath = "\(prefix).\(name).sluice-\(SystemCalls.processID).tmp"
         // Say why the file cannot be made (a missing directory, a read-only file system, no
         // permission) before SQLite tries and reports only its last fallback's errno.
-        if access(directory, W_OK) != 0 {
-            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(systemMessage(errno))")
+        if !SystemCalls.isWritable(directory) {
+            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(systemMessage(SystemCalls.errno))")
         }
         removeStaleTemporaryFiles(directory: directory, name: name)
-        unlink(temporaryPath)  // ours by name: a leftover of an earlier process with our pid
+        SystemCalls.removeFile(temporaryPath)  // ours by name: a leftover of an earlier process with our pid
 
         let connection: Connection
         do {
             connection = try Connection(path: temporaryPath, mode: .create, displayName: path)
         } catch {
-            unlink(temporaryPath)
+            SystemCalls.removeFile(temporaryPath)
             throw error.sluiceError(creatingDatabase: path)
         }
         do {
@@ -129,7 +126,7 @@ final class ImportDatabase {
                 """)
         } catch {
             connection.close()
-            unlink(temporaryPath)
+            SystemCalls.removeFile(temporaryPath)
             throw error.sluiceError(database: path)
         }
         return ImportDatabase(path: path, connection: connection, isNew: true, temporaryPath: temporaryPath)
@@ -171,8 +168,7 @@ final class ImportDatabase {
             discardTemporaryFile()
             throw SluiceError(.io, "cannot write database '\(path)': \(failure)")
         }
-        if rename(temporaryPath, path) != 0 {
-            let error = errno
+        if let error = SystemCalls.rename(temporaryPath, to: path) {
             discardTemporaryFile()
             throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(Self.systemMessage(error))")
         }
@@ -201,17 +197,13 @@ final class ImportDatabase {
         connection.close()
         guard let temporaryPath else { return }
         for suffix in ["", "-journal", "-wal", "-shm"] {
-            unlink(temporaryPath + suffix)
+            SystemCalls.removeFile(temporaryPath + suffix)
         }
     }
 
     /// Opens and fsyncs `path`; returns the failure's description, nil on success.
     private func fsyncFile(_ path: String, directory: Bool = false) -> String? {
-        let fd = open(path, directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY)
-        guard fd >= 0 else { return Self.systemMessage(errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { return Self.systemMessage(errno) }
-        return nil
+        SystemCalls.fsync(path: path, directory: directory).map(Self.systemMessage)
     }
 
     /// The directory ("." for a bare name) and the last component of `path`.
@@ -223,25 +215,20 @@ final class ImportDatabase {
 
     /// Deletes `.<name>.sluice-<pid>.tmp` files in `directory` whose process is gone.
     private static func removeStaleTemporaryFiles(directory: String, name: String) {
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
         let prefix = ".\(name).sluice-"
-        let me = getpid()
-        while let entry = readdir(dir) {
-            let fileName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        let me = SystemCalls.processID
+        for fileName in SystemCalls.fileNames(inDirectory: directory) {
             guard fileName.hasPrefix(prefix), fileName.hasSuffix(".tmp"),
-                  let pid = pid_t(fileName.dropFirst(prefix.count).dropLast(4)), pid != me else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH {
+                  let pid = Int32(fileName.dropFirst(prefix.count).dropLast(4)), pid != me else { continue }
+            if !SystemCalls.processExists(pid) {
                 let stale = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
-                unlink(stale)
+                SystemCalls.removeFile(stale)
             }
         }
     }
 
     static func systemMessage(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        SystemCalls.describe(errno: code)
     }
 }
 

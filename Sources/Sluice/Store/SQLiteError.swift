@@ -1,6 +1,4 @@
 internal import CSQLite
-import Glibc
-
 /// A failed sqlite3_* call: the (extended) result code, SQLite's message, and the SQL that
 /// failed when there was one.
 ///
@@ -110,7 +108,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     func sluiceError(database: String) -> SluiceError {
         var detail = message
         if systemErrno != 0, code.primary == SQLiteError.cantOpen || code.primary == SQLiteError.ioError {
-            detail += " (\(String(cString: strerror(systemErrno))))"
+            detail += " (\(SystemCalls.describe(errno: systemErrno)))"
         }
         let subject = "database '\(database)'"
         switch code.primary {
@@ -141,7 +139,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The error of a new database file SQLite could not open: `.cannotCreate` with the
     /// system's reason (a missing directory, no permission) when SQLite has one, else its message.
     func sluiceError(creatingDatabase database: String) -> SluiceError {
-        let reason = systemErrno != 0 ? String(cString: strerror(systemErrno)) : message
+        let reason = systemErrno != 0 ? SystemCalls.describe(errno: systemErrno) : message
         return SluiceError(.cannotCreate, "cannot create database '\(database)': \(reason)")
     }
 }

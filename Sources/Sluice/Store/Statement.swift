@@ -217,7 +217,7 @@ final class Statement {
             let stored = bytes(at: column, text: cell.kind == .text)
             let mine = cell.bytes(in: arena)
             return stored.count == mine.count
-                && (mine.isEmpty || memcmp(stored.baseAddress!, mine.baseAddress!, mine.count) == 0)
+                && (mine.isEmpty || MemoryBytes.equal(stored.baseAddress!, mine.baseAddress!, count: mine.count))
         default:
             return false
         }
@@ -250,11 +250,3 @@ final class Statement {
 
 @available(*, unavailable, message: "a Statement belongs to its connection's thread")
 extension Statement: Sendable {}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

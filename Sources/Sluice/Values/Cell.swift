@@ -95,12 +95,12 @@ struct Cell: Sendable {
         case (.text, .text(var text)):
             let mine = bytes(in: arena)
             return text.withUTF8 { theirs in
-                theirs.count == mine.count && (mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0)
+                theirs.count == mine.count && (mine.isEmpty || MemoryBytes.equal(mine.baseAddress!, theirs.baseAddress!, count: mine.count))
             }
         case (.blob, .blob(let other)):
             let mine = bytes(in: arena)
             return other.withUnsafeBytes { theirs in
-                theirs.count == mine.count && (mine.isEmpty || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0)
+                theirs.count == mine.count && (mine.isEmpty || MemoryBytes.equal(mine.baseAddress!, theirs.baseAddress!, count: mine.count))
             }
         default: return false
         }
@@ -115,7 +115,7 @@ struct Cell: Sendable {
         case .real: return real == other.real
         case .text, .blob:
             guard count == other.count else { return false }
-            return count == 0 || memcmp(bytes(in: arena).baseAddress!, other.bytes(in: otherArena).baseAddress!, Int(count)) == 0
+            return count == 0 || MemoryBytes.equal(bytes(in: arena).baseAddress!, other.bytes(in: otherArena).baseAddress!, count: Int(count))
         }
     }
 }
@@ -130,11 +130,3 @@ extension Array where Element == UInt8 {
         return try outcome.get()
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,15 +1,16 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 
 /// The real GTFS feeds of `Examples/gtfs/feeds/`, converted to JSON by
 /// `LargeFixtures/gtfs_to_json.py` (the document shape: one object holding record arrays).
 enum GTFSFixture {
-    static let directory = Workspace.packageRoot + "/Examples/gtfs/feeds/"
+    static let directory = PackageFiles.root + "/Examples/gtfs/feeds/"
 
 
     /// Converts `feed` (e.g. `cairns_gtfs.zip`) into `name` in `workspace`.
     static func convert(_ feed: String, into workspace: Workspace, as name: String = "feed.json") throws {
-        try python([Workspace.packageFile("LargeFixtures/gtfs_to_json.py"), directory + feed, "-o", workspace.file(name)])
+        try python([PackageFiles.path("LargeFixtures/gtfs_to_json.py"), directory + feed, "-o", workspace.file(name)])
     }
 
     /// Runs `python3 arguments…`; fails the test when it fails. Returns its standard output.

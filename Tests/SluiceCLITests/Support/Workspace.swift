@@ -1,50 +1,10 @@
 import Foundation
+import SluiceTestSupport
 @testable import Sluice
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A fresh temporary directory to run `sluice` in, deleted with its contents on release.
-final class Workspace {
-    let path: String
-
-    init() {
-        var template = Array((NSTemporaryDirectory() + "sluice-e2e-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }
-        path = String(cString: made)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// The package's root directory, found from this file's path.
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-                return url.path
-            }
-        }
-        fatalError("Package.swift not found above \(#filePath)")
-    }()
-
-    /// A file of the package, e.g. `Examples/transit/model.json`.
-    static func packageFile(_ relativePath: String) -> String {
-        packageRoot + "/" + relativePath
-    }
-
-    static func packageBytes(_ relativePath: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: URL(fileURLWithPath: packageFile(relativePath))))
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
+final class Workspace: TemporaryDirectory {
+    init() { super.init(prefix: "sluice-e2e") }
 
     /// Writes `text` to `name` (relative to the workspace) and returns the name.
     @discardableResult
@@ -54,21 +14,8 @@ final class Workspace {
 
     @discardableResult
     func write(_ bytes: [UInt8], to name: String) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
+        try writeFile(bytes, named: name)
         return name
-    }
-
-    func exists(_ name: String) -> Bool {
-        FileManager.default.fileExists(atPath: file(name))
-    }
-
-    func bytes(of name: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: file(name)).map { Array($0) }
-    }
-
-    /// Every name in the workspace (hidden ones too), sorted.
-    var contents: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 
     /// Runs `sluice arguments…` here.

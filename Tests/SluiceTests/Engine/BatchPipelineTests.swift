@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 import Synchronization
 import Testing
 @testable import Sluice
@@ -11,7 +9,7 @@ import Testing
     /// What the writer thread saw, shared with the test's thread.
     final class Log: Sendable {
         let written = Mutex<[Int]>([])
-        let threads = Mutex<Set<UInt>>([])
+        let threads = Mutex<Set<ObjectIdentifier>>([])
         /// Set by the test to let a blocked `work` go on.
         let gate = Atomic<Bool>(false)
     }
@@ -20,7 +18,7 @@ import Testing
     static func wait(until condition: () -> Bool) -> Bool {
         for _ in 0..<10_000 {
             if condition() { return true }
-            usleep(1_000)
+            Thread.sleep(forTimeInterval: 0.001)
         }
         return false
     }
@@ -29,7 +27,7 @@ import Testing
         let log = Log()
         let pipeline = BatchPipeline<[Int]> { (batch: inout [Int]) throws(SluiceError) in
             log.written.withLock { $0.append(contentsOf: batch) }
-            log.threads.withLock { _ = $0.insert(UInt(pthread_self())) }
+            log.threads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
             batch.removeAll()
         }
         defer { pipeline.stop() }
@@ -40,7 +38,7 @@ import Testing
         }
         try pipeline.drain()
         #expect(log.written.withLock { $0 } == Array(0..<40))
-        #expect(!log.threads.withLock { $0.contains(UInt(pthread_self())) })
+        #expect(!log.threads.withLock { $0.contains(ObjectIdentifier(Thread.current)) })
         #expect(log.threads.withLock { $0.count } == 1)
     }
 
@@ -65,7 +63,7 @@ import Testing
 
     @Test func atMostThreeBatchesExist() throws {
         let pipeline = BatchPipeline<[Int]> { (batch: inout [Int]) throws(SluiceError) in
-            usleep(200)
+            Thread.sleep(forTimeInterval: 0.0002)
             batch.removeAll(keepingCapacity: true)
         }
         defer { pipeline.stop() }

@@ -1,4 +1,5 @@
 import Testing
+import SluiceTestSupport
 @testable import Sluice
 
 /// Imports `json` into the database at `path` with `model`, in one import.

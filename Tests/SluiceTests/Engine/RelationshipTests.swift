@@ -1,4 +1,5 @@
 import Testing
+import SluiceTestSupport
 @testable import Sluice
 
 /// People with phones (to-many through the phone's owner column), friends (many-to-many,

@@ -9,13 +9,6 @@ import Testing
     {
         try ModelInference.infer(bytes: Array(json.utf8), name: name, options: .init(entity: entity, sampleSize: sample))
     }
-
-    /// A file of the package, found from this file's path (Tests/SluiceTests/Inference/).
-    static func packageFile(_ relativePath: String) -> String {
-        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(4)
-        return components.joined(separator: "/") + "/" + relativePath
-    }
 }
 
 extension Model {

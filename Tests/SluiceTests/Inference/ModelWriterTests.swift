@@ -1,3 +1,4 @@
+import SluiceTestSupport
 import Testing
 @testable import Sluice
 
@@ -61,7 +62,7 @@ extension InferenceTests {
         }
 
         @Test func theTransitExampleReadsBackTheSame() throws {
-            let file = try ModelFile.load(path: InferenceTests.packageFile("Examples/transit/model.json"))
+            let file = try ModelFile.load(path: PackageFiles.path("Examples/transit/model.json"))
             let text = ModelWriter.text(of: file.model)
             #expect(try Model.parse(Array(text.utf8), sourceName: "written") == file.model)
         }

@@ -1,4 +1,5 @@
 import Testing
+import SluiceTestSupport
 
 @testable import Sluice
 

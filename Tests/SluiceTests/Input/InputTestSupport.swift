@@ -1,4 +1,5 @@
 import Foundation
+import SluiceTestSupport
 import Testing
 
 @testable import Sluice
@@ -6,20 +7,9 @@ import Testing
 /// The namespace of the Input layer's suites, so that `swift test --filter Input` runs them all.
 enum InputTests {}
 
-/// `bytes` compressed by `/usr/bin/gzip` (one member).
+/// `bytes` compressed by the `gzip` tool (one member).
 func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let directory = TemporaryDirectory()
-    let input = try directory.write(bytes, to: "plain")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-    process.arguments = ["-c", "-n", input]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let compressed = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return Array(compressed)
+    try Gzip.compress(bytes)
 }
 
 /// Deterministic text that compresses well but is not a single repeated byte.

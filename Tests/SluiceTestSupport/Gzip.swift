@@ -1,10 +1,10 @@
 import Foundation
 
-/// Gzip data for input tests, without a compression library in the test target.
-enum Gzip {
+/// Gzip data for input tests, without a compression library in the test targets.
+public enum Gzip {
     /// A valid gzip member (RFC 1952) whose deflate stream is made of stored blocks (RFC 1951
     /// §3.2.4): the data as is, so no compressor is needed.
-    static func stored(_ data: [UInt8]) -> [UInt8] {
+    public static func stored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
         var start = 0
         repeat {
@@ -20,7 +20,7 @@ enum Gzip {
     }
 
     /// CRC-32 as gzip uses it (reflected, polynomial 0xEDB88320).
-    static func crc32(_ data: [UInt8]) -> UInt32 {
+    public static func crc32(_ data: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in data {
             crc ^= UInt32(byte)
@@ -33,23 +33,20 @@ enum Gzip {
         withUnsafeBytes(of: value.littleEndian) { Array($0) }
     }
 
-    /// A `gzip` executable, when the machine has one.
-    static let toolPath: String? = ["/usr/bin/gzip", "/bin/gzip"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    /// `gzip -c` of `data` (really compressed, unlike `stored`).
-    static func compressWithTool(_ data: [UInt8]) throws -> [UInt8] {
-        guard let toolPath else { throw CocoaError(.fileNoSuchFile) }
-        let scratch = Workspace()
-        let input = scratch.file("input")
-        try Data(data).write(to: URL(fileURLWithPath: input))
+    /// `data` compressed by the `gzip` tool (`-c -n -9`: really compressed, unlike `stored`,
+    /// and the same bytes on every run).
+    public static func compress(_ data: [UInt8]) throws -> [UInt8] {
+        let scratch = TemporaryDirectory()
+        try scratch.writeFile(data, named: "plain")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: toolPath)
-        process.arguments = ["-9", input]  // replaces `input` by `input.gz`
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-c", "-n", "-9", scratch.file("plain")]
+        let output = Pipe()
+        process.standardOutput = output
         try process.run()
+        let compressed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0, let bytes = scratch.bytes(of: "input.gz") else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        return bytes
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return Array(compressed)
     }
 }
