@@ -5,7 +5,7 @@
 #
 # New interesting inputs go to Fuzz/.corpus-work/ (not committed); the seeds in
 # Fuzz/corpus/ are only read. Crashes are written to Fuzz/artifacts/ (crash-<sha1>):
-# turn each into a regression test (Tests/SluiceTests/Engine/FuzzRegressionTests.swift).
+# turn each into a regression test (Tests/SluiceTests/SPI/FuzzRegressionTests.swift).
 # To shrink the corpus worth keeping: Fuzz/run.sh merge
 set -euo pipefail
 cd "$(dirname "$0")"
