@@ -4,7 +4,7 @@
 /// A value starts owned by the thread that made it. It changes threads only at a hand-over:
 /// the thread giving it up calls `release()`, and the thread receiving it `takeOver()`, each
 /// at a point where the other is known not to touch it (a lock or a thread join orders the
-/// two). `BatchWriter` does this around its writer thread.
+/// two), as the import's batch writer does around its writer thread.
 struct ThreadOwner {
     /// `currentThreadID()` of the owner, or `nobody` between a release and a take-over.
     private var thread = currentThreadID()

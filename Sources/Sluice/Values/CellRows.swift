@@ -2,7 +2,8 @@
 /// bytes in `arena`. How the Engine hands a batch to the row writers of `Store/`: a plain
 /// value, so passing it per row counts no reference and copies nothing.
 ///
-/// Valid only inside the call that made it (`EntityBatch.withRows`), like the pointers it holds.
+/// Valid only inside the `withUnsafe…` call over the batch's arrays that made it, like the
+/// pointers it holds.
 struct CellRows {
     let cells: UnsafeBufferPointer<Cell>
     let width: Int
