@@ -209,30 +209,6 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(!details.contains { $0.hasPrefix("SCAN t") }, "\(details)")
     }
 
-    @Test func inListsComeInAFewSizes() {
-        #expect([1, 16, 17, 100, 5_000, 20_000].map { SQLParameters.listSize(for: $0, limit: 32_766) }
-            == [16, 16, 32, 128, 8_192, 32_766])
-        #expect(SQLParameters.listSize(for: 10_000, limit: 16_383) == 16_383)
-    }
-
-    /// The columns an UPDATE writes: the first 64 inline, more in words after them.
-    @Test func columnSetsHoldAnyColumn() {
-        var wide = ColumnSet(width: 130)
-        #expect(wide.isEmpty)
-        for column in [129, 0, 64, 63, 128, 127] { wide.insert(column) }
-        #expect(!wide.isEmpty)
-        #expect(wide.members == [0, 63, 64, 127, 128, 129])
-        var same = ColumnSet(width: 130)
-        for column in [0, 63, 64, 127, 128, 129] { same.insert(column) }
-        #expect(same == wide)
-        var narrow = ColumnSet(width: 8)
-        narrow.insert(7)
-        #expect(narrow.members == [7])
-        var onlyHigh = ColumnSet(width: 70)
-        onlyHigh.insert(69)
-        #expect(!onlyHigh.isEmpty && onlyHigh.members == [69])
-    }
-
     @Test func withoutIdentityEveryRecordIsAppended() throws {
         let directory = TemporaryDirectory()
         let db = directory.file("log.sqlite")

@@ -1,0 +1,97 @@
+import Testing
+@testable import Sluice
+
+extension StoreTests {
+    /// The SQL that writes an entity's rows, driven with cells as a batch holds them: the
+    /// Engine decides which rows go where, these run it.
+    @Suite struct RowWritersTests {
+        /// Rows of (id integer, name text), bytes in `arena`.
+        private static func cells(_ rows: [(Int64, String)], arena: inout [UInt8]) -> [Cell] {
+            rows.flatMap { id, name in [Cell.integer(id), Cell(.text(name), in: &arena)] }
+        }
+
+        private static func withRows<R>(_ cells: [Cell], _ arena: [UInt8], _ body: (CellRows) throws -> R) rethrows -> R {
+            try cells.withUnsafeBufferPointer { cells in
+                try arena.withUnsafeBytes { arena in try body(CellRows(cells: cells, width: 2, arena: arena)) }
+            }
+        }
+
+        @Test func newRowsAreNumberedAfterTheLargestPkAndWrittenManyToAStatement() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT); INSERT INTO t VALUES (41, 0, 'old')")
+            let inserter = try RowInserter(table: "t", columns: ["id", "name"], defaults: [nil, .text("none")],
+                                           connection: connection)
+            #expect(inserter.rowsPerInsert == 64)
+            var arena: [UInt8] = []
+            var cells = Self.cells((1...70).map { (Int64($0), "n\($0)") }, arena: &arena)
+            cells[3] = .missing  // row 1's name: the default
+            let pks = try Self.withRows(cells, arena) { rows in
+                let pks = try (0..<70).map { try inserter.insert($0, of: rows) }
+                try inserter.flush(rows)
+                return pks
+            }
+            #expect(pks == Array(42...111))
+            #expect(try connection.integer("SELECT count(*) FROM t") == 71)
+            #expect(try connection.rows("SELECT pk, id, name FROM t WHERE id IN (1, 2, 70) ORDER BY pk") == [
+                [.integer(42), .integer(1), .text("n1")],
+                [.integer(43), .integer(2), .text("none")],
+                [.integer(111), .integer(70), .text("n70")],
+            ])
+        }
+
+        @Test func aLookupFindsRowsByIdentityAndAnUpdateWritesOnlyWhatChanged() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("""
+                CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT);
+                CREATE UNIQUE INDEX t_identity ON t(id);
+                INSERT INTO t VALUES (7, 1, 'a'), (8, 2, 'b');
+                """)
+            let lookup = IdentityLookup(table: "t", columns: ["id", "name"], identity: [0], connection: connection)
+            let updater = RowUpdater(table: "t", columns: ["id", "name"], connection: connection)
+            #expect(lookup.rowsPerQuery == 512)
+            var arena: [UInt8] = []
+            let cells = Self.cells([(2, "b"), (3, "c"), (1, "z")], arena: &arena)
+            var found: [Int: (pk: Int64, nameIsStored: Bool)] = [:]
+            try Self.withRows(cells, arena) { rows in
+                let results = try lookup.find([0, 1, 2], of: rows)
+                while try results.next() {
+                    found[results.row] = (results.pk, results.column(1, holds: rows[results.row, 1], in: rows.arena))
+                }
+                var changed = ColumnSet(width: 2)
+                changed.insert(1)
+                try updater.update(2, of: rows, changed: changed, pk: 7)
+            }
+            #expect(found.count == 2)
+            #expect(found[0]?.pk == 8 && found[0]?.nameIsStored == true)
+            #expect(found[2]?.pk == 7 && found[2]?.nameIsStored == false)
+            #expect(try connection.rows("SELECT pk, id, name FROM t ORDER BY pk") == [
+                [.integer(7), .integer(1), .text("z")],
+                [.integer(8), .integer(2), .text("b")],
+            ])
+        }
+
+    @Test func inListsComeInAFewSizes() {
+        #expect([1, 16, 17, 100, 5_000, 20_000].map { SQLParameters.listSize(for: $0, limit: 32_766) }
+            == [16, 16, 32, 128, 8_192, 32_766])
+        #expect(SQLParameters.listSize(for: 10_000, limit: 16_383) == 16_383)
+    }
+
+    /// The columns an UPDATE writes: the first 64 inline, more in words after them.
+    @Test func columnSetsHoldAnyColumn() {
+        var wide = ColumnSet(width: 130)
+        #expect(wide.isEmpty)
+        for column in [129, 0, 64, 63, 128, 127] { wide.insert(column) }
+        #expect(!wide.isEmpty)
+        #expect(wide.members == [0, 63, 64, 127, 128, 129])
+        var same = ColumnSet(width: 130)
+        for column in [0, 63, 64, 127, 128, 129] { same.insert(column) }
+        #expect(same == wide)
+        var narrow = ColumnSet(width: 8)
+        narrow.insert(7)
+        #expect(narrow.members == [7])
+        var onlyHigh = ColumnSet(width: 70)
+        onlyHigh.insert(69)
+        #expect(!onlyHigh.isEmpty && onlyHigh.members == [69])
+    }
+    }
+}
