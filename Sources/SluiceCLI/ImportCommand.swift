@@ -67,7 +67,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write each rejected record as one JSON line to this file.", valueName: "file"))
     var rejects: String?
 
-    @Option(name: .long, help: "The largest single JSON value accepted, in bytes.")
+    @Option(name: .long, help: "The largest single JSON value accepted, in bytes (at most 2147483647).")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
 
     @Option(name: .long, help: ArgumentHelp("Write the summary's figures as JSON to this file.", valueName: "file"))
