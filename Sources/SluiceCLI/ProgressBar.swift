@@ -4,9 +4,10 @@ import Sluice
 /// one redraw per `interval` of the import's own clock, whatever the chunk rate; `clear()`
 /// removes the bar, so that the summary or an error line starts on a clean line.
 ///
-/// `@unchecked Sendable` because `ImportOptions.progress` must be `@Sendable`: the importer
-/// calls it on the importing thread, which is also the one that calls `clear()`, so the
-/// state is never touched from two threads.
+/// `@unchecked Sendable` because `ImportOptions.progress` must be `@Sendable`: the importer's
+/// calls never overlap, and the last is made before `finish()` returns, so the state is never
+/// touched from two threads at once (once the inputs are read the calls come from the
+/// importer's helper thread too, which then keeps the line moving at least once a second).
 final class ProgressBar: @unchecked Sendable {
     /// About four redraws a second: smooth enough, and no flood on a slow terminal.
     static let interval = 0.25
@@ -14,6 +15,8 @@ final class ProgressBar: @unchecked Sendable {
     private let descriptor: Int32
     private let fixedWidth: Int?
     private var lastDrawn: Double?
+    /// What the line said last, without its counts: a new stage is drawn at once.
+    private var lastStage: String?
     private(set) var isVisible = false
     /// The sizes of the inputs the importer has not been given yet (the library knows only the
     /// ones it has opened); nil when one of them has no size (standard input, a pipe).
@@ -34,11 +37,14 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// The importer's callback. The first call draws at once (a short import still shows
-    /// its bar), and so does the one that says the import is finishing; the others wait for
+    /// its bar), and so does each that begins a stage of the finish; the others wait for
     /// `interval`.
     func update(_ progress: ImportProgress) {
-        if progress.stage == .reading, let lastDrawn, progress.seconds - lastDrawn < Self.interval { return }
+        let stage = ProgressLine.describe(progress.stage).stage
+        let newStage = progress.stage.isFinishing && stage != lastStage
+        if !newStage, let lastDrawn, progress.seconds - lastDrawn < Self.interval { return }
         lastDrawn = progress.seconds
+        lastStage = progress.stage.isFinishing ? stage : nil
         var whole = progress
         whole.totalBytes = progress.totalBytes.flatMap { known in bytesToCome.map { known + $0 } }
         write("\r" + ProgressLine.render(whole, width: width) + "\u{1B}[K")

@@ -5,7 +5,8 @@ import Sluice
 ///
 /// With a known total: `[=======>       ]  45%  12.3 MiB of 27.0 MiB  52,310 records/s  ETA 0:14`.
 /// Without (a pipe): `12.3 MiB  1,234,567 records  52,310 records/s  0:42` (the time so far).
-/// Once the inputs are read: `finishing: links and indexes  1,234,567 records  0:42`.
+/// Once the inputs are read, the stage running and the time so far:
+/// `finishing: linking StopTime.trip  65,536 of 3,000,000  1,234,567 records  0:42`.
 /// The line never reaches the last column, where some terminals wrap; on a narrow terminal
 /// the least useful parts go first (the rate, then the byte counts, the bar, the time).
 enum ProgressLine {
@@ -16,7 +17,7 @@ enum ProgressLine {
     static func render(_ progress: ImportProgress, width: Int) -> String {
         let budget = max(1, width - 1)
         let line: String
-        if progress.stage == .finishing {
+        if progress.stage.isFinishing {
             line = finishing(progress, budget: budget)
         } else if let total = progress.totalBytes {
             line = known(progress, total: total, budget: budget)
@@ -64,17 +65,34 @@ enum ProgressLine {
         return parts.joined(separator: "  ")
     }
 
-    /// Once every input is read: `finishing: links and indexes  1,234,567 records  0:42`, the
-    /// records read and the time so far (the second pass of a big linked import takes a while,
-    /// and a bar frozen at 100% would look stuck). The time goes first, then the records.
+    /// Once every input is read: what runs now, the records read and the time so far (the
+    /// second pass of a big linked import takes a while, and a bar frozen at 100% would look
+    /// stuck). The time is what moves while one long statement runs, so it stays longest: the
+    /// records go first, then the counts of the stage.
     private static func finishing(_ progress: ImportProgress, budget: Int) -> String {
-        var parts = [
-            "finishing: links and indexes",
-            "\(Format.grouped(progress.records)) \(progress.records == 1 ? "record" : "records")",
-            Format.duration(progress.seconds),
-        ]
-        while parts.joined(separator: "  ").count > budget, parts.count > 1 { parts.removeLast() }
-        return parts.joined(separator: "  ")
+        let (stage, counts) = describe(progress.stage)
+        let label = "finishing: " + stage
+        let records = "\(Format.grouped(progress.records)) \(progress.records == 1 ? "record" : "records")"
+        let time = Format.duration(progress.seconds)
+        for parts in [[label, counts, records, time], [label, counts, time], [label, time]] {
+            let text = parts.compactMap { $0 }.joined(separator: "  ")
+            if text.count <= budget { return text }
+        }
+        return label
+    }
+
+    /// What a stage of the finish is doing, and how far it is when that is known.
+    static func describe(_ stage: ImportProgress.Stage) -> (stage: String, counts: String?) {
+        switch stage {
+        case .reading, .finishing: return ("writing the last records", nil)
+        case .linking(let relationship, let done, let total):
+            return ("linking \(relationship)", "\(Format.grouped(done)) of \(Format.grouped(total))")
+        case .indexing(let name): return ("building index \(name)", nil)
+        case .deleting(let entity): return ("deleting \(entity) rows not in the input", nil)
+        case .analyzing: return ("ANALYZE", nil)
+        case .committing: return ("committing", nil)
+        case .vacuuming: return ("VACUUM", nil)
+        }
     }
 
     /// Seconds left at the rate so far; nil before there is a rate to go by.

@@ -22,12 +22,37 @@ struct StatsFile: Encodable {
         var hasRelationships: Bool?
     }
 
+    /// The seconds of each phase of the import, in the order they run.
+    struct Phases: Encodable {
+        var reading: Double
+        /// The second pass over every relationship, then per relationship.
+        var linking: Double
+        var linkingByRelationship: [String: Double]
+        var indexing: Double
+        var deleting: Double
+        var analyzing: Double
+        var committing: Double
+        var vacuuming: Double
+
+        init(_ phases: ImportReport.Phases) {
+            reading = phases.reading
+            linking = phases.linkingTotal
+            linkingByRelationship = Dictionary(phases.linking.map { ($0.relationship, $0.seconds) }, uniquingKeysWith: +)
+            indexing = phases.indexing
+            deleting = phases.deleting
+            analyzing = phases.analyzing
+            committing = phases.committing
+            vacuuming = phases.vacuuming
+        }
+    }
+
     var entities: [Counts]
     var totals: Counts
     var sources: [String]
     var records: Int
     var bytes: Int64
     var seconds: Double
+    var phases: Phases
     var recordsPerSecond: Double
     var peakMemoryBytes: Int64
     var unresolvedExamples: [String]
@@ -45,6 +70,7 @@ struct StatsFile: Encodable {
         records = report.records
         bytes = report.bytes
         seconds = report.seconds
+        phases = Phases(report.phases)
         recordsPerSecond = report.recordsPerSecond
         peakMemoryBytes = report.peakMemoryBytes
         unresolvedExamples = report.unresolvedExamples

@@ -1,5 +1,10 @@
-/// How far an import has come, handed to `ImportOptions.progress` once per input chunk, and
-/// once more when the import finishes (`stage`).
+/// How far an import has come, handed to `ImportOptions.progress` once per input chunk; then,
+/// once every input is read, at the start of each stage of the finish (`stage`) and at least
+/// once a second until the import is over, even while one long SQL statement runs.
+///
+/// The calls never overlap. While the inputs are read they come from the thread that reads;
+/// once `finish()` has begun, some come from a helper thread of the importer (the one that
+/// keeps them coming during a long statement), all of them before `finish()` returns.
 ///
 /// Bytes are counted as stored: for gzip input, the compressed bytes taken from the file, so
 /// they compare with the file's size. Records are the records assembled so far (of every
@@ -17,14 +22,31 @@ public struct ImportProgress: Sendable, Equatable {
     public var seconds: Double
     public var stage: Stage
 
-    /// What the import is doing.
+    /// What the import is doing. After `.reading` come `.finishing`, then whichever of the
+    /// others the import has to do, in the order they are listed here.
     public enum Stage: Sendable, Equatable {
         /// Reading its inputs: reported once per chunk.
         case reading
-        /// Every input is read; the last batch, the second pass over references that came
-        /// before their targets, the indexes built after the load and the commit run now, which
-        /// can take a while on a big linked import. Reported once, when `finish()` begins.
+        /// Every input is read; the batches still waiting are written. Reported once, when
+        /// `finish()` begins.
         case finishing
+        /// The second pass of one relationship (`Entity.relationship`): linking the references
+        /// that came before their targets. `done` of `total` such references are linked or
+        /// found missing so far.
+        case linking(relationship: String, done: Int, total: Int)
+        /// Building an index that was deferred until after the load.
+        case indexing(name: String)
+        /// `--delete-missing`: deleting the rows of one entity that the import did not mention.
+        case deleting(entity: String)
+        /// `ANALYZE` (`ImportOptions.analyze`).
+        case analyzing
+        /// Recording the import in `sluice_imports` and committing.
+        case committing
+        /// `VACUUM` (`ImportOptions.vacuum`), after the commit.
+        case vacuuming
+
+        /// Whether every input is read (any stage but `.reading`).
+        public var isFinishing: Bool { self != .reading }
     }
 
     public init(bytesRead: Int64, totalBytes: Int64?, records: Int, seconds: Double, stage: Stage = .reading) {

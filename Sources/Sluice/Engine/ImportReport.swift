@@ -31,9 +31,12 @@ public struct ImportReport: Sendable, Equatable, Codable {
     public var sources: [String]
     public var bytes: Int64
     public var records: Int
+    /// From opening the database until the import is committed (and vacuumed).
     public var seconds: Double
     /// Peak resident memory of the process, in bytes.
     public var peakMemoryBytes: Int64
+    /// Where the time went: the seconds of each phase, which add up to at most `seconds`.
+    public var phases = Phases()
 
     public var inserted: Int { entities.reduce(0) { $0 + $1.inserted } }
     public var updated: Int { entities.reduce(0) { $0 + $1.updated } }

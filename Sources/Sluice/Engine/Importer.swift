@@ -37,6 +37,12 @@ public final class Importer {
     private var finished = false
     /// Past the point of no return: a cancellation no longer applies.
     private var committing = false
+    /// Where the time went so far, the stage running now and when it began.
+    private var phases = ImportReport.Phases()
+    private var stage = ImportProgress.Stage.reading
+    private var stageStartedAt = 0.0
+    /// Reports the stages of `finish()` while it runs; nil without `options.progress`.
+    private var finishingProgress: FinishingProgress?
 
     /// The connection the import writes through (for tests that trace its SQL).
     var connection: Connection { database.connection }
@@ -136,6 +142,7 @@ public final class Importer {
             try migration.apply(to: database.connection)
             indexes = SecondaryIndexes(connection: database.connection, deferred: migration.deferredIndexes)
             target = try makeTarget(database.connection, rejects, indexes!)
+            stageStartedAt = clock.elapsedSeconds
         } catch {
             database.rollback()
             throw interruptedIfCancelled(error)
@@ -166,17 +173,29 @@ public final class Importer {
     /// Writes what is left, records the import in `sluice_imports` and commits.
     public func finish() throws(SluiceError) -> ImportReport {
         precondition(!finished, "finish() called twice")
-        options.progress?(ImportProgress(bytesRead: storedBytes, totalBytes: storedBytes, records: records,
-                                         seconds: clock.elapsedSeconds, stage: .finishing))
+        if let progress = options.progress {
+            finishingProgress = FinishingProgress(
+                first: ImportProgress(bytesRead: storedBytes, totalBytes: storedBytes, records: records,
+                                      seconds: clock.elapsedSeconds, stage: .finishing),
+                clock: clock, report: progress)
+        }
+        stage = .finishing
+        defer {
+            finishingProgress?.stop()
+            finishingProgress = nil
+        }
         do {
             var examples: [String] = []
             if case .model(_, let writer)? = target {
                 try writer.finish()
                 examples = try linkPending(writer)
-                try indexes?.createAll()
+                try indexes?.createAll { name in enter(.indexing(name: name)) }
                 if let touched = writer.touched {
                     let tables = writer.writers.map(\.plan.table)
-                    for (entity, count) in try touched.deleteUntouched(plans: writer.links.plans, tables: tables) {
+                    let deleted = try touched.deleteUntouched(plans: writer.links.plans, tables: tables) { entity in
+                        enter(.deleting(entity: writer.writers[entity].plan.name))
+                    }
+                    for (entity, count) in deleted {
                         writer.writers[entity].counts.deleted += count
                     }
                 }
@@ -190,20 +209,37 @@ public final class Importer {
                 inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
                 rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256)
             try ImportLog.insert(log, into: database.connection)
-            if options.analyze { try database.analyze() }
+            if options.analyze {
+                enter(.analyzing)
+                try database.analyze()
+            }
+            enter(.committing)
             target = nil
             // The point of no return: from here a cancellation is ignored and the import
             // finishes whole (an interrupted COMMIT or VACUUM would only be confusing).
             try checkCancellation()
             committing = true
             database.connection.setInterruptCheck(nil)
-            try database.commit(vacuum: options.vacuum)
+            try database.commit(vacuum: options.vacuum) { enter(.vacuuming) }
             finished = true
+            report.seconds = clock.elapsedSeconds
+            phases.add(report.seconds - stageStartedAt, to: stage)
+            report.phases = phases
             return report
         } catch {
             cancel()
             throw interruptedIfCancelled(error)
         }
+    }
+
+    /// Begins the next stage of `finish()`: the time since the current one began is added to
+    /// its phase, and the progress callback hears of the new one.
+    private func enter(_ next: ImportProgress.Stage) {
+        let now = clock.elapsedSeconds
+        phases.add(now - stageStartedAt, to: stage)
+        stage = next
+        stageStartedAt = now
+        finishingProgress?.enter(next)
     }
 
     /// Abandons the import: the database is left as it was, a new one is not created.
@@ -222,7 +258,13 @@ public final class Importer {
         guard !writer.links.pending.isEmpty else { return [] }
         var examples: [String] = []
         for plan in writer.links.plans.joined() {
-            let outcome = try writer.links.pending.resolve(plan, policy: options.unresolved ?? plan.unresolved, sources: sources)
+            let total = writer.links.pending.waiting(plan)
+            guard total > 0 else { continue }
+            enter(.linking(relationship: plan.name, done: 0, total: total))
+            let outcome = try writer.links.pending.resolve(plan, policy: options.unresolved ?? plan.unresolved,
+                                                           sources: sources) { done in
+                finishingProgress?.enter(.linking(relationship: plan.name, done: done, total: total))
+            }
             writer.writers[plan.source].counts.links += outcome.linked
             writer.writers[plan.source].counts.unresolved += outcome.unresolved
             writer.writers[plan.target].counts.inserted += outcome.stubs

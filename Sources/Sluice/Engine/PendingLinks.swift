@@ -36,6 +36,9 @@ final class PendingLinks {
 
     private func waiting(_ plan: Int) -> Int { plan < counts.count ? counts[plan] : 0 }
 
+    /// How many links of `plan` wait for the second pass.
+    func waiting(_ plan: LinkPlan) -> Int { waiting(plan.id) }
+
     /// The temporary table of a relationship's waiting links.
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
@@ -86,15 +89,18 @@ final class PendingLinks {
     }
 
     /// Links what can be linked now, then applies `policy` to the rest. `sources` names the
-    /// inputs by index, for positions. Throws for `fail` when something is still missing.
-    func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String]) throws(SluiceError) -> Outcome {
+    /// inputs by index, for positions; `linked` is told how many waiting links are done after
+    /// each slice of them (for progress). Throws for `fail` when something is still missing.
+    func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
+                 linked: (Int) -> Void = { _ in }) throws(SluiceError) -> Outcome
+    {
         var outcome = Outcome()
         guard waiting(plan.id) > 0, let column = plan.relatedByColumn else { return outcome }
         try insertBuffered(plan.id)
         let target = quoteIdentifier(plan.targetTable)
         let relatedBy = quoteIdentifier(column)
         let pending = Self.table(plan.id)
-        outcome.linked = try link(plan, pending: pending, target: target, relatedBy: relatedBy)
+        outcome.linked = try link(plan, pending: pending, target: target, relatedBy: relatedBy, done: linked)
         // Each waiting link changes at most one row: when all of them did, none is missing.
         if outcome.linked == waiting(plan.id) { return outcome }
 
@@ -106,7 +112,7 @@ final class PendingLinks {
         switch policy {
         case .stub:
             outcome.stubs = try sql.run("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)")
-            outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy)
+            outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy, done: linked)
         case .null, .fail:
             outcome.unresolved = Int(count)
             let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3")
@@ -123,30 +129,52 @@ final class PendingLinks {
         return outcome
     }
 
-    /// One statement per relationship links every pending id whose target row now exists.
-    private func link(_ plan: LinkPlan, pending: String, target: String, relatedBy: String) throws(SluiceError) -> Int {
+    /// Waiting links per statement of the second pass. A relationship's links are linked in
+    /// slices of the pending table's rowids (1 to its count, in input order), so that progress
+    /// can say how far it is; a slice this big costs no more per link than one statement
+    /// for all of them.
+    static let linksPerSlice = 65_536
+
+    /// Links every pending id of `plan` whose target row now exists, one set-based statement
+    /// per slice; `done` is told the links gone through after each.
+    private func link(_ plan: LinkPlan, pending: String, target: String, relatedBy: String,
+                      done: (Int) -> Void) throws(SluiceError) -> Int
+    {
+        let statement: String
+        // A subquery: an UPDATE's FROM clause does not show its tables' rowids.
+        let slice = "(SELECT * FROM \(pending) WHERE rowid BETWEEN ?1 AND ?2) AS p"
         switch plan.storage {
         case .column(_, let name):
             let source = quoteIdentifier(plan.sourceTable)
             let column = quoteIdentifier(name)
-            return try sql.run("""
+            statement = """
                 UPDATE \(source) SET \(column) = t."pk"
-                FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
                 WHERE \(source)."pk" = p."source_pk" AND \(source).\(column) IS NOT t."pk"
-                """)
+                """
         case .inverse(let name):
             let column = quoteIdentifier(name)
-            return try sql.run("""
+            statement = """
                 UPDATE \(target) SET \(column) = p."source_pk"
-                FROM \(pending) AS p
+                FROM \(slice)
                 WHERE \(target).\(relatedBy) = p."key" AND \(target).\(column) IS NOT p."source_pk"
-                """)
+                """
         case .join(let table, let sourceColumn, let targetColumn):
-            return try sql.run("""
+            statement = """
                 INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
-                SELECT p."source_pk", t."pk" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
-                """)
+                SELECT p."source_pk", t."pk" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                """
         }
+        let total = waiting(plan.id)
+        var changed = 0
+        var first = 1
+        while first <= total {
+            let last = min(total, first + Self.linksPerSlice - 1)
+            changed += try sql.run(statement, [.integer(Int64(first)), .integer(Int64(last))])
+            done(last)
+            first = last + 1
+        }
+        return changed
     }
 
     private static func integer(_ value: ColumnValue) -> Int? {

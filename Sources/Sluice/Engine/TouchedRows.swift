@@ -24,11 +24,14 @@ final class TouchedRows {
     }
 
     /// Deletes the rows not mentioned and unlinks everything that pointed at them; returns
-    /// the number deleted per entity.
-    func deleteUntouched(plans: [[LinkPlan]], tables: [String]) throws(SluiceError) -> [Int: Int] {
+    /// the number deleted per entity. `willDelete` is told each entity first.
+    func deleteUntouched(plans: [[LinkPlan]], tables: [String], willDelete: (Int) -> Void = { _ in })
+        throws(SluiceError) -> [Int: Int]
+    {
         var deleted: [Int: Int] = [:]
         try sql.execute("CREATE TEMP TABLE IF NOT EXISTS \"sluice_gone\" (\"pk\" INTEGER PRIMARY KEY)")
         for entity in entities.sorted() {
+            willDelete(entity)
             let table = quoteIdentifier(tables[entity])
             try sql.run("DELETE FROM \"sluice_gone\"")
             try sql.run("""

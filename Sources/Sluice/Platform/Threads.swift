@@ -33,6 +33,19 @@ final class Monitor: @unchecked Sendable {
     /// with the lock held, in a loop that re-checks the awaited state.
     func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// `wait()` that also returns after `seconds`, for a thread that must wake up regularly
+    /// (the finishing progress). The deadline is on the realtime clock, the condition
+    /// variable's default: a clock change makes one wait longer or shorter, nothing else.
+    func wait(seconds: Double) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nanoseconds = Int64(now.tv_nsec) + Int64(max(0, seconds) * 1e9)
+        var deadline = timespec()
+        deadline.tv_sec = now.tv_sec + time_t(nanoseconds / 1_000_000_000)
+        deadline.tv_nsec = Int(nanoseconds % 1_000_000_000)
+        pthread_cond_timedwait(condition, mutex, &deadline)
+    }
+
     /// Wakes every thread in `wait()`. Call with the lock held.
     func broadcast() { pthread_cond_broadcast(condition) }
 }

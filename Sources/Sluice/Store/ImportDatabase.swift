@@ -142,8 +142,9 @@ final class ImportDatabase {
     }
 
     /// Makes the import permanent. On failure everything is rolled back (a new database
-    /// leaves no file) and the error is thrown. `vacuum` runs VACUUM after the commit.
-    func commit(vacuum: Bool = false) throws(SluiceError) {
+    /// leaves no file) and the error is thrown. `vacuum` runs VACUUM after the commit, once
+    /// `willVacuum` has been called (to report it).
+    func commit(vacuum: Bool = false, willVacuum: () -> Void = {}) throws(SluiceError) {
         precondition(state == .active, "commit() after commit() or rollback()")  // our bug
         do {
             try connection.execute("COMMIT")
@@ -153,6 +154,7 @@ final class ImportDatabase {
         }
         state = .committed
         if vacuum {
+            willVacuum()
             do {
                 try connection.execute("VACUUM")
             } catch {

@@ -69,7 +69,7 @@ struct SchemaMigration {
                 statements.append(table.createTableSQL)
                 for (index, sql) in try Self.indexStatements(for: table, tableExists: false, connection, problems: &problems) {
                     if deferring && !index.unique {
-                        deferredIndexes.append(.init(table: table.name, columns: index.columns, sql: sql))
+                        deferredIndexes.append(.init(name: index.name, table: table.name, columns: index.columns, sql: sql))
                     } else {
                         statements.append(sql)
                     }

@@ -9,6 +9,7 @@
 /// Unique identity indexes are never deferred: every batch's lookups use them.
 final class SecondaryIndexes {
     struct Deferred: Equatable {
+        var name: String
         var table: String
         var columns: [String]
         var sql: String
@@ -29,9 +30,10 @@ final class SecondaryIndexes {
         try execute(statement.sql)
     }
 
-    /// Builds every index still deferred.
-    func createAll() throws(SluiceError) {
+    /// Builds every index still deferred; `willBuild` is told each one's name first.
+    func createAll(willBuild: (String) -> Void = { _ in }) throws(SluiceError) {
         while let statement = deferred.first {
+            willBuild(statement.name)
             try execute(statement.sql)
             deferred.removeFirst()
         }

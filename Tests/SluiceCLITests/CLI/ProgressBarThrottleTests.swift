@@ -35,8 +35,27 @@ import Testing
             finishing.stage = .finishing
             bar.update(finishing)  // within the interval
         }
-        #expect(text.split(separator: "\r").last?.hasPrefix("finishing: links and indexes  10 records  0:01") == true,
+        #expect(text.split(separator: "\r").last?.hasPrefix("finishing: writing the last records  10 records  0:01") == true,
                 "\(text.debugDescription)")
+    }
+
+    @Test func eachStageOfTheFinishIsDrawnAtOnceAndItsCountsEveryInterval() throws {
+        let text = try Self.drawn { bar in
+            var progress = Self.progress(1)
+            for (seconds, stage) in [(1.0, ImportProgress.Stage.finishing),
+                                     (1.05, .linking(relationship: "A.b", done: 0, total: 9)),
+                                     (1.1, .linking(relationship: "A.b", done: 3, total: 9)),  // within the interval
+                                     (1.3, .linking(relationship: "A.b", done: 6, total: 9)),
+                                     (1.35, .committing), (1.4, .committing), (1.6, .committing)] {
+                progress.seconds = seconds
+                progress.stage = stage
+                bar.update(progress)
+            }
+        }
+        let frames = text.split(separator: "\r").map { $0.split(separator: "  ").prefix(2).joined(separator: "  ") }
+        #expect(frames == ["finishing: writing the last records  10 records", "finishing: linking A.b  0 of 9",
+                           "finishing: linking A.b  6 of 9", "finishing: committing  10 records",
+                           "finishing: committing  10 records"], "\(text.debugDescription)")
     }
 
     @Test func theTotalIncludesTheInputsStillToCome() throws {

@@ -47,9 +47,28 @@ import Testing
     @Test func finishingShowsWhatIsLeftWithRecordsAndTime() {
         let finishing = ImportProgress(bytesRead: 40 * Self.mib, totalBytes: 40 * Self.mib, records: 1_234_567, seconds: 42,
                                        stage: .finishing)
-        #expect(ProgressLine.render(finishing, width: 80) == "finishing: links and indexes  1,234,567 records  0:42")
-        #expect(ProgressLine.render(finishing, width: 50) == "finishing: links and indexes  1,234,567 records")
-        #expect(ProgressLine.render(finishing, width: 20) == "finishing: links an")
+        #expect(ProgressLine.render(finishing, width: 80) == "finishing: writing the last records  1,234,567 records  0:42")
+        // Narrow: the records go first; the time, which moves while a statement runs, stays.
+        #expect(ProgressLine.render(finishing, width: 50) == "finishing: writing the last records  0:42")
+        #expect(ProgressLine.render(finishing, width: 20) == "finishing: writing ")
+    }
+
+    @Test func eachStageOfTheFinishSaysWhatRuns() {
+        func line(_ stage: ImportProgress.Stage, width: Int = 100) -> String {
+            ProgressLine.render(ImportProgress(bytesRead: 1, totalBytes: 1, records: 3_114_000, seconds: 75, stage: stage),
+                                width: width)
+        }
+        #expect(line(.linking(relationship: "StopTime.trip", done: 1_245_184, total: 3_000_000))
+            == "finishing: linking StopTime.trip  1,245,184 of 3,000,000  3,114,000 records  1:15")
+        #expect(line(.linking(relationship: "StopTime.trip", done: 1_245_184, total: 3_000_000), width: 70)
+            == "finishing: linking StopTime.trip  1,245,184 of 3,000,000  1:15")
+        #expect(line(.linking(relationship: "StopTime.trip", done: 1_245_184, total: 3_000_000), width: 45)
+            == "finishing: linking StopTime.trip  1:15")
+        #expect(line(.indexing(name: "stop_times_trip_pk")) == "finishing: building index stop_times_trip_pk  3,114,000 records  1:15")
+        #expect(line(.deleting(entity: "Stop")) == "finishing: deleting Stop rows not in the input  3,114,000 records  1:15")
+        #expect(line(.analyzing) == "finishing: ANALYZE  3,114,000 records  1:15")
+        #expect(line(.committing) == "finishing: committing  3,114,000 records  1:15")
+        #expect(line(.vacuuming) == "finishing: VACUUM  3,114,000 records  1:15")
     }
 
     @Test func noETABeforeThereIsARate() {

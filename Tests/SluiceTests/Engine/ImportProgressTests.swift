@@ -11,7 +11,7 @@ import Testing
         private let calls = Mutex<[ImportProgress]>([])
         func append(_ progress: ImportProgress) { calls.withLock { $0.append(progress) } }
         var all: [ImportProgress] { calls.withLock { $0 } }
-        /// The calls made while the inputs were read (all but the last, `.finishing`).
+        /// The calls made while the inputs were read (before `.finishing` and the stages after it).
         var reading: [ImportProgress] { all.filter { $0.stage == .reading } }
     }
 
@@ -38,11 +38,11 @@ import Testing
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.records <= $1.records && $0.seconds <= $1.seconds })
         #expect(all.last?.records == report.records)
         #expect(all.first.map { $0.records > 0 && $0.records < 100 } == true, "records so far, not the total")
-        // Then once more, as `finish()` begins: all read, the second pass and indexes to come.
-        #expect(calls.all.count == all.count + 1)
-        #expect(calls.all.last == ImportProgress(bytesRead: Int64(input.count), totalBytes: Int64(input.count),
-                                                 records: report.records, seconds: calls.all.last?.seconds ?? -1,
-                                                 stage: .finishing))
+        // Then as `finish()` begins: all read, the last batch, the indexes and the commit to come.
+        let finishing = calls.all[all.count]
+        #expect(finishing == ImportProgress(bytesRead: Int64(input.count), totalBytes: Int64(input.count),
+                                            records: report.records, seconds: finishing.seconds, stage: .finishing))
+        #expect(calls.all.last?.stage == .committing)
     }
 
     @Test func gzipCountsCompressedBytesAgainstTheFileSize() throws {

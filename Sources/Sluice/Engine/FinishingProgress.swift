@@ -1,0 +1,78 @@
+/// Reports `ImportOptions.progress` once the inputs are read: each stage of the finish as it
+/// begins, and again at least once a second while it lasts.
+///
+/// The stages run on the importing thread, mostly as single SQL statements (one
+/// `UPDATE … FROM` per relationship, one `CREATE INDEX`, the commit's flush) that can take
+/// minutes on a big import; the thread is inside SQLite then and cannot call anything. So a
+/// helper thread repeats the latest progress, with the time brought up to date, whenever
+/// nothing was reported for `interval`. A thread rather than SQLite's progress handler: the
+/// handler runs only between VM instructions, not while one instruction sorts an index or the
+/// commit writes pages and syncs, which are the longest waits of all.
+///
+/// Every call of the callback is made holding `lock`, so that calls never overlap and a host's
+/// drawing needs no lock of its own. `finish()` calls `stop()`, which joins the thread, on
+/// every way out.
+final class FinishingProgress: @unchecked Sendable {
+    /// Four times a second when nothing else reports: "at least once a second" with room for a
+    /// busy machine's scheduling delays.
+    static let interval = 0.25
+
+    private let report: @Sendable (ImportProgress) -> Void
+    private let clock: MonotonicClock
+    // Below: read and written only while holding `lock`.
+    private let lock = Monitor()
+    private var latest: ImportProgress
+    private var reportedAt: Double
+    private var stopping = false
+    private var thread: JoinableThread?
+
+    /// Reports `first` (stage `.finishing`) at once and starts the helper thread.
+    init(first: ImportProgress, clock: MonotonicClock, report: @escaping @Sendable (ImportProgress) -> Void) {
+        self.report = report
+        self.clock = clock
+        latest = first
+        reportedAt = first.seconds
+        lock.lock()
+        report(first)
+        lock.unlock()
+        // The thread holds the reporter until `stop()`, which its owner must call.
+        thread = JoinableThread { self.repeatLatest() }
+    }
+
+    /// Reports `stage` now (a new stage, or new counts of the current one).
+    func enter(_ stage: ImportProgress.Stage) {
+        lock.lock()
+        defer { lock.unlock() }
+        latest.stage = stage
+        reportNow()
+    }
+
+    /// Stops the helper thread; nothing is reported afterwards. Harmless when stopped.
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        let joining = thread.take()
+        lock.unlock()
+        if let joining { joining.join() }
+    }
+
+    private func reportNow() {
+        latest.seconds = clock.elapsedSeconds
+        reportedAt = latest.seconds
+        report(latest)
+    }
+
+    private func repeatLatest() {
+        lock.lock()
+        defer { lock.unlock() }
+        while !stopping {
+            let due = reportedAt + Self.interval - clock.elapsedSeconds
+            if due > 0 {
+                lock.wait(seconds: due)
+            } else {
+                reportNow()
+            }
+        }
+    }
+}
