@@ -12,6 +12,12 @@ import Darwin
 /// progress bar is drawn as on a user's terminal; the test reads what was drawn on the other
 /// side. The terminal side is raw (no `\n` → `\r\n`), so the bytes read are the bytes written.
 ///
+/// One read of the controller side: the bytes read so far, and when that read returned.
+struct Arrival: Sendable {
+    var bytes: Int
+    var nanoseconds: UInt64
+}
+
 /// `@unchecked Sendable`: the terminal side is closed before another thread reads the
 /// controller side, which never changes.
 final class PseudoTerminal: @unchecked Sendable {
@@ -49,14 +55,16 @@ final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Everything written until the terminal side is closed everywhere (`read` then fails
-    /// with EIO, after the buffered bytes).
-    func readToEnd() -> Data {
+    /// with EIO, after the buffered bytes). `arrivals` gets, for each read, how many bytes had
+    /// arrived by its end and when (`DispatchTime`'s nanoseconds): when each redraw was seen.
+    func readToEnd(arrivals: inout [Arrival]) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while true {
             let count = read(controller, &buffer, buffer.count)
             if count > 0 {
                 data.append(contentsOf: buffer[..<count])
+                arrivals.append(Arrival(bytes: data.count, nanoseconds: DispatchTime.now().uptimeNanoseconds))
             } else if count < 0 && errno == EINTR {
                 continue
             } else {

@@ -13,6 +13,8 @@ struct SluiceResult: CustomStringConvertible {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// On a terminal: when the bytes of `stderr` arrived, read by read.
+    var stderrArrivals: [Arrival] = []
 
     /// stderr split into lines, without the empty piece after the final newline.
     var stderrLines: [String] {
@@ -117,7 +119,9 @@ enum SluiceRunner {
             collected.set(stdout: output.fileHandleForReading.readDataToEndOfFile())
         }
         DispatchQueue.global().async(group: group) {
-            collected.set(stderr: terminal?.readToEnd() ?? errors.fileHandleForReading.readDataToEndOfFile())
+            var arrivals: [Arrival] = []
+            collected.set(stderr: terminal?.readToEnd(arrivals: &arrivals) ?? errors.fileHandleForReading.readDataToEndOfFile(),
+                          arrivals: arrivals)
         }
 
         let deadline = Date().addingTimeInterval(timeout)
@@ -129,10 +133,10 @@ enum SluiceRunner {
         }
         process.waitUntilExit()
         group.wait()
-        let (out, err) = collected.values
+        let (out, err, arrivals) = collected.values
         return SluiceResult(status: timedOut ? -1 : process.terminationStatus,
                             stdout: String(decoding: out, as: UTF8.self),
-                            stderr: String(decoding: err, as: UTF8.self))
+                            stderr: String(decoding: err, as: UTF8.self), stderrArrivals: arrivals)
     }
 
     /// The bytes the readers collected, written from other threads.
@@ -140,9 +144,10 @@ enum SluiceRunner {
         private let lock = NSLock()
         private var stdout = Data()
         private var stderr = Data()
+        private var arrivals: [Arrival] = []
 
         func set(stdout data: Data) { lock.withLock { stdout = data } }
-        func set(stderr data: Data) { lock.withLock { stderr = data } }
-        var values: (Data, Data) { lock.withLock { (stdout, stderr) } }
+        func set(stderr data: Data, arrivals: [Arrival]) { lock.withLock { (stderr, self.arrivals) = (data, arrivals) } }
+        var values: (Data, Data, [Arrival]) { lock.withLock { (stdout, stderr, arrivals) } }
     }
 }
