@@ -215,7 +215,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let data = try #require(workspace.bytes(of: "stats.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])
-        #expect(Set(json.keys) == ["entities", "totals", "sources", "records", "bytes", "seconds", "recordsPerSecond",
+        #expect(Set(json.keys) == ["entities", "totals", "sources", "records", "bytes", "seconds", "phases", "recordsPerSecond",
                                    "peakMemoryBytes", "unresolvedExamples"])
         #expect(json["records"] as? Int == 155)
         #expect(json["bytes"] as? Int == sample.count)
