@@ -18,19 +18,10 @@
 /// A repeated key in one record: the last value wins. A record that is not an object is
 /// rejected (`a record of <table> must be an object, got a number`) and the next one follows.
 ///
-/// The same state-machine shape as `RecordAssembler`: a struct whose events are mutating
-/// methods returning an `Action`, with no yajl and no SQLite inside. Memory is one record in
+/// An `EventAssembler`, like `RecordAssembler`: a struct whose events are mutating methods
+/// returning an `Action`, with no yajl and no SQLite inside. Memory is one record in
 /// progress plus one entry per column name.
 struct FreeformAssembler {
-    enum Action {
-        case none
-        /// A record is complete: read it from `completed` before the next event.
-        case record
-        /// What stands where a record should is not an object. Its events are consumed; the
-        /// next event continues with the next record.
-        case rejected(SluiceError.Reason)
-    }
-
     /// What an open container is.
     private enum Frame {
         /// An object of the envelope, at this many keys of the path.

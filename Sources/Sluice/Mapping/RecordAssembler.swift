@@ -10,15 +10,6 @@
 /// Positions are asked for through a closure, only when a record starts or goes wrong.
 /// Noncopyable: it owns the memory its completed record is read from.
 struct RecordAssembler: ~Copyable {
-    enum Action {
-        case none
-        /// A record is complete: read it from `completed` before the next event.
-        case record
-        /// A record (or what stands where a record should) cannot be imported. The events of
-        /// that record are consumed; the next event continues with the next record.
-        case rejected(SluiceError.Reason)
-    }
-
     /// What an open container is, from the mapping's point of view.
     enum Frame {
         /// An object of the envelope above the records.
@@ -93,7 +84,7 @@ struct RecordAssembler: ~Copyable {
         return try body(completed)
     }
     /// Records begun and not yet completed (more than 1 inside nested records). A record
-    /// starts where this goes from 0 to 1 (`RecordStream` captures rejected records from there).
+    /// starts where this goes from 0 to 1 (`isInRejectableRecord`).
     var openRecordCount: Int { open }
 
     // The state below belongs to the assembler alone; it is internal, not private, only so

@@ -12,3 +12,12 @@ extension SluiceError {
         }
     }
 }
+
+extension SluiceError {
+    /// A record-level problem placed in the source the parser reads.
+    init(_ reason: Reason, in parser: JSONParser?) {
+        let position = SourcePosition(source: parser?.sourceName ?? "", line: reason.position.line,
+                                      column: reason.position.column, offset: reason.position.offset)
+        self.init(.data, reason.message, at: position)
+    }
+}

@@ -1,0 +1,148 @@
+/// What the importer drives: the parser's event handler, which counts the records it assembles.
+protocol RecordEventHandler: JSONEventHandler {
+    /// The parser that drives the handler, set once both exist; positions come from it.
+    var parser: JSONParser? { get set }
+    /// Records completed or rejected so far.
+    var recordCount: Int { get }
+}
+
+/// Connects the parser to an assembler: each JSON event goes to the state machine, each
+/// record it completes or rejects to the sink. Positions come from the parser, only when needed.
+///
+/// With `capturesRejectedRecords` (`--rejects`), the text of whatever may be rejected is
+/// captured as its events pass (`RejectedRecordCapture`), so that a rejection carries it: a
+/// record from where the assembler's `isInRejectableRecord` becomes true, an array standing
+/// where a record should from its `[` (where it is rejected) to its `]`, a scalar as its own text.
+///
+/// The events are the parse's hottest path, and the stream is specialised for each assembler
+/// (in the module's optimised build). A protocol conformance of a generic class would dispatch
+/// to its unspecialised code, so the parser's handler conformance lives on the final
+/// subclasses `RecordStream` and `FreeformStream`, whose witnesses call these final methods
+/// with a concrete assembler.
+class EventStream<Assembler: EventAssembler & ~Copyable> {
+    // Touched on every event by the one thread that drives the parser, never re-entered:
+    // no dynamic exclusivity checks (they cost about a quarter of the per-event time).
+    @exclusivity(unchecked) private final var assembler: Assembler
+    /// A `let` of the stream: calls on it retain nothing.
+    private final let sink: Assembler.Sink
+    /// Set once the parser that drives this stream exists (the parser needs its handler
+    /// first). Not retained: whoever drives the parse keeps it alive.
+    @exclusivity(unchecked) final unowned(unsafe) var parser: JSONParser?
+    @exclusivity(unchecked) private final var capture: RejectedRecordCapture?
+
+    init(_ assembler: consuming Assembler, sink: Assembler.Sink, capturesRejectedRecords: Bool, maxValueBytes: Int) {
+        self.assembler = assembler
+        self.sink = sink
+        if capturesRejectedRecords { capture = RejectedRecordCapture(limit: maxValueBytes) }
+    }
+
+    final var recordCount: Int { assembler.recordCount }
+
+    /// - Parameters:
+    ///   - scalar: the event was this scalar (a rejection of it carries its text).
+    ///   - closedCapture: the event closed the captured value (a rejection carries its text).
+    @inline(__always)
+    private final func handle(_ action: AssemblerAction, scalar: Scalar? = nil, closedCapture: Bool = false)
+        throws(SluiceError)
+    {
+        switch action {
+        case .none:
+            return
+        case .record:
+            // A record the sink cannot take is placed here, where the source is known, and
+            // rejected with no text.
+            if let refused = try assembler.handOverCompleted(to: sink) {
+                try Assembler.reject(SluiceError(refused, in: parser), entity: refused.entity, record: nil, to: sink)
+            }
+        case .rejected(let reason):
+            let error = SluiceError(reason, in: parser)
+            var record: [UInt8]?
+            if capture != nil {
+                guard case .now(let text) = capture!.route(error, entity: reason.entity, scalar: scalar,
+                                                            closedCapture: closedCapture) else { return }
+                record = text
+            }
+            try Assembler.reject(error, entity: reason.entity, record: record, to: sink)
+        }
+    }
+
+    /// Delivers the rejections that waited for the captured value to close.
+    private final func deliverDeferred() throws(SluiceError) {
+        guard capture != nil else { return }
+        for (error, entity) in capture!.takeDeferred() {
+            try Assembler.reject(error, entity: entity, record: capture!.text, to: sink)
+        }
+    }
+
+    // The position closures capture `parser` as a local: capturing `self` (for its property)
+    // retained and released the stream around every event.
+
+    final func startObject() throws(SluiceError) {
+        unowned(unsafe) let parser = parser
+        guard capture != nil else { return try handle(assembler.startObject { parser.position(length: 1) }) }
+        capture!.startObject()
+        let outside = !assembler.isInRejectableRecord
+        let action = assembler.startObject { parser.position(length: 1) }
+        if outside, assembler.isInRejectableRecord, !capture!.isCapturing { capture!.begin(array: false) }
+        try handle(action)
+    }
+
+    final func key(_ bytes: UnsafeRawBufferPointer) {
+        capture?.key(bytes)
+        assembler.key(bytes)
+    }
+
+    final func endObject() throws(SluiceError) {
+        guard capture != nil else { return try handle(assembler.endObject()) }
+        let closed = capture!.endObject()
+        let action = assembler.endObject()
+        if closed { try deliverDeferred() }
+        try handle(action, closedCapture: closed)
+    }
+
+    final func startArray() throws(SluiceError) {
+        unowned(unsafe) let parser = parser
+        guard capture != nil else { return try handle(assembler.startArray { parser.position(length: 1) }) }
+        capture!.startArray()
+        let action = assembler.startArray { parser.position(length: 1) }
+        // An array where a record should be is rejected at its `[`: capture it to its `]`.
+        if case .rejected = action, !capture!.isCapturing { capture!.begin(array: true) }
+        try handle(action)
+    }
+
+    final func endArray() throws(SluiceError) {
+        guard capture != nil else { return try handle(assembler.endArray()) }
+        let closed = capture!.endArray()
+        let action = assembler.endArray()
+        if closed { try deliverDeferred() }
+        try handle(action, closedCapture: closed)
+    }
+
+    // Scalars go through one method, with the token's length in the input (for the position
+    // of a rejection).
+
+    final func null() throws(SluiceError) { try scalar(.null, length: 4) }
+    final func bool(_ value: Bool) throws(SluiceError) { try scalar(.bool(value), length: value ? 4 : 5) }
+    final func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try scalar(.number(text), length: text.count) }
+    final func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        try scalar(.string(bytes), length: bytes.count + 2)
+    }
+
+    @inline(__always)
+    private final func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        unowned(unsafe) let parser = parser
+        guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
+        capture!.scalar(value)
+        try handle(assembler.scalar(value) { parser.position(length: length) }, scalar: value)
+    }
+}
+
+@available(*, unavailable, message: "a stream belongs to the one thread that drives its parser")
+extension EventStream: Sendable {}
+
+extension Optional where Wrapped == JSONParser {
+    /// Where the current token starts, or a placeholder before a parser is attached.
+    fileprivate func position(length: Int) -> TextPosition {
+        self?.tokenPosition(length: length) ?? TextPosition(line: 0, column: 0, offset: 0)
+    }
+}
