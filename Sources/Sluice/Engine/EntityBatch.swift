@@ -15,7 +15,7 @@ struct EntityBatch: Sendable {
     var bytes: [UInt8] = []
     /// `relationshipCount` links per record.
     var links: [Link?] = []
-    var positions: [TextPosition] = []
+    var positions: [InputPosition] = []
     /// The index of the input each record came from.
     var sources: [Int] = []
     private(set) var count = 0

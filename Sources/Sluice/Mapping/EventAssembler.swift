@@ -26,14 +26,14 @@ protocol EventAssembler: ~Copyable {
     /// capturing rejected records (`--rejects`) begins a record's text where this becomes true.
     var isInRejectableRecord: Bool { get }
 
-    mutating func startObject(position: () -> TextPosition) -> Action
+    mutating func startObject(position: () -> InputPosition) -> Action
     /// An object key: decoded UTF-8 bytes, valid only during the call.
     mutating func key(_ bytes: UnsafeRawBufferPointer)
     mutating func endObject() -> Action
-    mutating func startArray(position: () -> TextPosition) -> Action
+    mutating func startArray(position: () -> InputPosition) -> Action
     mutating func endArray() -> Action
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
-    mutating func scalar(_ value: Scalar, position: () -> TextPosition) -> Action
+    mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action
 
     /// Hands the record just completed (after a `.record` action) to `sink`. Returns why it is
     /// rejected instead when the sink cannot take it; throws what the sink throws.

@@ -142,7 +142,7 @@ extension EventStream: Sendable {}
 
 extension Optional where Wrapped == JSONParser {
     /// Where the current token starts, or a placeholder before a parser is attached.
-    fileprivate func position(length: Int) -> TextPosition {
-        self?.tokenPosition(length: length) ?? TextPosition(line: 0, column: 0, offset: 0)
+    fileprivate func position(length: Int) -> InputPosition {
+        self?.tokenPosition(length: length) ?? InputPosition(line: 0, column: 0, offset: 0)
     }
 }

@@ -63,7 +63,7 @@ struct FreeformAssembler {
 
     /// The record being assembled, then the completed one: `values` holds one entry per
     /// column known when it completed, nil where the record has no such key. Entity is 0.
-    private(set) var completed = FreeformRecord(values: [], position: TextPosition(line: 0, column: 0, offset: 0))
+    private(set) var completed = FreeformRecord(values: [], position: InputPosition(line: 0, column: 0, offset: 0))
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
 
@@ -84,7 +84,7 @@ struct FreeformAssembler {
 
     // MARK: Events
 
-    mutating func startObject(position: () -> TextPosition) -> Action {
+    mutating func startObject(position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.startObject()
             captureDepth += 1
@@ -140,7 +140,7 @@ struct FreeformAssembler {
         return .none
     }
 
-    mutating func startArray(position: () -> TextPosition) -> Action {
+    mutating func startArray(position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.startArray()
             captureDepth += 1
@@ -181,7 +181,7 @@ struct FreeformAssembler {
     }
 
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
-    mutating func scalar(_ value: Scalar, position: () -> TextPosition) -> Action {
+    mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.scalar(value)
             return .none
@@ -282,7 +282,7 @@ struct FreeformAssembler {
 
     // MARK: Records
 
-    private mutating func beginRecord(at position: TextPosition) {
+    private mutating func beginRecord(at position: InputPosition) {
         completed.position = position
         completed.values.removeAll(keepingCapacity: true)
         lastColumn = -1
@@ -305,7 +305,7 @@ struct FreeformAssembler {
         return .record
     }
 
-    private mutating func reject(_ kind: String, at position: TextPosition) -> Action {
+    private mutating func reject(_ kind: String, at position: InputPosition) -> Action {
         recordCount += 1
         return .rejected(.init("a record of \(table) must be an object, got \(kind)", at: position, entity: 0))
     }

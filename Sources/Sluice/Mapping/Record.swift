@@ -12,7 +12,7 @@ struct Record {
     /// Indexed like `MappingPlan.EntityPlan.relationships`; nil when the record did not
     /// mention the relationship (its links are left alone).
     var links: [Link?]
-    var position: TextPosition
+    var position: InputPosition
     /// False for a record nested in another one (it completes before its parent).
     var isTopLevel: Bool
     /// True when `bytes` hold only this record's bytes (a top-level record with no nested
@@ -29,7 +29,7 @@ struct Record {
 /// completed, nil where the record has no such key.
 struct FreeformRecord {
     var values: [ColumnValue?]
-    var position: TextPosition
+    var position: InputPosition
 }
 
 /// What a record says about one relationship.

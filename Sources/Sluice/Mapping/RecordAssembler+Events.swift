@@ -2,7 +2,7 @@
 /// `Action`. A key or the array around a value decides its `Role`; the role decides what the
 /// value does to the open records.
 extension RecordAssembler {
-    mutating func startObject(position: () -> TextPosition) -> Action {
+    mutating func startObject(position: () -> InputPosition) -> Action {
         feedCaptures { $0.startObject() }
         depth += 1
         if skipDepth > 0 {
@@ -65,7 +65,7 @@ extension RecordAssembler {
         return .none
     }
 
-    mutating func startArray(position: () -> TextPosition) -> Action {
+    mutating func startArray(position: () -> InputPosition) -> Action {
         feedCaptures { $0.startArray() }
         depth += 1
         if skipDepth > 0 {
@@ -117,7 +117,7 @@ extension RecordAssembler {
 
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
     @inline(__always)
-    mutating func scalar(_ value: Scalar, position: () -> TextPosition) -> Action {
+    mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         // Most values: a mapped key's value for attributes only, nothing captured or skipped.
         // Kept small enough to inline into the stream; the rest is out of line.
         if case .field(let node)? = keyedRole, skipDepth == 0, captures.isEmpty, events.keyNodes[node].linkCount == 0 {
@@ -131,7 +131,7 @@ extension RecordAssembler {
     }
 
     @inline(never)
-    private mutating func scalarInGeneral(_ value: Scalar, position: () -> TextPosition) -> Action {
+    private mutating func scalarInGeneral(_ value: Scalar, position: () -> InputPosition) -> Action {
         feedCaptures { $0.scalar(value) }
         guard skipDepth == 0 else { return .none }
         switch takeRole() {

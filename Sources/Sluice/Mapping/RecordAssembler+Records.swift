@@ -1,7 +1,7 @@
 /// Records begin at their opening brace (a nested record inside the one that holds it) and
 /// complete at their closing one: the winning value of each slot becomes the record's value.
 extension RecordAssembler {
-    mutating func beginRecord(_ entity: Int, at position: TextPosition,
+    mutating func beginRecord(_ entity: Int, at position: InputPosition,
                                       parent: (relationship: Int, priority: Int)? = nil) {
         generation += 1
         var record = OpenRecord(entity: entity, slotBase: 0, linkBase: 0, position: position,
@@ -31,7 +31,7 @@ extension RecordAssembler {
     }
 
     /// An object at a relationship's key: a record of its target, nested in the current one.
-    mutating func beginNested(relationship: Int, priority: Int, at position: TextPosition) {
+    mutating func beginNested(relationship: Int, priority: Int, at position: InputPosition) {
         let target = plan.entities[records[open - 1].entity].relationships[relationship].target
         beginRecord(target, at: position, parent: (relationship, priority))
     }

@@ -17,7 +17,7 @@ extension RecordAssembler {
     }
 
     /// `kind` (an array, a number, ...) stands where a record of `entity` should.
-    mutating func reject(notAnObject kind: String, entity: Int, at position: TextPosition) -> Action {
+    mutating func reject(notAnObject kind: String, entity: Int, at position: InputPosition) -> Action {
         recordCount += 1
         let message = "a record of \(plan.entities[entity].name) must be an object, got \(kind)"
         return .rejected(.init(message, at: position, entity: entity))

@@ -39,7 +39,7 @@ struct RecordAssembler: ~Copyable {
         /// Where its attributes' slots start in `cells`, its relationships' in `linkSlots`.
         var slotBase: Int
         var linkBase: Int
-        var position: TextPosition
+        var position: InputPosition
         /// Numbers the record: its slots are those that carry this number.
         var generation: Int
         /// For a nested record: the relationship of the record below it that it is a value of.
@@ -66,7 +66,7 @@ struct RecordAssembler: ~Copyable {
     /// The record just completed; its `bytes` are set by `withCompleted`.
     var completed = Record(entity: 0, values: UnsafeBufferPointer(start: nil, count: 0),
                                    bytes: UnsafeRawBufferPointer(start: nil, count: 0), links: [],
-                                   position: TextPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
+                                   position: InputPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
     /// The completed record's values (`completed.values`), room for the widest entity.
     let completedCells: UnsafeMutableBufferPointer<Cell>
     /// The nested record just completed, waiting for its handle (`attach(_:)`).

@@ -40,14 +40,14 @@ final class JSONParser {
     /// Offset in the chunk just past the last token an event was delivered for.
     @exclusivity(unchecked) fileprivate var lastEventEnd = 0
     /// Where the token that yajl is still buffering starts, once a chunk ended inside it.
-    @exclusivity(unchecked) private var pendingTokenStart: TextPosition?
+    @exclusivity(unchecked) private var pendingTokenStart: InputPosition?
     /// What the last event was, for placing a parse error (see `offendingTokenStart`).
     fileprivate enum EventKind { case none, open, key, value }
     @exclusivity(unchecked) fileprivate var lastEventKind = EventKind.none
     /// Whether the one separator the grammar allows after the last event has been passed.
     @exclusivity(unchecked) private var passedSeparator = false
     /// Where the token after the last event (and after its separator) starts, once found.
-    @exclusivity(unchecked) private var offendingStart: TextPosition?
+    @exclusivity(unchecked) private var offendingStart: InputPosition?
     /// Whether the input so far held anything but whitespace (an empty input is zero values).
     @exclusivity(unchecked) private var sawContent = false
 
@@ -111,14 +111,14 @@ final class JSONParser {
     /// chunk, or since the chunk's start when it had none yet) that is not whitespace or a
     /// separator; a token begun in an earlier chunk starts where that chunk noted. Nil when
     /// only whitespace and separators followed the last event.
-    private func currentTokenStart() -> TextPosition? {
+    private func currentTokenStart() -> InputPosition? {
         if eventsInChunk == 0, let pendingTokenStart { return pendingTokenStart }
         return firstByteAfterLastEvent(skippingSeparators: true)
     }
 
     /// The first byte of this chunk after the last event (or from the chunk's start when it
     /// had none) that is not whitespace (nor `:` or `,` when `skippingSeparators`).
-    private func firstByteAfterLastEvent(skippingSeparators: Bool) -> TextPosition? {
+    private func firstByteAfterLastEvent(skippingSeparators: Bool) -> InputPosition? {
         var index = eventsInChunk > 0 ? lastEventEnd : 0
         while index < chunk.count, Self.isWhitespace(chunk[index])
             || (skippingSeparators && (chunk[index] == UInt8(ascii: ":") || chunk[index] == UInt8(ascii: ","))) {
@@ -134,7 +134,7 @@ final class JSONParser {
     /// event, past the one separator the grammar allows there (`:` after a key, `,` after a
     /// value inside a container). Scans this chunk after the last event (or from its start,
     /// carrying what earlier chunks showed), so it is the same however the input is chunked.
-    private func scanForOffendingToken() -> TextPosition? {
+    private func scanForOffendingToken() -> InputPosition? {
         let separator: UInt8?
         switch lastEventKind {
         case .key: separator = UInt8(ascii: ":")
@@ -160,7 +160,7 @@ final class JSONParser {
 
     /// The token being delivered (or lexed) if its bytes in the input so far, up to `end`
     /// (absolute), are more than `maxValueBytes`: where it starts.
-    fileprivate func oversizedToken(endingAt end: Int64) -> TextPosition? {
+    fileprivate func oversizedToken(endingAt end: Int64) -> InputPosition? {
         guard let start = currentTokenStart(), end - start.offset > Int64(options.maxValueBytes) else { return nil }
         return start
     }
@@ -170,7 +170,7 @@ final class JSONParser {
         handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
     }
 
-    fileprivate func tooLarge(at position: TextPosition) -> SluiceError {
+    fileprivate func tooLarge(at position: InputPosition) -> SluiceError {
         fail("a single value is larger than \(options.maxValueBytes) bytes (--max-value-bytes)", at: position)
     }
 
@@ -190,15 +190,11 @@ final class JSONParser {
     /// in the input. Meaningful only inside a handler call: 1 for a bracket, the text's length
     /// for a number, the decoded length plus the quotes for a string (escapes make that an
     /// estimate of where it starts).
-    func tokenPosition(length: Int) -> TextPosition {
+    func tokenPosition(length: Int) -> InputPosition {
         let end = handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
         let start = max(end - Int64(length), 0)
         lines.advance(to: start, in: chunk, chunkStart: chunkStart)
         return lines.position(of: start)
-    }
-
-    func sourcePosition(_ position: TextPosition) -> SourcePosition {
-        SourcePosition(source: sourceName, line: position.line, column: position.column, offset: position.offset)
     }
 
     private func check(_ status: yajl_status, handle: yajl_handle) throws(SluiceError) {
@@ -215,7 +211,7 @@ final class JSONParser {
             // refused token starts: yajl's own offset for it is its guess of the token's start
             // within the current chunk, wrong once the token spans chunks. (Found before any
             // later offset is asked for: line counting cannot go back past a newline.)
-            var refused: TextPosition?
+            var refused: InputPosition?
             if chunk.count > 0, Self.isParseError(handle) {
                 if eventsInChunk > 0 {
                     passedSeparator = false
@@ -242,18 +238,18 @@ final class JSONParser {
             let message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
             self.handle = nil
             yajl_free(handle)
-            throw SluiceError(.data, message, at: sourcePosition(position))
+            throw fail(message, at: position)
         }
     }
 
-    private func positionInChunk(_ offset: Int) -> TextPosition {
+    private func positionInChunk(_ offset: Int) -> InputPosition {
         let absolute = chunkStart + Int64(offset)
         lines.advance(to: absolute, in: chunk, chunkStart: chunkStart)
         return lines.position(of: absolute)
     }
 
-    fileprivate func fail(_ message: String, at position: TextPosition) -> SluiceError {
-        SluiceError(.data, message, at: sourcePosition(position))
+    fileprivate func fail(_ message: String, at position: InputPosition) -> SluiceError {
+        SluiceError(.data, message, in: sourceName, at: position)
     }
 
     /// Whitespace as yajl's lexer skips it: JSON's four, plus vertical tab and form feed.

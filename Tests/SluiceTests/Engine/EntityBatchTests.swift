@@ -22,7 +22,7 @@ struct EntityBatchTests {
         arena.withUnsafeBytes { bytes in
             values.withUnsafeBufferPointer { values in
                 body(Record(entity: 0, values: values, bytes: bytes, links: [],
-                            position: TextPosition(line: 1, column: 1, offset: 0), isTopLevel: true,
+                            position: InputPosition(line: 1, column: 1, offset: 0), isTopLevel: true,
                             bytesAreItsOwn: ownsBytes))
             }
         }

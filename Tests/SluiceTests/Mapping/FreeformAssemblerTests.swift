@@ -48,7 +48,7 @@ extension ZeroConfigTests {
     @Suite struct FreeformAssemblerTests {
         @Test func eventsMakeRecordsWithoutAParser() {
             var assembler = FreeformAssembler(table: "t")
-            let here = { TextPosition(line: 1, column: 1, offset: 0) }
+            let here = { InputPosition(line: 1, column: 1, offset: 0) }
             func key(_ text: String) {
                 Array(text.utf8).withUnsafeBytes { assembler.key($0) }
             }
