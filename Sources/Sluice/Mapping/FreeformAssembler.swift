@@ -181,6 +181,8 @@ struct FreeformAssembler {
     }
 
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
+    /// Inlined into the stream: it runs for every value.
+    @inline(__always)
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.scalar(value)

@@ -75,7 +75,7 @@ extension RecordAssembler {
         // Written by index: `removeAll` and `append` on arrays of enums go through generic
         // value witnesses, several times slower.
         let values = completedCells
-        completed.values = UnsafeBufferPointer(rebasing: values[..<attributeCount])
+        completed.lend(values: UnsafeBufferPointer(rebasing: values[..<attributeCount]))
         if completed.links.count != relationshipCount {
             completed.links = Array(repeating: nil, count: relationshipCount)
         }

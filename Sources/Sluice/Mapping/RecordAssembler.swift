@@ -80,7 +80,7 @@ struct RecordAssembler: ~Copyable {
     mutating func withCompleted<Result>(_ body: (borrowing Record) throws(SluiceError) -> Result) throws(SluiceError)
         -> Result
     {
-        completed.bytes = arena.bytes
+        completed.lend(bytes: arena.bytes)
         return try body(completed)
     }
     /// Records begun and not yet completed (more than 1 inside nested records). A record

@@ -1,10 +1,11 @@
 /// Where assembled records go.
 protocol RecordSink: AnyObject {
-    /// A complete record; its values are valid only during the call (copy what you keep).
+    /// A complete record, lent for the call: its values are valid only during it (copy what
+    /// you keep).
     /// Returns how the record is named, so that a parent can link to it. Nested records
     /// complete before their parent; a sink must keep them until their top-level record
     /// (`record.isTopLevel`) has completed.
-    func accept(_ record: Record) throws(SluiceError) -> RecordHandle
+    func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle
     /// A record of `entity` that cannot be imported, with its place in the input and, when
     /// the stream captures them (`--rejects`), its JSON text (nil otherwise, or when it was
     /// larger than `--max-value-bytes`). Throw to stop the import (`--on-error abort`),

@@ -11,7 +11,7 @@ struct EntityBatchTests {
     /// A record of `texts` (and a trailing integer) with its bytes in an arena of its own,
     /// after `padding` bytes of other records when it shares the arena.
     private func withRecord(_ texts: [String], padding: Int, ownsBytes: Bool,
-                            _ body: (Record) -> Void) {
+                            _ body: (borrowing Record) -> Void) {
         var arena = [UInt8](repeating: UInt8(ascii: "x"), count: padding)
         var values: [Cell] = []
         for text in texts {

@@ -9,7 +9,7 @@ final class CollectingSink: RecordSink {
 
     init(plan: MappingPlan) { self.plan = plan }
 
-    func accept(_ record: Record) -> RecordHandle {
+    func accept(_ record: borrowing Record) -> RecordHandle {
         let entity = plan.entities[record.entity]
         var values: [String: ColumnValue?] = [:]
         for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = .some(record.value(index)) }
