@@ -60,9 +60,8 @@ final class JSONParser {
         self.handler = handler
         self.options = options
         callbacks = .allocate(capacity: 1)
-        callbacks.initialize(to: JSONParser.callbackTable)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let handle = yajl_alloc(callbacks, nil, context) else {
+        callbacks.initialize(to: YajlCallbacks.table)
+        guard let handle = yajl_alloc(callbacks, nil, YajlCallbacks.context(for: self)) else {
             preconditionFailure("yajl_alloc failed: out of memory")
         }
         self.handle = handle
@@ -314,14 +313,6 @@ extension String {
 // MARK: - Callbacks
 
 extension JSONParser {
-    /// Calls `body` with the parser behind a callback's context, without retaining it: yajl
-    /// calls back only from inside `parse`/`finish`, while the parser is alive (a retain and
-    /// release per event was a twentieth of the parse).
-    @inline(__always)
-    private static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
-        Unmanaged<JSONParser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
-    }
-
     /// Runs one handler call; a thrown error is kept for `parse` and stops yajl.
     @inline(__always)
     fileprivate func deliver(_ kind: EventKind = .value, _ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
@@ -365,8 +356,25 @@ extension JSONParser {
         }
         return deliver(.open, body)
     }
+}
 
-    fileprivate static let callbackTable = yajl_callbacks(
+/// The C side of the parser: the callback table yajl calls, and the context it passes back to
+/// each callback. Private to this file, with everything the callbacks touch.
+///
+/// The context is the parser, unretained: yajl calls back only from inside `parse`/`finish`,
+/// while the parser is alive (a retain and release per event was a twentieth of the parse).
+private enum YajlCallbacks {
+    static func context(for parser: JSONParser) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(parser).toOpaque()
+    }
+
+    /// Calls `body` with the parser behind a callback's context, without retaining it.
+    @inline(__always)
+    static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
+        Unmanaged<JSONParser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+    }
+
+    static let table = yajl_callbacks(
         yajl_null: { context in
             withParser(context) { $0.deliver { handler throws(SluiceError) in try handler.null() } }
         },
