@@ -29,6 +29,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     /// first). Not retained: whoever drives the parse keeps it alive.
     @exclusivity(unchecked) final unowned(unsafe) var parser: JSONParser?
     @exclusivity(unchecked) private final var capture: RejectedRecordCapture?
+    /// Debug builds: events arrive on one thread at a time, and the sink never calls back in.
+    private final let use = ExclusiveUse()
 
     init(_ assembler: consuming Assembler, sink: Assembler.Sink, capturesRejectedRecords: Bool, maxValueBytes: Int) {
         self.assembler = assembler
@@ -78,6 +80,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     // retained and released the stream around every event.
 
     final func startObject() throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
         unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.startObject { parser.position(length: 1) }) }
         capture!.startObject()
@@ -88,11 +92,15 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     }
 
     final func key(_ bytes: UnsafeRawBufferPointer) {
+        use.enter("an EventStream")
+        defer { use.leave() }
         capture?.key(bytes)
         assembler.key(bytes)
     }
 
     final func endObject() throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
         guard capture != nil else { return try handle(assembler.endObject()) }
         let closed = capture!.endObject()
         let action = assembler.endObject()
@@ -101,6 +109,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     }
 
     final func startArray() throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
         unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.startArray { parser.position(length: 1) }) }
         capture!.startArray()
@@ -111,6 +121,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     }
 
     final func endArray() throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
         guard capture != nil else { return try handle(assembler.endArray()) }
         let closed = capture!.endArray()
         let action = assembler.endArray()
@@ -130,6 +142,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
 
     @inline(__always)
     private final func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
         unowned(unsafe) let parser = parser
         guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
         capture!.scalar(value)

@@ -54,6 +54,8 @@ final class JSONParser {
     @exclusivity(unchecked) private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
     @exclusivity(unchecked) private var chunkStart: Int64 = 0
     @exclusivity(unchecked) private var lines = LineTracker()
+    /// Debug builds: `parse` and `finish` run on one thread at a time, never re-entered.
+    private let use = ExclusiveUse()
 
     init(sourceName: String, handler: any JSONEventHandler, options: Options = Options()) {
         self.sourceName = sourceName
@@ -80,6 +82,8 @@ final class JSONParser {
 
     /// Parses the next chunk of input. The chunk need only stay valid during the call.
     func parse(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        use.enter("a JSONParser")
+        defer { use.leave() }
         guard let handle else { return }
         chunkStart += Int64(chunk.count)
         chunk = bytes
@@ -175,6 +179,8 @@ final class JSONParser {
 
     /// Ends the input: fails if it stopped inside a value.
     func finish() throws(SluiceError) {
+        use.enter("a JSONParser")
+        defer { use.leave() }
         guard let handle else { return }
         // yajl_complete_parse feeds yajl one space, so its offsets count from the input's end.
         chunkStart += Int64(chunk.count) - 1
@@ -256,6 +262,9 @@ final class JSONParser {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
     }
 }
+
+@available(*, unavailable, message: "a parser belongs to the thread that parses")
+extension JSONParser: Sendable {}
 
 // MARK: - Error text
 
