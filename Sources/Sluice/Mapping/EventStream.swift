@@ -76,19 +76,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         }
     }
 
-    // The position closures capture `parser` as a local: capturing `self` (for its property)
-    // retained and released the stream around every event.
-
     final func startObject() throws(SluiceError) {
-        use.enter("an EventStream")
-        defer { use.leave() }
-        unowned(unsafe) let parser = parser
-        guard capture != nil else { return try handle(assembler.startObject { parser.position(length: 1) }) }
-        capture!.startObject()
-        let outside = !assembler.isInRejectableRecord
-        let action = assembler.startObject { parser.position(length: 1) }
-        if outside, assembler.isInRejectableRecord, !capture!.isCapturing { capture!.begin(array: false) }
-        try handle(action)
+        try open(array: false) { assembler, position in assembler.startObject(position: position) }
     }
 
     final func key(_ bytes: UnsafeRawBufferPointer) {
@@ -99,33 +88,50 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     }
 
     final func endObject() throws(SluiceError) {
-        use.enter("an EventStream")
-        defer { use.leave() }
-        guard capture != nil else { return try handle(assembler.endObject()) }
-        let closed = capture!.endObject()
-        let action = assembler.endObject()
-        if closed { try deliverDeferred() }
-        try handle(action, closedCapture: closed)
+        try close({ $0.endObject() }, { $0.endObject() })
     }
 
     final func startArray() throws(SluiceError) {
-        use.enter("an EventStream")
-        defer { use.leave() }
-        unowned(unsafe) let parser = parser
-        guard capture != nil else { return try handle(assembler.startArray { parser.position(length: 1) }) }
-        capture!.startArray()
-        let action = assembler.startArray { parser.position(length: 1) }
-        // An array where a record should be is rejected at its `[`: capture it to its `]`.
-        if case .rejected = action, !capture!.isCapturing { capture!.begin(array: true) }
-        try handle(action)
+        try open(array: true) { assembler, position in assembler.startArray(position: position) }
     }
 
     final func endArray() throws(SluiceError) {
+        try close({ $0.endArray() }, { $0.endArray() })
+    }
+
+    /// An opening bracket: to the capture, then to the assembler. What may be rejected is
+    /// captured from its opening bracket: a record from where it opens, an array standing
+    /// where a record should from the `[` where it is rejected.
+    @inline(__always)
+    private final func open(array: Bool, _ event: (inout Assembler, () -> InputPosition) -> AssemblerAction)
+        throws(SluiceError)
+    {
         use.enter("an EventStream")
         defer { use.leave() }
-        guard capture != nil else { return try handle(assembler.endArray()) }
-        let closed = capture!.endArray()
-        let action = assembler.endArray()
+        // The position closure captures `parser` as a local: capturing `self` (for its
+        // property) retained and released the stream around every event.
+        unowned(unsafe) let parser = parser
+        guard capture != nil else { return try handle(event(&assembler) { parser.position(length: 1) }) }
+        if array { capture!.startArray() } else { capture!.startObject() }
+        let outside = !assembler.isInRejectableRecord
+        let action = event(&assembler) { parser.position(length: 1) }
+        let rejected = if case .rejected = action { true } else { false }
+        if !capture!.isCapturing, rejected || outside && assembler.isInRejectableRecord {
+            capture!.begin(array: array)
+        }
+        try handle(action)
+    }
+
+    /// A closing bracket: to the capture (a rejection waiting for the captured value to close
+    /// is delivered when it does), then to the assembler.
+    @inline(__always)
+    private final func close(_ capturing: (inout RejectedRecordCapture) -> Bool,
+                             _ event: (inout Assembler) -> AssemblerAction) throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
+        guard capture != nil else { return try handle(event(&assembler)) }
+        let closed = capturing(&capture!)
+        let action = event(&assembler)
         if closed { try deliverDeferred() }
         try handle(action, closedCapture: closed)
     }

@@ -85,16 +85,8 @@ struct FreeformAssembler {
     // MARK: Events
 
     mutating func startObject(position: () -> InputPosition) -> Action {
-        if captureDepth > 0 {
-            writer.startObject()
-            captureDepth += 1
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth += 1
-            return .none
-        }
-        switch takeRole() {
+        guard let role = open({ $0.startObject() }) else { return .none }
+        switch role {
         case .skip:
             skipDepth = 1
         case .location(let level) where level < path.count:
@@ -125,15 +117,7 @@ struct FreeformAssembler {
     }
 
     mutating func endObject() -> Action {
-        if captureDepth > 0 {
-            writer.endObject()
-            endCaptureLevel()
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth -= 1
-            return .none
-        }
+        guard close({ $0.endObject() }) else { return .none }
         if case .record? = frames.popLast() {
             return completeRecord()
         }
@@ -141,16 +125,8 @@ struct FreeformAssembler {
     }
 
     mutating func startArray(position: () -> InputPosition) -> Action {
-        if captureDepth > 0 {
-            writer.startArray()
-            captureDepth += 1
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth += 1
-            return .none
-        }
-        switch takeRole() {
+        guard let role = open({ $0.startArray() }) else { return .none }
+        switch role {
         case .skip:
             skipDepth = 1
         case .location(let level):
@@ -167,20 +143,11 @@ struct FreeformAssembler {
     }
 
     mutating func endArray() -> Action {
-        if captureDepth > 0 {
-            writer.endArray()
-            endCaptureLevel()
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth -= 1
-            return .none
-        }
+        guard close({ $0.endArray() }) else { return .none }
         frames.removeLast()
         return .none
     }
 
-    /// A scalar value. `position` gives where it starts, asked for only on a rejection.
     /// Inlined into the stream: it runs for every value.
     @inline(__always)
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
@@ -232,11 +199,38 @@ struct FreeformAssembler {
 
     // MARK: Roles and columns
 
-    private mutating func takeRole() -> Role {
-        if let role = keyedRole {
-            keyedRole = nil
-            return role
+    /// A bracket opens a container: written when inside a value being serialised, counted when
+    /// skipped (nil for both), or else the container takes its role.
+    @inline(__always)
+    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Role? {
+        if captureDepth > 0 {
+            bracket(&writer)
+            captureDepth += 1
+        } else if skipDepth > 0 {
+            skipDepth += 1
+        } else {
+            return takeRole()
         }
+        return nil
+    }
+
+    /// A bracket closes a container: written (perhaps ending the value being serialised) or
+    /// counted when skipped, both false; true when it closes a container of the envelope or a record.
+    @inline(__always)
+    private mutating func close(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
+        if captureDepth > 0 {
+            bracket(&writer)
+            endCaptureLevel()
+        } else if skipDepth > 0 {
+            skipDepth -= 1
+        } else {
+            return true
+        }
+        return false
+    }
+
+    private mutating func takeRole() -> Role {
+        if let role = keyedRole.take() { return role }
         switch frames.last {
         case nil: return .location(0)
         case .locationArray(let level)?: return .location(level)

@@ -8,32 +8,24 @@
 /// `withUnsafeValues(_:)`, whose pointers must not outlive that closure (`EntityBatch.append`
 /// copies them).
 struct Record: ~Copyable {
-    var entity: Int
+    var entity = 0
     /// Indexed like `MappingPlan.EntityPlan.attributes`; `.null` is an explicit null.
-    private var values: UnsafeBufferPointer<Cell>
+    private var values = UnsafeBufferPointer<Cell>(start: nil, count: 0)
     /// What the text and blob values point into.
-    private var bytes: UnsafeRawBufferPointer
+    private var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
     /// Indexed like `MappingPlan.EntityPlan.relationships`; nil when the record did not
     /// mention the relationship (its links are left alone).
-    var links: [Link?]
-    var position: InputPosition
+    var links: [Link?] = []
+    var position = InputPosition(line: 0, column: 0, offset: 0)
     /// False for a record nested in another one (it completes before its parent).
-    var isTopLevel: Bool
+    var isTopLevel = true
     /// True when its bytes are only this record's (a top-level record with no nested
     /// records), so a sink may copy them whole instead of value by value.
     var bytesAreItsOwn = false
 
-    /// A record whose values and bytes are lent by the caller for as long as the record lives.
-    init(entity: Int, values: UnsafeBufferPointer<Cell>, bytes: UnsafeRawBufferPointer, links: [Link?],
-         position: InputPosition, isTopLevel: Bool, bytesAreItsOwn: Bool = false) {
-        self.entity = entity
-        self.values = values
-        self.bytes = bytes
-        self.links = links
-        self.position = position
-        self.isTopLevel = isTopLevel
-        self.bytesAreItsOwn = bytesAreItsOwn
-    }
+    /// A record with no values yet: whoever makes it lends it values and bytes (`lend`) for as
+    /// long as it lives.
+    init() {}
 
     /// How many values it has: one per attribute of its entity.
     var valueCount: Int { values.count }
@@ -50,7 +42,8 @@ struct Record: ~Copyable {
         body(values, bytes)
     }
 
-    /// The assembler lends the memory of the record it completes: its values ...
+    /// The memory of its values, lent for as long as the record lives: the assembler's for the
+    /// record it completes ...
     mutating func lend(values: UnsafeBufferPointer<Cell>) {
         self.values = values
     }

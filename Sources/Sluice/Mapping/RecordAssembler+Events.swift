@@ -3,13 +3,8 @@
 /// value does to the open records.
 extension RecordAssembler {
     mutating func startObject(position: () -> InputPosition) -> Action {
-        feedCaptures { $0.startObject() }
-        depth += 1
-        if skipDepth > 0 {
-            skipDepth += 1
-            return .none
-        }
-        switch takeRole() {
+        guard let role = open({ $0.startObject() }) else { return .none }
+        switch role {
         case .skip:
             skipDepth = 1
         case .location(let node):
@@ -52,13 +47,7 @@ extension RecordAssembler {
     }
 
     mutating func endObject() -> Action {
-        feedCaptures { $0.endObject() }
-        finishCaptures()
-        depth -= 1
-        if skipDepth > 0 {
-            skipDepth -= 1
-            return .none
-        }
+        guard close({ $0.endObject() }) else { return .none }
         if case .object(_, let isRecord)? = frames.popLast(), isRecord {
             return completeRecord()
         }
@@ -66,13 +55,8 @@ extension RecordAssembler {
     }
 
     mutating func startArray(position: () -> InputPosition) -> Action {
-        feedCaptures { $0.startArray() }
-        depth += 1
-        if skipDepth > 0 {
-            skipDepth += 1
-            return .none
-        }
-        switch takeRole() {
+        guard let role = open({ $0.startArray() }) else { return .none }
+        switch role {
         case .skip:
             skipDepth = 1
         case .location(let node):
@@ -104,18 +88,11 @@ extension RecordAssembler {
     }
 
     mutating func endArray() -> Action {
-        feedCaptures { $0.endArray() }
-        finishCaptures()
-        depth -= 1
-        if skipDepth > 0 {
-            skipDepth -= 1
-            return .none
-        }
+        guard close({ $0.endArray() }) else { return .none }
         frames.removeLast()
         return .none
     }
 
-    /// A scalar value. `position` gives where it starts, asked for only on a rejection.
     @inline(__always)
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         // Most values: a mapped key's value for attributes only, nothing captured or skipped.
@@ -167,12 +144,36 @@ extension RecordAssembler {
         }
     }
 
+    /// A bracket opens a container: the captures get it, and the container takes its role; nil
+    /// inside a skipped value, whose brackets are only counted.
+    @inline(__always)
+    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Role? {
+        feedCaptures(bracket)
+        depth += 1
+        if skipDepth > 0 {
+            skipDepth += 1
+            return nil
+        }
+        return takeRole()
+    }
+
+    /// A bracket closes a container: the captures get it, and those it ends become values.
+    /// False inside a skipped value.
+    @inline(__always)
+    private mutating func close(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
+        feedCaptures(bracket)
+        finishCaptures()
+        depth -= 1
+        if skipDepth > 0 {
+            skipDepth -= 1
+            return false
+        }
+        return true
+    }
+
     /// What the next value means: the role its key gave it, or else the one of the array around it.
     private mutating func takeRole() -> Role {
-        if let role = keyedRole {
-            keyedRole = nil
-            return role
-        }
+        if let role = keyedRole.take() { return role }
         switch frames.last {
         case nil: return .location(MappingPlan.rootLocation)
         case .locationArray(let node)?: return .location(node)

@@ -64,9 +64,7 @@ struct RecordAssembler: ~Copyable {
     /// unbounded memory even when each of its tokens is small.
     let maxValueBytes: Int
     /// The record just completed; its `bytes` are set by `withCompleted`.
-    var completed = Record(entity: 0, values: UnsafeBufferPointer(start: nil, count: 0),
-                                   bytes: UnsafeRawBufferPointer(start: nil, count: 0), links: [],
-                                   position: InputPosition(line: 0, column: 0, offset: 0), isTopLevel: true)
+    var completed = Record()
     /// The completed record's values (`completed.values`), room for the widest entity.
     let completedCells: UnsafeMutableBufferPointer<Cell>
     /// The nested record just completed, waiting for its handle (`attach(_:)`).

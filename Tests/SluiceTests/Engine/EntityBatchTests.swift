@@ -21,9 +21,11 @@ struct EntityBatchTests {
         values.append(.integer(7))
         arena.withUnsafeBytes { bytes in
             values.withUnsafeBufferPointer { values in
-                body(Record(entity: 0, values: values, bytes: bytes, links: [],
-                            position: InputPosition(line: 1, column: 1, offset: 0), isTopLevel: true,
-                            bytesAreItsOwn: ownsBytes))
+                var record = Record()
+                record.bytesAreItsOwn = ownsBytes
+                record.lend(values: values)
+                record.lend(bytes: bytes)
+                body(record)
             }
         }
     }

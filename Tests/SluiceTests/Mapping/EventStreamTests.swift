@@ -34,18 +34,8 @@ import Testing
         Model.Entity(name: "Item", identity: ["id"], attributes: [.init(name: "id", type: .integer)]),
     ])
 
-    /// Parses `json` into `stream` in chunks of `chunkSize` bytes.
-    private func parse(_ json: String, into stream: some RecordEventHandler, chunkSize: Int = 5) throws {
-        let parser = JSONParser(sourceName: "in.json", handler: stream)
-        stream.parser = parser
-        let bytes = Array(json.utf8)
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + chunkSize, bytes.count)
-            try bytes[start..<end].withUnsafeBytes { try parser.parse($0) }
-            start = end
-        }
-        try parser.finish()
+    private func parse(_ json: String, into stream: some RecordEventHandler) throws {
+        try feed(json, to: stream, chunkSize: 5)
     }
 
     @Test func aModelStreamCapturesRejectedRecordsArraysAndScalars() throws {
