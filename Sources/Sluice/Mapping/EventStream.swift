@@ -23,7 +23,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     // Touched on every event by the one thread that drives the parser, never re-entered:
     // no dynamic exclusivity checks (they cost about a quarter of the per-event time).
     @exclusivity(unchecked) private final var assembler: Assembler
-    /// A `let` of the stream: calls on it retain nothing.
+    /// Retained (a sink does not know its stream: no cycle); a `let`, so that calls on it
+    /// retain nothing.
     private final let sink: Assembler.Sink
     /// Set once the parser that drives this stream exists (the parser needs its handler
     /// first). Not retained: whoever drives the parse keeps it alive.

@@ -1,14 +1,16 @@
 /// Turns a stream of JSON events into records, following a `MappingPlan`.
 ///
-/// A state machine in the swift-nio manner: a struct whose events are mutating methods that
-/// return an `Action`, with no yajl and no SQLite inside, so it is tested on its own. It
+/// An `EventAssembler`, a state machine in the swift-nio manner: a struct whose events are
+/// mutating methods that return an `Action`, with no yajl and no SQLite inside, so it is
+/// tested on its own. It
 /// keeps only what the plan asks for: values at mapped key paths are converted as they
 /// arrive into one slot per attribute; a subtree no attribute needs is skipped by counting
 /// its brackets, never built; a `json` attribute's subtree is re-serialised as it streams.
 /// Memory is one record in progress, whatever the input's size.
 ///
-/// Positions are asked for through a closure, only when a record starts or goes wrong.
-/// Noncopyable: it owns the memory its completed record is read from.
+/// Noncopyable: it owns the memory its completed record is read from. Its state is split by
+/// responsibility across `RecordAssembler+*.swift`: the events, records, slots, `json`
+/// captures and rejections.
 struct RecordAssembler: ~Copyable {
     /// What an open container is, from the mapping's point of view.
     enum Frame {
@@ -63,9 +65,10 @@ struct RecordAssembler: ~Copyable {
     /// The largest `json` value re-serialised from a subtree, so that one value cannot take
     /// unbounded memory even when each of its tokens is small.
     let maxValueBytes: Int
-    /// The record just completed; its `bytes` are set by `withCompleted`.
+    /// The record just completed, lent its values by `completeRecord` and their bytes by
+    /// `withCompleted`.
     var completed = Record()
-    /// The completed record's values (`completed.values`), room for the widest entity.
+    /// The completed record's values (lent to `completed`), room for the widest entity.
     let completedCells: UnsafeMutableBufferPointer<Cell>
     /// The nested record just completed, waiting for its handle (`attach(_:)`).
     var completedParent: (relationship: Int, priority: Int)?
@@ -73,17 +76,14 @@ struct RecordAssembler: ~Copyable {
     var recordCount = 0
 
     /// Calls `body` with the record just completed (after a `.record` action), its values
-    /// and their bytes valid during the call. (Borrowed: a copy of the record cost a retain
-    /// and release of its arrays per record.)
+    /// and their bytes valid during the call. Lent: a record cannot be copied, so `body`
+    /// cannot keep it.
     mutating func withCompleted<Result>(_ body: (borrowing Record) throws(SluiceError) -> Result) throws(SluiceError)
         -> Result
     {
         completed.lend(bytes: arena.bytes)
         return try body(completed)
     }
-    /// Records begun and not yet completed (more than 1 inside nested records). A record
-    /// starts where this goes from 0 to 1 (`isInRejectableRecord`).
-    var openRecordCount: Int { open }
 
     // The state below belongs to the assembler alone; it is internal, not private, only so
     // that the assembler's extensions in the other `RecordAssembler+*.swift` files reach it.
