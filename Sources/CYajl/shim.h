@@ -17,7 +17,9 @@ static inline int sluice_yajl_config_flag(yajl_handle h, yajl_option opt, int on
 // 2011 and in the 2.1.0 that every distribution ships) starts with five
 // pointer-sized fields: callbacks, ctx, lexer, parseError, bytesConsumed.
 // Reading it lets every record carry its exact position without re-lexing.
-// ParserPositionTests pins this down, so a yajl with another layout fails loudly.
+// Tests/SluiceTests/Parsing/YajlLayoutTests.swift pins this down: it compares this read, taken
+// inside every callback, with the real byte offsets of a known input split at every byte, so a
+// yajl with another layout fails loudly.
 struct sluice_yajl_handle_prefix {
     const void *callbacks;
     void *ctx;

@@ -1,22 +1,3 @@
-/// A place in the input: which source, and where in it. Lines and columns count from 1;
-/// columns count bytes, as compilers do.
-public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
-    public var source: String
-    public var line: Int
-    public var column: Int
-    /// Absolute byte offset from the start of the source (of the decompressed bytes for gzip).
-    public var offset: Int64
-
-    public init(source: String, line: Int, column: Int, offset: Int64) {
-        self.source = source
-        self.line = line
-        self.column = column
-        self.offset = offset
-    }
-
-    public var description: String { "\(source):\(line):\(column)" }
-}
-
 /// Every failure the library reports. The library never prints and never exits; the CLI turns
 /// `kind` into an exit status and `description` into its one line on stderr.
 public struct SluiceError: Error, Sendable, CustomStringConvertible {
@@ -36,17 +17,23 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    public var position: SourcePosition?
+    /// The name of the input the error is in (a file name, or `<stdin>`), given
+    /// with `position`.
+    public var source: String?
+    /// Where in `source` the error is.
+    public var position: InputPosition?
     public var message: String
 
-    public init(_ kind: Kind, _ message: String, at position: SourcePosition? = nil) {
+    public init(_ kind: Kind, _ message: String, in source: String? = nil, at position: InputPosition? = nil) {
         self.kind = kind
         self.message = message
+        self.source = source
         self.position = position
     }
 
+    /// `message`, after `source:line:column: ` when the error has a position.
     public var description: String {
-        if let position { return "\(position): \(message)" }
+        if let position { return "\(source ?? ""):\(position): \(message)" }
         return message
     }
 }

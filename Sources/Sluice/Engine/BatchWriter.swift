@@ -54,7 +54,7 @@ final class BatchWriter: RecordSink {
         if let pipeline { stop(pipeline) }
     }
 
-    func accept(_ record: Record) throws(SluiceError) -> RecordHandle {
+    func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
         let index = filling[record.entity].append(record, source: input)
         pending += 1
         // Never between a nested record and its parent: their links are made in one batch.

@@ -15,7 +15,7 @@ struct EntityBatch: Sendable {
     var bytes: [UInt8] = []
     /// `relationshipCount` links per record.
     var links: [Link?] = []
-    var positions: [TextPosition] = []
+    var positions: [InputPosition] = []
     /// The index of the input each record came from.
     var sources: [Int] = []
     private(set) var count = 0
@@ -29,7 +29,20 @@ struct EntityBatch: Sendable {
     var isEmpty: Bool { count == 0 }
 
     /// Appends a record and returns its index in the batch.
-    mutating func append(_ record: Record, source: Int) -> Int {
+    mutating func append(_ record: borrowing Record, source: Int) -> Int {
+        let ownBytes = record.bytesAreItsOwn
+        record.withUnsafeValues { cells, cellBytes in append(cells, bytes: cellBytes, ownBytes: ownBytes) }
+        for link in record.links { links.append(link) }
+        positions.append(record.position)
+        sources.append(source)
+        count += 1
+        return count - 1
+    }
+
+    /// Copies a record's values, and the bytes of its text and blobs, as the next record's.
+    @inline(__always)
+    private mutating func append(_ cells: UnsafeBufferPointer<Cell>, bytes cellBytes: UnsafeRawBufferPointer,
+                                 ownBytes: Bool) {
         // Values are written by index, with one copy of the record's cells: appending went
         // element by element. The array grows a record at a time (so it holds no more than
         // the largest batch: doubling it touched up to twice that) and keeps its length.
@@ -37,30 +50,25 @@ struct EntityBatch: Sendable {
         if values.count < first + width {
             values.append(contentsOf: repeatElement(.missing, count: first + width - values.count))
         }
-        let last = first + record.values.count
+        let last = first + cells.count
         let shift = UInt64(bytes.count)
-        if record.bytesAreItsOwn {
+        if ownBytes {
             // One copy of all its bytes; its cells' offsets move by where they land.
-            bytes.append(contentsOf: record.bytes.assumingMemoryBound(to: UInt8.self))
+            bytes.append(contentsOf: cellBytes.assumingMemoryBound(to: UInt8.self))
         }
         values.withUnsafeMutableBufferPointer { values in
-            if let cells = record.values.baseAddress { (values.baseAddress! + first).update(from: cells, count: last - first) }
+            if let cells = cells.baseAddress { (values.baseAddress! + first).update(from: cells, count: last - first) }
             for index in last..<first + width { values[index] = .missing }
-            if record.bytesAreItsOwn {
+            if ownBytes {
                 if shift > 0 {
                     for index in first..<last where values[index].hasBytes { values[index].bits &+= shift }
                 }
             } else {
                 for index in first..<last where values[index].hasBytes {
-                    values[index] = values[index].copied(from: record.bytes, to: &bytes)
+                    values[index] = values[index].copied(from: cellBytes, to: &bytes)
                 }
             }
         }
-        for link in record.links { links.append(link) }
-        positions.append(record.position)
-        sources.append(source)
-        count += 1
-        return count - 1
     }
 
     /// Empties the batch, keeping the arrays' capacity.

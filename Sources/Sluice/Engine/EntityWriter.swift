@@ -75,7 +75,7 @@ final class EntityWriter {
     var isEmpty: Bool { batch.isEmpty }
     var count: Int { batch.count }
     /// Where a record starts in its input, and which input (for messages).
-    func position(of record: Int) -> TextPosition { batch.positions[record] }
+    func position(of record: Int) -> InputPosition { batch.positions[record] }
     func source(of record: Int) -> Int { batch.sources[record] }
 
     // MARK: Reading the batch

@@ -269,7 +269,7 @@ public final class Importer {
             writer.writers[plan.source].counts.unresolved += outcome.unresolved
             writer.writers[plan.target].counts.inserted += outcome.stubs
             for example in outcome.examples where examples.count < 5 {
-                examples.append("\(example.relationship) \(example.key) at \(example.position)")
+                examples.append("\(example.relationship) \(example.key) at \(example.source):\(example.position)")
             }
         }
         return examples

@@ -12,7 +12,9 @@ final class PendingLinks {
     struct Example: Equatable {
         var relationship: String
         var key: ColumnValue
-        var position: SourcePosition
+        /// The input's name, and where the record is in it.
+        var source: String
+        var position: InputPosition
     }
 
     private let sql: SQLRunner
@@ -42,7 +44,7 @@ final class PendingLinks {
     /// The temporary table of a relationship's waiting links.
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
-    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: TextPosition) throws(SluiceError) {
+    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition) throws(SluiceError) {
         if plan.id >= counts.count {
             counts += repeatElement(0, count: plan.id + 1 - counts.count)
             buffered += repeatElement([], count: plan.id + 1 - buffered.count)
@@ -117,13 +119,13 @@ final class PendingLinks {
             outcome.unresolved = Int(count)
             let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3")
             outcome.examples = rows.map { row in
-                Example(relationship: plan.name, key: row[0], position: SourcePosition(
-                    source: Self.integer(row[1]).map { sources.indices.contains($0) ? sources[$0] : "?" } ?? "?",
-                    line: Self.integer(row[2]) ?? 0, column: Self.integer(row[3]) ?? 0, offset: 0))
+                Example(relationship: plan.name, key: row[0],
+                        source: Self.integer(row[1]).map { sources.indices.contains($0) ? sources[$0] : "?" } ?? "?",
+                        position: InputPosition(line: Self.integer(row[2]) ?? 0, column: Self.integer(row[3]) ?? 0, offset: 0))
             }
             if policy == .fail, let first = outcome.examples.first {
                 let more = count > 1 ? " (and \(count - 1) more)" : ""
-                throw SluiceError(.data, "\(plan.name): unresolved reference \(first.key)\(more)", at: first.position)
+                throw SluiceError(.data, "\(plan.name): unresolved reference \(first.key)\(more)", in: first.source, at: first.position)
             }
         }
         return outcome

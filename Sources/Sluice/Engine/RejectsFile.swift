@@ -31,7 +31,7 @@ final class RejectsFile {
     func write(_ error: SluiceError, entity: String, record: [UInt8]?) throws(SluiceError) {
         line.removeAll(keepingCapacity: true)
         field("file", first: true)
-        quoted(error.position?.source ?? "")
+        quoted(error.source ?? "")
         field("line")
         line.append(contentsOf: String(error.position?.line ?? 0).utf8)
         field("column")

@@ -18,19 +18,10 @@
 /// A repeated key in one record: the last value wins. A record that is not an object is
 /// rejected (`a record of <table> must be an object, got a number`) and the next one follows.
 ///
-/// The same state-machine shape as `RecordAssembler`: a struct whose events are mutating
-/// methods returning an `Action`, with no yajl and no SQLite inside. Memory is one record in
+/// An `EventAssembler`, like `RecordAssembler`: a struct whose events are mutating methods
+/// returning an `Action`, with no yajl and no SQLite inside. Memory is one record in
 /// progress plus one entry per column name.
 struct FreeformAssembler {
-    enum Action {
-        case none
-        /// A record is complete: read it from `completed` before the next event.
-        case record
-        /// What stands where a record should is not an object. Its events are consumed; the
-        /// next event continues with the next record.
-        case rejected(SluiceError.Reason)
-    }
-
     /// What an open container is.
     private enum Frame {
         /// An object of the envelope, at this many keys of the path.
@@ -72,7 +63,7 @@ struct FreeformAssembler {
 
     /// The record being assembled, then the completed one: `values` holds one entry per
     /// column known when it completed, nil where the record has no such key. Entity is 0.
-    private(set) var completed = FreeformRecord(values: [], position: TextPosition(line: 0, column: 0, offset: 0))
+    private(set) var completed = FreeformRecord(values: [], position: InputPosition(line: 0, column: 0, offset: 0))
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
 
@@ -93,17 +84,9 @@ struct FreeformAssembler {
 
     // MARK: Events
 
-    mutating func startObject(position: () -> TextPosition) -> Action {
-        if captureDepth > 0 {
-            writer.startObject()
-            captureDepth += 1
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth += 1
-            return .none
-        }
-        switch takeRole() {
+    mutating func startObject(position: () -> InputPosition) -> Action {
+        guard let role = open({ $0.startObject() }) else { return .none }
+        switch role {
         case .skip:
             skipDepth = 1
         case .location(let level) where level < path.count:
@@ -134,32 +117,16 @@ struct FreeformAssembler {
     }
 
     mutating func endObject() -> Action {
-        if captureDepth > 0 {
-            writer.endObject()
-            endCaptureLevel()
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth -= 1
-            return .none
-        }
+        guard close({ $0.endObject() }) else { return .none }
         if case .record? = frames.popLast() {
             return completeRecord()
         }
         return .none
     }
 
-    mutating func startArray(position: () -> TextPosition) -> Action {
-        if captureDepth > 0 {
-            writer.startArray()
-            captureDepth += 1
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth += 1
-            return .none
-        }
-        switch takeRole() {
+    mutating func startArray(position: () -> InputPosition) -> Action {
+        guard let role = open({ $0.startArray() }) else { return .none }
+        switch role {
         case .skip:
             skipDepth = 1
         case .location(let level):
@@ -176,21 +143,14 @@ struct FreeformAssembler {
     }
 
     mutating func endArray() -> Action {
-        if captureDepth > 0 {
-            writer.endArray()
-            endCaptureLevel()
-            return .none
-        }
-        if skipDepth > 0 {
-            skipDepth -= 1
-            return .none
-        }
+        guard close({ $0.endArray() }) else { return .none }
         frames.removeLast()
         return .none
     }
 
-    /// A scalar value. `position` gives where it starts, asked for only on a rejection.
-    mutating func scalar(_ value: Scalar, position: () -> TextPosition) -> Action {
+    /// Inlined into the stream: it runs for every value.
+    @inline(__always)
+    mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.scalar(value)
             return .none
@@ -239,11 +199,38 @@ struct FreeformAssembler {
 
     // MARK: Roles and columns
 
-    private mutating func takeRole() -> Role {
-        if let role = keyedRole {
-            keyedRole = nil
-            return role
+    /// A bracket opens a container: written when inside a value being serialised, counted when
+    /// skipped (nil for both), or else the container takes its role.
+    @inline(__always)
+    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Role? {
+        if captureDepth > 0 {
+            bracket(&writer)
+            captureDepth += 1
+        } else if skipDepth > 0 {
+            skipDepth += 1
+        } else {
+            return takeRole()
         }
+        return nil
+    }
+
+    /// A bracket closes a container: written (perhaps ending the value being serialised) or
+    /// counted when skipped, both false; true when it closes a container of the envelope or a record.
+    @inline(__always)
+    private mutating func close(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
+        if captureDepth > 0 {
+            bracket(&writer)
+            endCaptureLevel()
+        } else if skipDepth > 0 {
+            skipDepth -= 1
+        } else {
+            return true
+        }
+        return false
+    }
+
+    private mutating func takeRole() -> Role {
+        if let role = keyedRole.take() { return role }
         switch frames.last {
         case nil: return .location(0)
         case .locationArray(let level)?: return .location(level)
@@ -291,7 +278,7 @@ struct FreeformAssembler {
 
     // MARK: Records
 
-    private mutating func beginRecord(at position: TextPosition) {
+    private mutating func beginRecord(at position: InputPosition) {
         completed.position = position
         completed.values.removeAll(keepingCapacity: true)
         lastColumn = -1
@@ -314,7 +301,7 @@ struct FreeformAssembler {
         return .record
     }
 
-    private mutating func reject(_ kind: String, at position: TextPosition) -> Action {
+    private mutating func reject(_ kind: String, at position: InputPosition) -> Action {
         recordCount += 1
         return .rejected(.init("a record of \(table) must be an object, got \(kind)", at: position, entity: 0))
     }

@@ -69,3 +69,20 @@ extension Scalar {
         return cut
     }
 }
+
+extension Scalar {
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// "a string", "a number", ... for messages.
+    var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        }
+    }
+}

@@ -9,7 +9,9 @@ extension Model {
             value = try JSONValue.parse(bytes, sourceName: sourceName, allowComments: true)
         } catch {
             // A bad model is a usage error (exit 64), not bad input data.
-            throw SluiceError(.usage, error.message, at: error.position)
+            var error = error
+            error.kind = .usage
+            throw error
         }
         return try Model(decoding: value, sourceName: sourceName)
     }

@@ -40,29 +40,30 @@ final class JSONParser {
     /// Offset in the chunk just past the last token an event was delivered for.
     @exclusivity(unchecked) fileprivate var lastEventEnd = 0
     /// Where the token that yajl is still buffering starts, once a chunk ended inside it.
-    @exclusivity(unchecked) private var pendingTokenStart: TextPosition?
+    @exclusivity(unchecked) private var pendingTokenStart: InputPosition?
     /// What the last event was, for placing a parse error (see `offendingTokenStart`).
     fileprivate enum EventKind { case none, open, key, value }
     @exclusivity(unchecked) fileprivate var lastEventKind = EventKind.none
     /// Whether the one separator the grammar allows after the last event has been passed.
     @exclusivity(unchecked) private var passedSeparator = false
     /// Where the token after the last event (and after its separator) starts, once found.
-    @exclusivity(unchecked) private var offendingStart: TextPosition?
+    @exclusivity(unchecked) private var offendingStart: InputPosition?
     /// Whether the input so far held anything but whitespace (an empty input is zero values).
     @exclusivity(unchecked) private var sawContent = false
 
     @exclusivity(unchecked) private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
     @exclusivity(unchecked) private var chunkStart: Int64 = 0
     @exclusivity(unchecked) private var lines = LineTracker()
+    /// Debug builds: `parse` and `finish` run on one thread at a time, never re-entered.
+    private let use = ExclusiveUse()
 
     init(sourceName: String, handler: any JSONEventHandler, options: Options = Options()) {
         self.sourceName = sourceName
         self.handler = handler
         self.options = options
         callbacks = .allocate(capacity: 1)
-        callbacks.initialize(to: JSONParser.callbackTable)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let handle = yajl_alloc(callbacks, nil, context) else {
+        callbacks.initialize(to: YajlCallbacks.table)
+        guard let handle = yajl_alloc(callbacks, nil, YajlCallbacks.context(for: self)) else {
             preconditionFailure("yajl_alloc failed: out of memory")
         }
         self.handle = handle
@@ -81,6 +82,8 @@ final class JSONParser {
 
     /// Parses the next chunk of input. The chunk need only stay valid during the call.
     func parse(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        use.enter("a JSONParser")
+        defer { use.leave() }
         guard let handle else { return }
         chunkStart += Int64(chunk.count)
         chunk = bytes
@@ -111,14 +114,14 @@ final class JSONParser {
     /// chunk, or since the chunk's start when it had none yet) that is not whitespace or a
     /// separator; a token begun in an earlier chunk starts where that chunk noted. Nil when
     /// only whitespace and separators followed the last event.
-    private func currentTokenStart() -> TextPosition? {
+    private func currentTokenStart() -> InputPosition? {
         if eventsInChunk == 0, let pendingTokenStart { return pendingTokenStart }
         return firstByteAfterLastEvent(skippingSeparators: true)
     }
 
     /// The first byte of this chunk after the last event (or from the chunk's start when it
     /// had none) that is not whitespace (nor `:` or `,` when `skippingSeparators`).
-    private func firstByteAfterLastEvent(skippingSeparators: Bool) -> TextPosition? {
+    private func firstByteAfterLastEvent(skippingSeparators: Bool) -> InputPosition? {
         var index = eventsInChunk > 0 ? lastEventEnd : 0
         while index < chunk.count, Self.isWhitespace(chunk[index])
             || (skippingSeparators && (chunk[index] == UInt8(ascii: ":") || chunk[index] == UInt8(ascii: ","))) {
@@ -134,7 +137,7 @@ final class JSONParser {
     /// event, past the one separator the grammar allows there (`:` after a key, `,` after a
     /// value inside a container). Scans this chunk after the last event (or from its start,
     /// carrying what earlier chunks showed), so it is the same however the input is chunked.
-    private func scanForOffendingToken() -> TextPosition? {
+    private func scanForOffendingToken() -> InputPosition? {
         let separator: UInt8?
         switch lastEventKind {
         case .key: separator = UInt8(ascii: ":")
@@ -160,7 +163,7 @@ final class JSONParser {
 
     /// The token being delivered (or lexed) if its bytes in the input so far, up to `end`
     /// (absolute), are more than `maxValueBytes`: where it starts.
-    fileprivate func oversizedToken(endingAt end: Int64) -> TextPosition? {
+    fileprivate func oversizedToken(endingAt end: Int64) -> InputPosition? {
         guard let start = currentTokenStart(), end - start.offset > Int64(options.maxValueBytes) else { return nil }
         return start
     }
@@ -170,12 +173,14 @@ final class JSONParser {
         handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
     }
 
-    fileprivate func tooLarge(at position: TextPosition) -> SluiceError {
+    fileprivate func tooLarge(at position: InputPosition) -> SluiceError {
         fail("a single value is larger than \(options.maxValueBytes) bytes (--max-value-bytes)", at: position)
     }
 
     /// Ends the input: fails if it stopped inside a value.
     func finish() throws(SluiceError) {
+        use.enter("a JSONParser")
+        defer { use.leave() }
         guard let handle else { return }
         // yajl_complete_parse feeds yajl one space, so its offsets count from the input's end.
         chunkStart += Int64(chunk.count) - 1
@@ -190,15 +195,11 @@ final class JSONParser {
     /// in the input. Meaningful only inside a handler call: 1 for a bracket, the text's length
     /// for a number, the decoded length plus the quotes for a string (escapes make that an
     /// estimate of where it starts).
-    func tokenPosition(length: Int) -> TextPosition {
+    func tokenPosition(length: Int) -> InputPosition {
         let end = handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
         let start = max(end - Int64(length), 0)
         lines.advance(to: start, in: chunk, chunkStart: chunkStart)
         return lines.position(of: start)
-    }
-
-    func sourcePosition(_ position: TextPosition) -> SourcePosition {
-        SourcePosition(source: sourceName, line: position.line, column: position.column, offset: position.offset)
     }
 
     private func check(_ status: yajl_status, handle: yajl_handle) throws(SluiceError) {
@@ -215,7 +216,7 @@ final class JSONParser {
             // refused token starts: yajl's own offset for it is its guess of the token's start
             // within the current chunk, wrong once the token spans chunks. (Found before any
             // later offset is asked for: line counting cannot go back past a newline.)
-            var refused: TextPosition?
+            var refused: InputPosition?
             if chunk.count > 0, Self.isParseError(handle) {
                 if eventsInChunk > 0 {
                     passedSeparator = false
@@ -242,18 +243,18 @@ final class JSONParser {
             let message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
             self.handle = nil
             yajl_free(handle)
-            throw SluiceError(.data, message, at: sourcePosition(position))
+            throw fail(message, at: position)
         }
     }
 
-    private func positionInChunk(_ offset: Int) -> TextPosition {
+    private func positionInChunk(_ offset: Int) -> InputPosition {
         let absolute = chunkStart + Int64(offset)
         lines.advance(to: absolute, in: chunk, chunkStart: chunkStart)
         return lines.position(of: absolute)
     }
 
-    fileprivate func fail(_ message: String, at position: TextPosition) -> SluiceError {
-        SluiceError(.data, message, at: sourcePosition(position))
+    fileprivate func fail(_ message: String, at position: InputPosition) -> SluiceError {
+        SluiceError(.data, message, in: sourceName, at: position)
     }
 
     /// Whitespace as yajl's lexer skips it: JSON's four, plus vertical tab and form feed.
@@ -262,70 +263,12 @@ final class JSONParser {
     }
 }
 
-// MARK: - Error text
-
-extension JSONParser {
-    /// yajl's own words ("lexical error: invalid char in json text.") turned into one line, with
-    /// a short excerpt of the input at the error.
-    fileprivate static func describeError(handle: yajl_handle, chunk: UnsafeRawBufferPointer, offset: Int) -> String {
-        var reason = "invalid JSON"
-        if let raw = yajl_get_error(handle, 0, nil, 0) {
-            var text = String(cString: raw)
-            yajl_free_error(handle, raw)
-            for prefix in ["lexical error: ", "parse error: "] where text.hasPrefix(prefix) {
-                text.removeFirst(prefix.count)
-            }
-            text = text.trimmingSuffix { $0 == "\n" || $0 == "." || $0 == " " }
-            if !text.isEmpty { reason = text }
-        }
-        if reason == "premature EOF" {
-            return "unexpected end of input: the JSON is truncated"
-        }
-        if reason == "invalid bytes in UTF8 string" {
-            return "invalid UTF-8 in a string"
-        }
-        let excerpt = excerptAround(chunk: chunk, offset: offset)
-        return excerpt.isEmpty ? "invalid JSON: \(reason)" : "invalid JSON: \(reason) near '\(excerpt)'"
-    }
-
-    fileprivate static func isParseError(_ handle: yajl_handle) -> Bool {
-        guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
-        defer { yajl_free_error(handle, raw) }
-        return String(cString: raw).hasPrefix("parse error")
-    }
-
-    /// The input around the error, at most 12 bytes before it and 8 after, within its line,
-    /// with control characters replaced so the message stays one line.
-    private static func excerptAround(chunk: UnsafeRawBufferPointer, offset: Int) -> String {
-        guard chunk.count > 0, offset < chunk.count else { return "" }
-        var start = offset
-        while start > 0, offset - start < 12, chunk[start - 1] != 0x0A, chunk[start - 1] != 0x0D { start -= 1 }
-        var end = offset
-        while end < chunk.count, end - offset < 8, chunk[end] != 0x0A, chunk[end] != 0x0D { end += 1 }
-        let bytes = chunk[start..<end].map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
-        var result = self
-        while let last = result.last, predicate(last) { result.removeLast() }
-        return result
-    }
-}
+@available(*, unavailable, message: "a parser belongs to the thread that parses")
+extension JSONParser: Sendable {}
 
 // MARK: - Callbacks
 
 extension JSONParser {
-    /// Calls `body` with the parser behind a callback's context, without retaining it: yajl
-    /// calls back only from inside `parse`/`finish`, while the parser is alive (a retain and
-    /// release per event was a twentieth of the parse).
-    @inline(__always)
-    private static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
-        Unmanaged<JSONParser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
-    }
-
     /// Runs one handler call; a thrown error is kept for `parse` and stops yajl.
     @inline(__always)
     fileprivate func deliver(_ kind: EventKind = .value, _ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
@@ -369,8 +312,25 @@ extension JSONParser {
         }
         return deliver(.open, body)
     }
+}
 
-    fileprivate static let callbackTable = yajl_callbacks(
+/// The C side of the parser: the callback table yajl calls, and the context it passes back to
+/// each callback. Private to this file, with everything the callbacks touch.
+///
+/// The context is the parser, unretained: yajl calls back only from inside `parse`/`finish`,
+/// while the parser is alive (a retain and release per event was a twentieth of the parse).
+private enum YajlCallbacks {
+    static func context(for parser: JSONParser) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(parser).toOpaque()
+    }
+
+    /// Calls `body` with the parser behind a callback's context, without retaining it.
+    @inline(__always)
+    static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
+        Unmanaged<JSONParser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
+    }
+
+    static let table = yajl_callbacks(
         yajl_null: { context in
             withParser(context) { $0.deliver { handler throws(SluiceError) in try handler.null() } }
         },

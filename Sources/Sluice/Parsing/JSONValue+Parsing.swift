@@ -16,7 +16,7 @@ extension JSONValue {
         }
         try parser.finish()
         guard let value = builder.values.first else {
-            throw SluiceError(.data, "empty document", at: SourcePosition(source: sourceName, line: 1, column: 1, offset: 0))
+            throw SluiceError(.data, "empty document", in: sourceName, at: InputPosition(line: 1, column: 1, offset: 0))
         }
         guard builder.values.count == 1 else {
             throw SluiceError(.data, "\(sourceName): more than one JSON value in the document")

@@ -1,10 +1,3 @@
-/// A position in a text: line and column from 1 (columns count bytes), and the absolute offset.
-struct TextPosition: Hashable, Sendable {
-    var line: Int
-    var column: Int
-    var offset: Int64
-}
-
 /// Turns absolute byte offsets into lines and columns while the input streams past.
 ///
 /// Newlines are counted once, with `memchr`, up to the furthest offset asked for, so the cost
@@ -33,7 +26,7 @@ struct LineTracker {
     }
 
     /// The line and column of an offset at or after the last newline counted.
-    func position(of offset: Int64) -> TextPosition {
-        TextPosition(line: newlines + 1, column: Int(max(offset - lineStart, 0)) + 1, offset: offset)
+    func position(of offset: Int64) -> InputPosition {
+        InputPosition(line: newlines + 1, column: Int(max(offset - lineStart, 0)) + 1, offset: offset)
     }
 }

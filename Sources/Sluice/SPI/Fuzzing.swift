@@ -110,11 +110,11 @@
 
         init(plan: MappingPlan) { self.plan = plan }
 
-        func accept(_ record: Record) -> RecordHandle {
+        func accept(_ record: borrowing Record) -> RecordHandle {
             let entity = plan.entities[record.entity]
-            let values = record.values.indices.map { record.value($0).map(String.init(describing:)) ?? "-" }.joined(separator: ", ")
+            let values = (0..<record.valueCount).map { record.value($0).map(String.init(describing:)) ?? "-" }.joined(separator: ", ")
             let links = record.links.map { $0.map { String(describing: $0) } ?? "-" }.joined(separator: ", ")
-            outcome.lines.append("record \(entity.name) \(record.position.line):\(record.position.column) \(values) | \(links)")
+            outcome.lines.append("record \(entity.name) \(record.position) \(values) | \(links)")
             return RecordHandle(entity: record.entity, index: outcome.lines.count)
         }
 
@@ -132,7 +132,7 @@
             for (index, value) in record.values.enumerated() {
                 if let value { fields.append("\(columnNames[index])=\(value)") }
             }
-            outcome.lines.append("record \(record.position.line):\(record.position.column) \(fields.joined(separator: ", "))")
+            outcome.lines.append("record \(record.position) \(fields.joined(separator: ", "))")
         }
 
         func reject(_ error: SluiceError, record: [UInt8]?) {

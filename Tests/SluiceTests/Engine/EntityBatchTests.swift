@@ -11,7 +11,7 @@ struct EntityBatchTests {
     /// A record of `texts` (and a trailing integer) with its bytes in an arena of its own,
     /// after `padding` bytes of other records when it shares the arena.
     private func withRecord(_ texts: [String], padding: Int, ownsBytes: Bool,
-                            _ body: (Record) -> Void) {
+                            _ body: (borrowing Record) -> Void) {
         var arena = [UInt8](repeating: UInt8(ascii: "x"), count: padding)
         var values: [Cell] = []
         for text in texts {
@@ -21,9 +21,11 @@ struct EntityBatchTests {
         values.append(.integer(7))
         arena.withUnsafeBytes { bytes in
             values.withUnsafeBufferPointer { values in
-                body(Record(entity: 0, values: values, bytes: bytes, links: [],
-                            position: TextPosition(line: 1, column: 1, offset: 0), isTopLevel: true,
-                            bytesAreItsOwn: ownsBytes))
+                var record = Record()
+                record.bytesAreItsOwn = ownsBytes
+                record.lend(values: values)
+                record.lend(bytes: bytes)
+                body(record)
             }
         }
     }

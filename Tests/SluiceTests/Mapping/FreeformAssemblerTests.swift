@@ -31,16 +31,7 @@ func assembleFreeform(_ json: String, table: String = "t", path: [String] = [], 
 {
     let sink = FreeformCollectingSink()
     let stream = FreeformStream(table: table, path: path, sink: sink)
-    let parser = JSONParser(sourceName: "in.json", handler: stream)
-    stream.parser = parser
-    let bytes = Array(json.utf8)
-    var start = 0
-    while start < bytes.count {
-        let end = min(start + chunkSize, bytes.count)
-        try bytes[start..<end].withUnsafeBytes { try parser.parse($0) }
-        start = end
-    }
-    try parser.finish()
+    try feed(json, to: stream, chunkSize: chunkSize)
     return sink
 }
 
@@ -48,7 +39,7 @@ extension ZeroConfigTests {
     @Suite struct FreeformAssemblerTests {
         @Test func eventsMakeRecordsWithoutAParser() {
             var assembler = FreeformAssembler(table: "t")
-            let here = { TextPosition(line: 1, column: 1, offset: 0) }
+            let here = { InputPosition(line: 1, column: 1, offset: 0) }
             func key(_ text: String) {
                 Array(text.utf8).withUnsafeBytes { assembler.key($0) }
             }

@@ -9,7 +9,7 @@ final class CollectingSink: RecordSink {
 
     init(plan: MappingPlan) { self.plan = plan }
 
-    func accept(_ record: Record) -> RecordHandle {
+    func accept(_ record: borrowing Record) -> RecordHandle {
         let entity = plan.entities[record.entity]
         var values: [String: ColumnValue?] = [:]
         for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = .some(record.value(index)) }
@@ -38,16 +38,7 @@ func assemble(_ json: String, model: Model, locations: MappingPlan.Locations = .
     let plan = try MappingPlan(model: model, locations: locations)
     let sink = CollectingSink(plan: plan)
     let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes)
-    let parser = JSONParser(sourceName: "in.json", handler: stream)
-    stream.parser = parser
-    let bytes = Array(json.utf8)
-    var start = 0
-    while start < bytes.count {
-        let end = min(start + chunkSize, bytes.count)
-        try bytes[start..<end].withUnsafeBytes { try parser.parse($0) }
-        start = end
-    }
-    try parser.finish()
+    try feed(json, to: stream, chunkSize: chunkSize)
     return sink
 }
 

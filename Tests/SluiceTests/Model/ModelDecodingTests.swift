@@ -226,7 +226,7 @@ func modelProblems(_ text: String) -> [String] {
             Issue.record("expected a syntax error")
         } catch let error as SluiceError {
             #expect(error.kind == .usage)
-            #expect(error.position?.source == "model.json")
+            #expect(error.source == "model.json")
             #expect(error.position?.line == 3)
             #expect(error.position?.column != nil)
             #expect(error.description.hasPrefix("model.json:3:"))

@@ -4,7 +4,7 @@ import Testing
 /// Records events as short strings, and the position of each object start.
 final class EventRecorder: JSONEventHandler {
     var events: [String] = []
-    var objectStarts: [TextPosition] = []
+    var objectStarts: [InputPosition] = []
     weak var parser: JSONParser?
 
     func startObject() {
@@ -202,6 +202,6 @@ func parseError(_ chunks: [String], options: JSONParser.Options = .init()) -> Sl
 
 extension SluiceError: Equatable {
     public static func == (lhs: SluiceError, rhs: SluiceError) -> Bool {
-        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.position == rhs.position
+        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.source == rhs.source && lhs.position == rhs.position
     }
 }

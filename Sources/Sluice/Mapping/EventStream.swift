@@ -1,0 +1,169 @@
+/// What the importer drives: the parser's event handler, which counts the records it assembles.
+protocol RecordEventHandler: JSONEventHandler {
+    /// The parser that drives the handler, set once both exist; positions come from it.
+    var parser: JSONParser? { get set }
+    /// Records completed or rejected so far.
+    var recordCount: Int { get }
+}
+
+/// Connects the parser to an assembler: each JSON event goes to the state machine, each
+/// record it completes or rejects to the sink. Positions come from the parser, only when needed.
+///
+/// With `capturesRejectedRecords` (`--rejects`), the text of whatever may be rejected is
+/// captured as its events pass (`RejectedRecordCapture`), so that a rejection carries it: a
+/// record from where the assembler's `isInRejectableRecord` becomes true, an array standing
+/// where a record should from its `[` (where it is rejected) to its `]`, a scalar as its own text.
+///
+/// The events are the parse's hottest path, and the stream is specialised for each assembler
+/// (in the module's optimised build). A protocol conformance of a generic class would dispatch
+/// to its unspecialised code, so the parser's handler conformance lives on the final
+/// subclasses `RecordStream` and `FreeformStream`, whose witnesses call these final methods
+/// with a concrete assembler.
+class EventStream<Assembler: EventAssembler & ~Copyable> {
+    // Touched on every event by the one thread that drives the parser, never re-entered:
+    // no dynamic exclusivity checks (they cost about a quarter of the per-event time).
+    @exclusivity(unchecked) private final var assembler: Assembler
+    /// Retained (a sink does not know its stream: no cycle); a `let`, so that calls on it
+    /// retain nothing.
+    private final let sink: Assembler.Sink
+    /// Set once the parser that drives this stream exists (the parser needs its handler
+    /// first). Not retained: whoever drives the parse keeps it alive.
+    @exclusivity(unchecked) final unowned(unsafe) var parser: JSONParser?
+    @exclusivity(unchecked) private final var capture: RejectedRecordCapture?
+    /// Debug builds: events arrive on one thread at a time, and the sink never calls back in.
+    private final let use = ExclusiveUse()
+
+    init(_ assembler: consuming Assembler, sink: Assembler.Sink, capturesRejectedRecords: Bool, maxValueBytes: Int) {
+        self.assembler = assembler
+        self.sink = sink
+        if capturesRejectedRecords { capture = RejectedRecordCapture(limit: maxValueBytes) }
+    }
+
+    final var recordCount: Int { assembler.recordCount }
+
+    /// - Parameters:
+    ///   - scalar: the event was this scalar (a rejection of it carries its text).
+    ///   - closedCapture: the event closed the captured value (a rejection carries its text).
+    @inline(__always)
+    private final func handle(_ action: AssemblerAction, scalar: Scalar? = nil, closedCapture: Bool = false)
+        throws(SluiceError)
+    {
+        switch action {
+        case .none:
+            return
+        case .record:
+            // A record the sink cannot take is placed here, where the source is known, and
+            // rejected with no text.
+            if let refused = try assembler.handOverCompleted(to: sink) {
+                try Assembler.reject(SluiceError(refused, in: parser), entity: refused.entity, record: nil, to: sink)
+            }
+        case .rejected(let reason):
+            let error = SluiceError(reason, in: parser)
+            var record: [UInt8]?
+            if capture != nil {
+                guard case .now(let text) = capture!.route(error, entity: reason.entity, scalar: scalar,
+                                                            closedCapture: closedCapture) else { return }
+                record = text
+            }
+            try Assembler.reject(error, entity: reason.entity, record: record, to: sink)
+        }
+    }
+
+    /// Delivers the rejections that waited for the captured value to close.
+    private final func deliverDeferred() throws(SluiceError) {
+        guard capture != nil else { return }
+        for (error, entity) in capture!.takeDeferred() {
+            try Assembler.reject(error, entity: entity, record: capture!.text, to: sink)
+        }
+    }
+
+    final func startObject() throws(SluiceError) {
+        try open(array: false) { assembler, position in assembler.startObject(position: position) }
+    }
+
+    final func key(_ bytes: UnsafeRawBufferPointer) {
+        use.enter("an EventStream")
+        defer { use.leave() }
+        capture?.key(bytes)
+        assembler.key(bytes)
+    }
+
+    final func endObject() throws(SluiceError) {
+        try close({ $0.endObject() }, { $0.endObject() })
+    }
+
+    final func startArray() throws(SluiceError) {
+        try open(array: true) { assembler, position in assembler.startArray(position: position) }
+    }
+
+    final func endArray() throws(SluiceError) {
+        try close({ $0.endArray() }, { $0.endArray() })
+    }
+
+    /// An opening bracket: to the capture, then to the assembler. What may be rejected is
+    /// captured from its opening bracket: a record from where it opens, an array standing
+    /// where a record should from the `[` where it is rejected.
+    @inline(__always)
+    private final func open(array: Bool, _ event: (inout Assembler, () -> InputPosition) -> AssemblerAction)
+        throws(SluiceError)
+    {
+        use.enter("an EventStream")
+        defer { use.leave() }
+        // The position closure captures `parser` as a local: capturing `self` (for its
+        // property) retained and released the stream around every event.
+        unowned(unsafe) let parser = parser
+        guard capture != nil else { return try handle(event(&assembler) { parser.position(length: 1) }) }
+        if array { capture!.startArray() } else { capture!.startObject() }
+        let outside = !assembler.isInRejectableRecord
+        let action = event(&assembler) { parser.position(length: 1) }
+        let rejected = if case .rejected = action { true } else { false }
+        if !capture!.isCapturing, rejected || outside && assembler.isInRejectableRecord {
+            capture!.begin(array: array)
+        }
+        try handle(action)
+    }
+
+    /// A closing bracket: to the capture (a rejection waiting for the captured value to close
+    /// is delivered when it does), then to the assembler.
+    @inline(__always)
+    private final func close(_ capturing: (inout RejectedRecordCapture) -> Bool,
+                             _ event: (inout Assembler) -> AssemblerAction) throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
+        guard capture != nil else { return try handle(event(&assembler)) }
+        let closed = capturing(&capture!)
+        let action = event(&assembler)
+        if closed { try deliverDeferred() }
+        try handle(action, closedCapture: closed)
+    }
+
+    // Scalars go through one method, with the token's length in the input (for the position
+    // of a rejection).
+
+    final func null() throws(SluiceError) { try scalar(.null, length: 4) }
+    final func bool(_ value: Bool) throws(SluiceError) { try scalar(.bool(value), length: value ? 4 : 5) }
+    final func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try scalar(.number(text), length: text.count) }
+    final func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        try scalar(.string(bytes), length: bytes.count + 2)
+    }
+
+    @inline(__always)
+    private final func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
+        unowned(unsafe) let parser = parser
+        guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
+        capture!.scalar(value)
+        try handle(assembler.scalar(value) { parser.position(length: length) }, scalar: value)
+    }
+}
+
+@available(*, unavailable, message: "a stream belongs to the one thread that drives its parser")
+extension EventStream: Sendable {}
+
+extension Optional where Wrapped == JSONParser {
+    /// Where the current token starts, or a placeholder before a parser is attached.
+    fileprivate func position(length: Int) -> InputPosition {
+        self?.tokenPosition(length: length) ?? InputPosition(line: 0, column: 0, offset: 0)
+    }
+}

@@ -1,0 +1,54 @@
+/// `json` attributes: the subtree at such an attribute's key is re-serialised while its events
+/// stream past (`JSONTextWriter`), at most `maxValueBytes` of it, and becomes the value when its
+/// container closes.
+extension RecordAssembler {
+    /// An object or array at a mapped key path: `json` attributes capture it, the others
+    /// cannot take it.
+    mutating func enterContainer(node: Int, kind: String) {
+        let keyNode = events.keyNodes[node]
+        if keyNode.hasJSONTarget {
+            var writer = spareWriters.popLast() ?? JSONTextWriter()
+            writer.reset()
+            if kind == "an object" { writer.startObject() } else { writer.startArray() }
+            captures.append(Capture(node: node, depth: depth, writer: writer))
+        }
+        if keyNode.hasScalarTarget {
+            for target in events.targets(of: keyNode) {
+                let type = attribute(Int(target.index)).type
+                guard type != .json else { continue }
+                set(Int(target.index), priority: Int(target.priority)) { _ throws(ConversionError) in
+                    throw ConversionError(message: "expected a \(type.rawValue), got \(kind)")
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func feedCaptures(_ body: (inout JSONTextWriter) -> Void) {
+        guard !captures.isEmpty else { return }
+        for index in captures.indices where !captures[index].overflowed {
+            body(&captures[index].writer)
+            if captures[index].writer.bytes.count > maxValueBytes {
+                captures[index].overflowed = true
+                captures[index].writer.reset()
+            }
+        }
+    }
+
+    /// Ends the captures whose container closes now (the closing bracket is already written).
+    mutating func finishCaptures() {
+        while let capture = captures.last, capture.depth == depth {
+            captures.removeLast()
+            let limit = maxValueBytes
+            for target in events.targets(of: events.keyNodes[capture.node]) where attribute(Int(target.index)).type == .json {
+                set(Int(target.index), priority: Int(target.priority)) { arena throws(ConversionError) in
+                    guard !capture.overflowed else {
+                        throw ConversionError(message: "a json value larger than \(limit) bytes (--max-value-bytes)")
+                    }
+                    return capture.writer.bytes.withUnsafeBytes { Cell.bytes(.text, $0, in: &arena) }
+                }
+            }
+            spareWriters.append(capture.writer)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+/// The events of the state machine: one mutating method per JSON event, each returning an
+/// `Action`. A key or the array around a value decides its `Role`; the role decides what the
+/// value does to the open records.
+extension RecordAssembler {
+    mutating func startObject(position: () -> InputPosition) -> Action {
+        guard let role = open({ $0.startObject() }) else { return .none }
+        switch role {
+        case .skip:
+            skipDepth = 1
+        case .location(let node):
+            let entity = Int(events.locationNodes[node].entity)
+            if entity >= 0 {
+                beginRecord(entity, at: position())
+            } else {
+                frames.append(.location(node))
+            }
+        case .record(let entity):
+            beginRecord(entity, at: position())
+        case .field(let node):
+            enterContainer(node: node, kind: "an object")
+            let keyNode = events.keyNodes[node]
+            if let link = events.links(of: keyNode).first {
+                // A nested record of the relationship's target, linked when it completes.
+                beginNested(relationship: Int(link.index), priority: Int(link.priority), at: position())
+            } else if keyNode.keyCount == 0 {
+                skipDepth = 1
+            } else {
+                frames.append(.object(node: node, isRecord: false))
+            }
+        case .link(let relationship, let priority):
+            beginNested(relationship: relationship, priority: priority, at: position())
+        }
+        return .none
+    }
+
+    mutating func key(_ bytes: UnsafeRawBufferPointer) {
+        feedCaptures { $0.key(bytes) }
+        guard skipDepth == 0 else { return }
+        switch frames.last {
+        case .location(let node)?:
+            keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
+        case .object(let node, _)?:
+            keyedRole = events.child(of: events.keyNodes[node], bytes, hint: &nextKey).map(Role.field) ?? .skip
+        default:
+            keyedRole = .skip
+        }
+    }
+
+    mutating func endObject() -> Action {
+        guard close({ $0.endObject() }) else { return .none }
+        if case .object(_, let isRecord)? = frames.popLast(), isRecord {
+            return completeRecord()
+        }
+        return .none
+    }
+
+    mutating func startArray(position: () -> InputPosition) -> Action {
+        guard let role = open({ $0.startArray() }) else { return .none }
+        switch role {
+        case .skip:
+            skipDepth = 1
+        case .location(let node):
+            let entity = Int(events.locationNodes[node].entity)
+            if entity >= 0 {
+                frames.append(.records(entity))
+            } else {
+                frames.append(.locationArray(node))
+            }
+        case .record(let entity):
+            // An array where a record should be: reject it whole and go on after it.
+            skipDepth = 1
+            return reject(notAnObject: "an array", entity: entity, at: position())
+        case .field(let node):
+            enterContainer(node: node, kind: "an array")
+            if let link = events.links(of: events.keyNodes[node]).first,
+               startLinkArray(Int(link.index), Int(link.priority)) {
+                frames.append(.links(relationship: Int(link.index), priority: Int(link.priority)))
+            } else {
+                skipDepth = 1
+            }
+        case .link(let relationship, let priority):
+            setLink(relationship, priority: priority) { _ throws(ConversionError) in
+                throw ConversionError(message: "an array inside a to-many's array")
+            }
+            skipDepth = 1
+        }
+        return .none
+    }
+
+    mutating func endArray() -> Action {
+        guard close({ $0.endArray() }) else { return .none }
+        frames.removeLast()
+        return .none
+    }
+
+    @inline(__always)
+    mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
+        // Most values: a mapped key's value for attributes only, nothing captured or skipped.
+        // Kept small enough to inline into the stream; the rest is out of line.
+        if case .field(let node)? = keyedRole, skipDepth == 0, captures.isEmpty, events.keyNodes[node].linkCount == 0 {
+            keyedRole = nil
+            for target in events.targets(of: events.keyNodes[node]) {
+                setConverted(Int(target.index), priority: Int(target.priority), value)
+            }
+            return .none
+        }
+        return scalarInGeneral(value, position: position)
+    }
+
+    @inline(never)
+    private mutating func scalarInGeneral(_ value: Scalar, position: () -> InputPosition) -> Action {
+        feedCaptures { $0.scalar(value) }
+        guard skipDepth == 0 else { return .none }
+        switch takeRole() {
+        case .skip:
+            return .none
+        case .location(let node):
+            // A null or scalar where an envelope object was expected means "no records here";
+            // where records were expected, a null is none and anything else is wrong.
+            let entity = Int(events.locationNodes[node].entity)
+            guard entity >= 0, !value.isNull else { return .none }
+            return reject(notAnObject: value.kindDescription, entity: entity, at: position())
+        case .record(let entity):
+            return reject(notAnObject: value.kindDescription, entity: entity, at: position())
+        case .field(let node):
+            let keyNode = events.keyNodes[node]
+            for target in events.targets(of: keyNode) {
+                setConverted(Int(target.index), priority: Int(target.priority), value)
+            }
+            for link in events.links(of: keyNode) {
+                setLink(Int(link.index), priority: Int(link.priority)) { relationship throws(ConversionError) in
+                    if value.isNull { return .clear }
+                    let target = LinkTarget.key(try relationship.key(value))
+                    return relationship.toMany ? .many([target]) : .one(target)
+                }
+            }
+            return .none
+        case .link(let relationship, let priority):
+            guard !value.isNull else { return .none }  // null elements are skipped
+            appendLink(relationship, priority: priority) { relationship throws(ConversionError) in
+                .key(try relationship.key(value))
+            }
+            return .none
+        }
+    }
+
+    /// A bracket opens a container: the captures get it, and the container takes its role; nil
+    /// inside a skipped value, whose brackets are only counted.
+    @inline(__always)
+    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Role? {
+        feedCaptures(bracket)
+        depth += 1
+        if skipDepth > 0 {
+            skipDepth += 1
+            return nil
+        }
+        return takeRole()
+    }
+
+    /// A bracket closes a container: the captures get it, and those it ends become values.
+    /// False inside a skipped value.
+    @inline(__always)
+    private mutating func close(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
+        feedCaptures(bracket)
+        finishCaptures()
+        depth -= 1
+        if skipDepth > 0 {
+            skipDepth -= 1
+            return false
+        }
+        return true
+    }
+
+    /// What the next value means: the role its key gave it, or else the one of the array around it.
+    private mutating func takeRole() -> Role {
+        if let role = keyedRole.take() { return role }
+        switch frames.last {
+        case nil: return .location(MappingPlan.rootLocation)
+        case .locationArray(let node)?: return .location(node)
+        case .records(let entity)?: return .record(entity)
+        case .links(let relationship, let priority)?: return .link(relationship: relationship, priority: priority)
+        case .location?, .object?: return .skip
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// Records begin at their opening brace (a nested record inside the one that holds it) and
+/// complete at their closing one: the winning value of each slot becomes the record's value.
+extension RecordAssembler {
+    mutating func beginRecord(_ entity: Int, at position: InputPosition,
+                                      parent: (relationship: Int, priority: Int)? = nil) {
+        generation += 1
+        var record = OpenRecord(entity: entity, slotBase: 0, linkBase: 0, position: position,
+                                generation: generation, parent: parent)
+        if open == 0 {
+            arena.removeAll()
+            failures.removeAll(keepingCapacity: true)
+            hadNestedRecord = false
+        } else {
+            hadNestedRecord = true
+            let outer = records[open - 1]
+            record.slotBase = outer.slotBase + Int(events.entities[outer.entity].attributeCount)
+            record.linkBase = outer.linkBase + Int(events.entities[outer.entity].relationshipCount)
+        }
+        // The slots keep what earlier records left; the new number makes them missing.
+        let shape = events.entities[entity]
+        if cells.count < record.slotBase + Int(shape.attributeCount) {
+            growCells(to: record.slotBase + Int(shape.attributeCount))
+        }
+        if linkSlots.count < record.linkBase + Int(shape.relationshipCount) {
+            linkSlots.append(contentsOf: repeatElement(Slot(),
+                                                       count: record.linkBase + Int(shape.relationshipCount) - linkSlots.count))
+        }
+        if open < records.count { records[open] = record } else { records.append(record) }
+        open += 1
+        frames.append(.object(node: Int(shape.rootNode), isRecord: true))
+    }
+
+    /// An object at a relationship's key: a record of its target, nested in the current one.
+    mutating func beginNested(relationship: Int, priority: Int, at position: InputPosition) {
+        let target = plan.entities[records[open - 1].entity].relationships[relationship].target
+        beginRecord(target, at: position, parent: (relationship, priority))
+    }
+
+    private mutating func growCells(to count: Int) {
+        let grown = UnsafeMutableBufferPointer<Slot<Cell>>.allocate(capacity: max(count, cells.count * 2))
+        grown.initialize(repeating: Slot())
+        if let old = cells.baseAddress {
+            grown.baseAddress!.update(from: old, count: cells.count)
+            cells.deallocate()
+        }
+        cells = grown
+    }
+
+    /// Links the nested record that just completed (now numbered `handle` by the sink) to
+    /// its parent. Call after every `.record` action; top-level records need none.
+    mutating func attach(_ handle: RecordHandle) {
+        guard let (relationship, priority) = completedParent else { return }
+        completedParent = nil
+        let toMany = plan.entities[records[open - 1].entity].relationships[relationship].toMany
+        if toMany {
+            appendLink(relationship, priority: priority) { _ in .record(handle) }
+        } else {
+            setLink(relationship, priority: priority) { _ in .one(.record(handle)) }
+        }
+    }
+
+    /// The innermost open record's object closed: its values become `completed` (a `.record`),
+    /// or it is rejected for the first attribute or relationship that is wrong.
+    mutating func completeRecord() -> Action {
+        open -= 1
+        recordCount += 1
+        let record = records[open]
+        let entity = events.entities[record.entity]
+        let attributeCount = Int(entity.attributeCount)
+        let relationshipCount = Int(entity.relationshipCount)
+        completed.entity = record.entity
+        completed.position = record.position
+        completed.isTopLevel = open == 0
+        completed.bytesAreItsOwn = open == 0 && !hadNestedRecord
+        // Written by index: `removeAll` and `append` on arrays of enums go through generic
+        // value witnesses, several times slower.
+        let values = completedCells
+        completed.lend(values: UnsafeBufferPointer(rebasing: values[..<attributeCount]))
+        if completed.links.count != relationshipCount {
+            completed.links = Array(repeating: nil, count: relationshipCount)
+        }
+        completedParent = nil
+        for index in 0..<attributeCount {
+            let attribute = events.attributes[Int(entity.firstAttribute) + index]
+            switch cells[record.slotBase + index].state(in: record.generation) {
+            case .value(let value) where value.kind == .null && !attribute.optional:
+                return reject(record, attribute: index, "null for a required attribute")
+            case .value(let value):
+                values[index] = value
+            case .failed(let failure):
+                return reject(record, attribute: index, failures[failure])
+            case .missing:
+                if attribute.defaultWhenMissing && attribute.hasDefault {
+                    values[index] = Cell(plan.entities[record.entity].attributes[index].defaultValue, in: &arena)
+                } else if !attribute.optional && !attribute.hasDefault {
+                    return reject(record, attribute: index, "missing required attribute")
+                } else {
+                    values[index] = .missing
+                }
+            }
+        }
+        for index in 0..<relationshipCount {
+            switch linkSlots[record.linkBase + index].state(in: record.generation) {
+            case .missing: completed.links[index] = nil
+            case .value(let link): completed.links[index] = link
+            case .failed(let failure):
+                return reject(record, relationship: index, failures[failure])
+            }
+        }
+        completedParent = record.parent
+        return .record
+    }
+}

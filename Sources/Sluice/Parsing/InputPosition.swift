@@ -1,0 +1,20 @@
+/// A place in the input: line and column from 1 (columns count bytes, as compilers do), and
+/// the absolute byte offset from the start of the input (of the decompressed bytes for gzip).
+///
+/// Which input is not part of it: records carry a position each, by the million, and the
+/// input's name is attached once, where a position leaves the library in an error
+/// (`SluiceError.source`).
+public struct InputPosition: Hashable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var offset: Int64
+
+    public init(line: Int, column: Int, offset: Int64) {
+        self.line = line
+        self.column = column
+        self.offset = offset
+    }
+
+    /// `line:column`.
+    public var description: String { "\(line):\(column)" }
+}
