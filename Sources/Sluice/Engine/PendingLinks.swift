@@ -1,7 +1,7 @@
 /// Links whose target was not known when their batch was written: the target comes later in
 /// the input, or never. They wait in temporary tables of the import's connection — on disk,
 /// not in memory; one per relationship, so that its second pass reads only its own rows —
-/// and are linked after the last batch with one set-based statement per relationship
+/// and are linked after the last batch with one set-based statement per relationship and slice
 /// (`UPDATE … FROM`, `INSERT … SELECT`) over the id-to-pk mapping that the target's table
 /// and its identity index already are.
 ///
@@ -132,9 +132,10 @@ final class PendingLinks {
     }
 
     /// Waiting links per statement of the second pass. A relationship's links are linked in
-    /// slices of the pending table's rowids (1 to its count, in input order), so that progress
-    /// can say how far it is; a slice this big costs no more per link than one statement
-    /// for all of them.
+    /// slices of the pending table's rowids, so that progress can say how far it is; a slice
+    /// this big costs no more per link than one statement for all of them. The rowids run
+    /// from 1 to the count, in input order: the table is emptied when its first link comes,
+    /// and only appended to afterwards.
     static let linksPerSlice = 65_536
 
     /// Links every pending id of `plan` whose target row now exists, one set-based statement
