@@ -67,7 +67,7 @@ public final class Importer {
             throw SluiceError(error)
         }
         let layout = DatabaseLayout(model)
-        let linkPlans = LinkPlan.plans(model: model, mapping: plan, layout: layout)
+        let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
                       tables: layout.tables) { connection, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []

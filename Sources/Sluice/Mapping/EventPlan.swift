@@ -49,6 +49,10 @@ struct EventPlan {
         var rootNode: Int32
         /// Where its attributes start in `attributes` and `converters`.
         var firstAttribute: Int32
+        /// The storage entity its records are written as (`MappingPlan.shapes`).
+        var storage: Int32
+        /// Whether `entityBy` chooses the entity its records are completed as.
+        var hasEntityBy: Bool
     }
 
     struct Attribute {
@@ -150,10 +154,11 @@ struct EventPlan {
             var entities: [Entity] = []
             var attributes: [Attribute] = []
             var converters: [ValueConverter] = []
-            for entity in mapping.entities {
+            for entity in mapping.shapes {
                 entities.append(Entity(attributeCount: Int32(entity.attributes.count),
                                        relationshipCount: Int32(entity.relationships.count),
-                                       rootNode: Int32(entity.rootNode), firstAttribute: Int32(attributes.count)))
+                                       rootNode: Int32(entity.rootNode), firstAttribute: Int32(attributes.count),
+                                       storage: Int32(entity.storage), hasEntityBy: entity.entityBy != nil))
                 for attribute in entity.attributes {
                     attributes.append(Attribute(type: attribute.type, optional: attribute.optional,
                                                 defaultWhenMissing: attribute.defaultWhenMissing,

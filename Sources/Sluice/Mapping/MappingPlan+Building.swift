@@ -16,58 +16,44 @@ extension MappingPlan {
     /// not convert, a bad `dateFormat`, records whose entity is unknown or not said.
     init(model: Model, locations: Locations = Locations(), sourceName: String = "model") throws(ModelError) {
         var problems: [ModelProblem] = []
-        for entity in model.entities {
-            let rootNode = keyNodes.count
-            keyNodes.append(KeyNode())
-            var attributes: [AttributePlan] = []
-            for (index, attribute) in entity.attributes.enumerated() {
-                let path = "entities.\(entity.name).attributes.\(attribute.name)"
-                let converter: ValueConverter
-                do {
-                    converter = try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat)
-                } catch {
-                    problems.append(ModelProblem(path: "\(path).dateFormat", message: error.message))
-                    continue
-                }
-                var defaultValue: ColumnValue?
-                if let value = attribute.defaultValue {
-                    do {
-                        defaultValue = try converter.convert(value)
-                    } catch {
-                        problems.append(ModelProblem(path: "\(path).default", message: error.message))
-                    }
-                }
-                attributes.append(AttributePlan(
-                    name: attribute.name, column: attribute.column, type: attribute.type, converter: converter,
-                    optional: attribute.optional, defaultValue: defaultValue, defaultWhenMissing: attribute.defaultWhenMissing))
-                for (priority, keyPath) in attribute.keys.enumerated() {
-                    let node = addKeyPath(keyPath, from: rootNode)
-                    keyNodes[node].targets.append((attribute: index, priority: priority))
-                    if attribute.type == .json { keyNodes[node].hasJSONTarget = true } else { keyNodes[node].hasScalarTarget = true }
-                }
-            }
-            let identity = entity.identity.compactMap { name in attributes.firstIndex { $0.name == name } }
-            entities.append(EntityPlan(name: entity.name, table: entity.table, attributes: attributes,
-                                       identity: identity, rootNode: rootNode))
+        if let problem = Self.lineageProblem(model) {
+            throw ModelError(source: sourceName, problems: [problem])
         }
-        // Relationships once every entity has its index and attributes.
-        for (entityIndex, entity) in model.entities.enumerated() {
-            for (index, relationship) in entity.relationships.enumerated() {
-                guard let target = self.entityIndex(named: relationship.entity) else { continue }
-                let relatedBy = relatedBy(relationship, target: entities[target])
-                let targetName = entities[target].name
-                entities[entityIndex].relationships.append(RelationshipPlan(
-                    name: relationship.name, target: target, toMany: relationship.toMany, relatedBy: relatedBy,
-                    relatedByName: relatedBy.map { "\(targetName).\(entities[target].attributes[$0.attribute].name)" } ?? targetName))
-                for (priority, keyPath) in relationship.keys.enumerated() {
-                    let node = addKeyPath(keyPath, from: entities[entityIndex].rootNode)
-                    keyNodes[node].links.append((relationship: index, priority: priority))
-                }
+        let storage = model.storageModel
+        storageModel = storage
+        // A family's root first, in the order of the storage entities, then the other members.
+        let members = storage.entities.compactMap { model.entity(named: $0.name) }
+            + model.entities.filter { storage.entity(named: $0.name) == nil }
+        var compiler = AttributeCompiler()
+        for entity in members {
+            let stored = storage.entities.firstIndex { $0.name == model.familyRoot(of: entity.name) }!
+            shapes.append(buildShape(entity, storage: stored, model: model, compiler: &compiler))
+        }
+        problems += compiler.problems
+        // Relationships once every shape has its index and attributes.
+        for (shapeIndex, entity) in members.enumerated() {
+            buildRelationships(of: entity, shape: shapeIndex, model: model)
+        }
+        for (index, stored) in storage.entities.enumerated() {
+            var plan = shapes[index]
+            plan.table = stored.table
+            for (relationship, mapped) in plan.relationships.enumerated() {
+                plan.relationships[relationship].target = shapes[mapped.target].storage
             }
+            if model.hasDescendants(stored.name) {
+                // The mapping fills the `"entity"` column of every record; a default declared
+                // below the root is applied by the mapping too (`buildShape`).
+                plan.attributes[0].defaultValue = nil
+                plan.attributes[0].defaultWhenMissing = false
+            }
+            plan.attributeMembers = []
+            plan.relationshipMembers = []
+            plan.entityBy = nil
+            entities.append(plan)
         }
 
         if let name = locations.entity {
-            if let entity = entityIndex(named: name) {
+            if let entity = shapeIndex(named: name) {
                 addLocation(locations.path ?? JSONKeyPath([]), entity: entity)
             } else {
                 problems.append(ModelProblem(path: "--entity",
@@ -78,18 +64,18 @@ extension MappingPlan {
         } else {
             switch model.root {
             case .entity(let name)?:
-                if let entity = entityIndex(named: name) { addLocation(JSONKeyPath([]), entity: entity) }
+                if let entity = shapeIndex(named: name) { addLocation(JSONKeyPath([]), entity: entity) }
             case .paths(let paths)?:
                 for (path, name) in paths {
-                    if let entity = entityIndex(named: name) { addLocation(path, entity: entity) }
+                    if let entity = shapeIndex(named: name) { addLocation(path, entity: entity) }
                 }
             case nil:
-                if entities.count == 1 {
+                if model.entities.count == 1 {
                     addLocation(JSONKeyPath([]), entity: 0)
                 } else {
                     problems.append(ModelProblem(
                         path: "root",
-                        message: "the model has no root and \(entities.count) entities: say which entity the records are with --entity"))
+                        message: "the model has no root and \(model.entities.count) entities: say which entity the records are with --entity"))
                 }
             }
         }
@@ -99,7 +85,7 @@ extension MappingPlan {
     }
 
     /// The attribute a bare id names: `relatedBy`, else the target's single identity.
-    private func relatedBy(_ relationship: Model.Relationship, target: EntityPlan)
+    func relatedBy(_ relationship: Model.Relationship, target: EntityPlan)
         -> (attribute: Int, converter: ValueConverter)?
     {
         let index: Int?
@@ -111,7 +97,7 @@ extension MappingPlan {
         return index.map { ($0, target.attributes[$0].converter) }
     }
 
-    private mutating func addKeyPath(_ path: JSONKeyPath, from root: Int) -> Int {
+    mutating func addKeyPath(_ path: JSONKeyPath, from root: Int) -> Int {
         var node = root
         for key in path.keys {
             if let child = keyNodes[node].children.lookup(key) {

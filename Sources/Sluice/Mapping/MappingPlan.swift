@@ -14,6 +14,20 @@ struct MappingPlan {
         var relationships: [RelationshipPlan] = []
         /// The key trie node of the record object itself.
         var rootNode: Int
+        /// For a shape: the index in `entities` of its family's storage entity.
+        var storage: Int
+        /// For a shape of a family: which attributes and relationships are its own (inherited
+        /// included); the others are read only to be chosen by `entityBy`. Empty: all are.
+        var attributeMembers: [Bool] = []
+        var relationshipMembers: [Bool] = []
+        var entityBy: EntityByPlan?
+    }
+
+    /// `entityBy` compiled: the discriminating value is read into the `"entity"` attribute's
+    /// slot, and its text chooses the shape the record is completed as.
+    struct EntityByPlan {
+        var attribute: Int
+        var choices: [(value: [UInt8], shape: Int)]
     }
 
     struct AttributePlan {
@@ -65,22 +79,33 @@ struct MappingPlan {
 
     /// Where records are, above them: an envelope's keys, or the records themselves.
     struct LocationNode {
+        /// The shape of the records here.
         var entity: Int?
         var children = KeyTable()
     }
 
+    /// The entities the engine writes, one per family (`Model.storageModel`), indexed as the
+    /// storage model's entities; a record's `entity` is one of these.
     var entities: [EntityPlan] = []
+    /// The entities the assembler reads records as, one per model entity: first those of
+    /// `entities` (a family's root), then the other members. Each has its family's attributes
+    /// and relationships, in the storage entity's order. Without inheritance, `entities`.
+    var shapes: [EntityPlan] = []
+    /// The model as the store sees it (`Model.storageModel`).
+    var storageModel = Model(entities: [])
     var keyNodes: [KeyNode] = []
     var locationNodes: [LocationNode] = [LocationNode()]
     /// Where the top-level values go.
     static let rootLocation = 0
 
-    func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
+    /// The shape of an entity of the model.
+    func shapeIndex(named name: String) -> Int? { shapes.firstIndex { $0.name == name } }
 
-    /// The entities whose records stand at record locations (the model's `root`, `--entity`).
+    /// The storage entities whose records stand at record locations (the model's `root`,
+    /// `--entity`).
     var rootEntities: [Int] {
         var seen = Set<Int>()
-        return locationNodes.compactMap(\.entity).filter { seen.insert($0).inserted }
+        return locationNodes.compactMap { $0.entity.map { shapes[$0].storage } }.filter { seen.insert($0).inserted }
     }
 }
 

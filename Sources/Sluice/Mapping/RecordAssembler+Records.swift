@@ -32,7 +32,7 @@ extension RecordAssembler {
 
     /// An object at a relationship's key: a record of its target, nested in the current one.
     mutating func beginNested(relationship: Int, priority: Int, at position: InputPosition) {
-        let target = plan.entities[records[open - 1].entity].relationships[relationship].target
+        let target = plan.shapes[records[open - 1].entity].relationships[relationship].target
         beginRecord(target, at: position, parent: (relationship, priority))
     }
 
@@ -51,7 +51,7 @@ extension RecordAssembler {
     mutating func attach(_ handle: RecordHandle) {
         guard let (relationship, priority) = completedParent else { return }
         completedParent = nil
-        let toMany = plan.entities[records[open - 1].entity].relationships[relationship].toMany
+        let toMany = plan.shapes[records[open - 1].entity].relationships[relationship].toMany
         if toMany {
             appendLink(relationship, priority: priority) { _ in .record(handle) }
         } else {
@@ -64,11 +64,14 @@ extension RecordAssembler {
     mutating func completeRecord() -> Action {
         open -= 1
         recordCount += 1
-        let record = records[open]
+        var record = records[open]
+        if events.entities[record.entity].hasEntityBy {
+            record.entity = chooseEntity(record)
+        }
         let entity = events.entities[record.entity]
         let attributeCount = Int(entity.attributeCount)
         let relationshipCount = Int(entity.relationshipCount)
-        completed.entity = record.entity
+        completed.entity = Int(entity.storage)
         completed.position = record.position
         completed.isTopLevel = open == 0
         completed.bytesAreItsOwn = open == 0 && !hadNestedRecord
@@ -91,7 +94,7 @@ extension RecordAssembler {
                 return reject(record, attribute: index, failures[failure])
             case .missing:
                 if attribute.defaultWhenMissing && attribute.hasDefault {
-                    values[index] = Cell(plan.entities[record.entity].attributes[index].defaultValue, in: &arena)
+                    values[index] = Cell(plan.shapes[record.entity].attributes[index].defaultValue, in: &arena)
                 } else if !attribute.optional && !attribute.hasDefault {
                     return reject(record, attribute: index, "missing required attribute")
                 } else {

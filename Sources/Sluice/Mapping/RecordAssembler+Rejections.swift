@@ -1,25 +1,26 @@
 /// What cannot be imported: a record whose value for an attribute or relationship is wrong or
 /// missing, and a value standing where a record should that is not an object. Each becomes a
-/// `.rejected` action with its message; names are read from `plan` only here, on the way out.
+/// `.rejected` action with its message, counted for the family's storage entity; names are read
+/// from `plan` only here, on the way out.
 extension RecordAssembler {
     /// The record completing now cannot be imported: `problem` with one of its attributes.
     func reject(_ record: OpenRecord, attribute index: Int, _ problem: String) -> Action {
-        let entity = plan.entities[record.entity]
+        let entity = plan.shapes[record.entity]
         return .rejected(.init("\(entity.name).\(entity.attributes[index].name): \(problem)", at: record.position,
-                               entity: record.entity))
+                               entity: entity.storage))
     }
 
     /// The record completing now cannot be imported: `problem` with one of its relationships.
     func reject(_ record: OpenRecord, relationship index: Int, _ problem: String) -> Action {
-        let entity = plan.entities[record.entity]
+        let entity = plan.shapes[record.entity]
         return .rejected(.init("\(entity.name).\(entity.relationships[index].name): \(problem)",
-                               at: record.position, entity: record.entity))
+                               at: record.position, entity: entity.storage))
     }
 
     /// `kind` (an array, a number, ...) stands where a record of `entity` should.
     mutating func reject(notAnObject kind: String, entity: Int, at position: InputPosition) -> Action {
         recordCount += 1
-        let message = "a record of \(plan.entities[entity].name) must be an object, got \(kind)"
-        return .rejected(.init(message, at: position, entity: entity))
+        let message = "a record of \(plan.shapes[entity].name) must be an object, got \(kind)"
+        return .rejected(.init(message, at: position, entity: plan.shapes[entity].storage))
     }
 }

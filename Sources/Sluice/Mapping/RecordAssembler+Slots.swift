@@ -9,9 +9,9 @@ extension RecordAssembler {
         guard linkSlots[record.linkBase + relationship].accepts(priority: priority, in: record.generation) else {
             return false
         }
-        let plan = plan.entities[record.entity].relationships[relationship]
+        let plan = plan.shapes[record.entity].relationships[relationship]
         guard plan.toMany else {
-            let target = self.plan.entities[plan.target].name
+            let target = self.plan.shapes[plan.target].name
             setLink(relationship, priority: priority) { _ throws(ConversionError) in
                 throw ConversionError(message: "expected one \(target), got an array")
             }
@@ -30,7 +30,7 @@ extension RecordAssembler {
         guard linkSlots[index].accepts(priority: priority, in: record.generation) else { return }
         let state: Slot<Link>.State
         do {
-            state = .value(try make(plan.entities[record.entity].relationships[relationship]))
+            state = .value(try make(plan.shapes[record.entity].relationships[relationship]))
         } catch {
             state = .failed(failure(error.message))
         }
@@ -46,7 +46,7 @@ extension RecordAssembler {
         guard slot.accepts(priority: priority, in: record.generation) else { return }
         let target: LinkTarget
         do {
-            target = try make(plan.entities[record.entity].relationships[relationship])
+            target = try make(plan.shapes[record.entity].relationships[relationship])
         } catch {
             linkSlots[index] = Slot(priority: priority, state: .failed(failure(error.message)),
                                     generation: record.generation)

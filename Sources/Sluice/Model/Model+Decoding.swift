@@ -66,10 +66,18 @@ struct EntityDraft {
     var identityLocation: ModelLocation
     var attributes: [AttributeDraft] = []
     var relationships: [RelationshipDraft] = []
+    var parent: String?
+    var parentLocation: ModelLocation
+    var hasTable = false
+    var isAbstract = false
+    var entityBy: Model.EntityBy?
+    /// Where each `entityBy` value is written, in the order of `entityBy.values`.
+    var entityByLocations: [ModelLocation] = []
 
     var entity: Model.Entity {
         Model.Entity(name: name, table: table, identity: identity,
-                     attributes: attributes.map(\.attribute), relationships: relationships.map(\.relationship))
+                     attributes: attributes.map(\.attribute), relationships: relationships.map(\.relationship),
+                     parent: parent, isAbstract: isAbstract, entityBy: entityBy)
     }
 }
 
@@ -156,12 +164,13 @@ struct ModelDecoder {
         -> EntityDraft
     {
         var draft = EntityDraft(name: name, location: location, table: name, tableLocation: location,
-                                identityLocation: location)
+                                identityLocation: location, parentLocation: location)
         if name.isEmpty {
             report("an entity name must not be empty", at: location)
         }
         guard let fields = fields(of: value, at: location,
-                                  allowed: ["table", "identity", "attributes", "relationships"])
+                                  allowed: ["table", "identity", "attributes", "relationships",
+                                            "parent", "abstract", "entityBy"])
         else {
             draft.isObject = false
             return draft
@@ -169,6 +178,17 @@ struct ModelDecoder {
         if let table = fields["table"], let text = identifier(table.value, at: table.location) {
             draft.table = text
             draft.tableLocation = table.location
+            draft.hasTable = true
+        }
+        if let parent = fields["parent"] {
+            draft.parentLocation = parent.location
+            draft.parent = string(parent.value, at: parent.location, expected: "expected an entity name")
+        }
+        if let abstract = fields["abstract"], let flag = bool(abstract.value, at: abstract.location) {
+            draft.isAbstract = flag
+        }
+        if let entityBy = fields["entityBy"] {
+            decodeEntityBy(entityBy.value, at: entityBy.location, into: &draft)
         }
         if let identity = fields["identity"] {
             draft.identityLocation = identity.location
@@ -187,6 +207,34 @@ struct ModelDecoder {
             }
         }
         return draft
+    }
+
+    /// `"entityBy": {"key": "type", "values": {"bus": "BusStop"}}`.
+    private mutating func decodeEntityBy(_ value: JSONValue, at location: ModelLocation, into draft: inout EntityDraft) {
+        guard let fields = fields(of: value, at: location, allowed: ["key", "values"]) else { return }
+        var key: JSONKeyPath?
+        if let field = fields["key"] {
+            if let text = string(field.value, at: field.location) { key = keyPath(text, at: field.location) }
+        } else {
+            report("missing", at: location.member("key", at: .max))
+        }
+        var choices: [Model.EntityBy.Choice] = []
+        if let field = fields["values"] {
+            if let members = object(field.value, at: field.location) {
+                if members.isEmpty { report("expected at least one value", at: field.location) }
+                for member in uniqueMembers(members, at: field.location) {
+                    guard let entity = string(member.value, at: member.location, expected: "expected an entity name")
+                    else { continue }
+                    choices.append(.init(value: member.key, entity: entity))
+                    draft.entityByLocations.append(member.location)
+                }
+            }
+        } else {
+            report("missing", at: location.member("values", at: .max))
+        }
+        if let key {
+            draft.entityBy = Model.EntityBy(key: key, values: choices)
+        }
     }
 
     private mutating func decodeAttribute(named name: String, _ value: JSONValue, at location: ModelLocation)

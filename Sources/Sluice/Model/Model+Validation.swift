@@ -6,7 +6,7 @@
 /// `stops` clash. When two things claim one name, the later one in the file is reported.
 struct ModelValidator {
     let draft: ModelDraft
-    private let entities: [String: EntityDraft]
+    let entities: [String: EntityDraft]
 
     init(draft: ModelDraft) {
         self.draft = draft
@@ -16,14 +16,16 @@ struct ModelValidator {
 
     func validate(into problems: inout ModelProblemCollector) {
         validateRoot(into: &problems)
+        let model = draft.model
+        validateInheritance(model, into: &problems)
         for entity in draft.entities where entity.isObject {
             validateIdentity(of: entity, into: &problems)
             validateColumns(of: entity, into: &problems)
             for relationship in entity.relationships {
-                validate(relationship, of: entity, into: &problems)
+                validate(relationship, of: entity, in: model, into: &problems)
             }
         }
-        validateTables(into: &problems)
+        validateTables(model, into: &problems)
     }
 
     private func validateRoot(into problems: inout ModelProblemCollector) {
@@ -65,7 +67,7 @@ struct ModelValidator {
         }
     }
 
-    private func validate(_ draft: RelationshipDraft, of entity: EntityDraft,
+    private func validate(_ draft: RelationshipDraft, of entity: EntityDraft, in model: Model,
                           into problems: inout ModelProblemCollector)
     {
         let relationship = draft.relationship
@@ -77,24 +79,25 @@ struct ModelValidator {
         }
         // Nothing can be checked against an entity that was not an object.
         guard target.isObject else { return }
-        if let relatedBy = relationship.relatedBy,
-           !target.attributes.contains(where: { $0.attribute.name == relatedBy })
-        {
+        // A target's inherited attributes and relationships count as its own.
+        let targetAttributes = model.inheritedAttributes(of: target.name).map(\.name)
+        if let relatedBy = relationship.relatedBy, !targetAttributes.contains(relatedBy) {
             problems.report("\(ModelProblem.quote(relatedBy)) is not an attribute of \(target.name)"
-                                + NameSuggestion.didYouMean(relatedBy, among: target.attributes.map(\.attribute.name)),
+                                + NameSuggestion.didYouMean(relatedBy, among: targetAttributes),
                             at: draft.relatedByLocation)
         }
         if let inverseName = relationship.inverse {
-            if let inverse = target.relationships.first(where: { $0.relationship.name == inverseName }) {
-                if inverse.hasEntity, inverse.relationship.entity != entity.name {
+            let targetRelationships = model.inheritedRelationships(of: target.name)
+            if let inverse = targetRelationships.first(where: { $0.name == inverseName }) {
+                if !inverse.entity.isEmpty, model.familyRoot(of: inverse.entity) != model.familyRoot(of: entity.name) {
                     problems.report(
                         "\(ModelProblem.quote(inverseName)) of \(target.name) relates to "
-                            + "\(inverse.relationship.entity), not to \(entity.name)",
+                            + "\(inverse.entity), not to \(entity.name)",
                         at: draft.inverseLocation)
                 }
             } else {
                 problems.report("\(ModelProblem.quote(inverseName)) is not a relationship of \(target.name)"
-                                    + NameSuggestion.didYouMean(inverseName, among: target.relationships.map(\.relationship.name)),
+                                    + NameSuggestion.didYouMean(inverseName, among: targetRelationships.map(\.name)),
                                 at: draft.inverseLocation)
             }
         }
@@ -102,9 +105,10 @@ struct ModelValidator {
 
     /// Entity tables first (in file order), then join tables, which must not clash with any
     /// entity table wherever it is written.
-    private func validateTables(into problems: inout ModelProblemCollector) {
+    private func validateTables(_ model: Model, into problems: inout ModelProblemCollector) {
         var owners: [String: String] = [:]
-        for entity in draft.entities where entity.isObject {
+        // A child has no table: its family's root holds its rows (`validateInheritance`).
+        for entity in draft.entities where entity.isObject && entity.parent == nil {
             let folded = Self.fold(entity.table)
             if let reason = Self.reservedReason(folded) {
                 problems.report("table \(ModelProblem.quote(entity.table)) \(reason)", at: entity.tableLocation)
@@ -115,11 +119,17 @@ struct ModelValidator {
                 owners[folded] = entity.name
             }
         }
-        let model = draft.model
+        // Join tables as the store makes them: from the family's table, targets as families.
+        let storage = model.storageModel
+        var seen: Set<String> = []
         for entity in draft.entities where entity.isObject {
             for relationship in entity.relationships where relationship.hasEntity {
+                let root = model.familyRoot(of: entity.name)
                 guard entities[relationship.relationship.entity] != nil,
-                      let table = model.joinTableName(of: relationship.relationship, in: entity.entity)
+                      seen.insert("\(root).\(relationship.relationship.name)").inserted,
+                      let stored = storage.entity(named: root),
+                      let storedRelationship = stored.relationships.first(where: { $0.name == relationship.relationship.name }),
+                      let table = storage.joinTableName(of: storedRelationship, in: stored)
                 else { continue }
                 let folded = Self.fold(table)
                 if let reason = Self.reservedReason(folded) {

@@ -55,14 +55,26 @@ extension Model {
         public var identity: [String]
         public var attributes: [Attribute]
         public var relationships: [Relationship]
+        /// The entity it inherits attributes, relationships and identity from; its family is
+        /// stored in the root ancestor's table (`docs/model.md#inheritance`).
+        public var parent: String?
+        /// Documents that records are normally created as descendants; a record placed as an
+        /// abstract entity is still created as it (MagicalRecord's rule).
+        public var isAbstract: Bool
+        /// Which descendant a record placed as this entity is created as.
+        public var entityBy: EntityBy?
 
         public init(name: String, table: String? = nil, identity: [String] = [],
-                    attributes: [Attribute], relationships: [Relationship] = []) {
+                    attributes: [Attribute], relationships: [Relationship] = [],
+                    parent: String? = nil, isAbstract: Bool = false, entityBy: EntityBy? = nil) {
             self.name = name
             self.table = table ?? name
             self.identity = identity
             self.attributes = attributes
             self.relationships = relationships
+            self.parent = parent
+            self.isAbstract = isAbstract
+            self.entityBy = entityBy
         }
 
         public func attribute(named name: String) -> Attribute? {
@@ -94,6 +106,29 @@ extension Model {
             self.defaultValue = defaultValue
             self.defaultWhenMissing = defaultWhenMissing
             self.dateFormat = dateFormat
+        }
+    }
+
+    /// A discriminating key: a record whose value at `key` is one of `values` is created as the
+    /// entity named there (a descendant); any other value, or none, leaves it as placed.
+    public struct EntityBy: Sendable, Equatable {
+        public var key: JSONKeyPath
+        /// Key values (as text) and the entity each one names, in the model's order.
+        public var values: [Choice]
+
+        public struct Choice: Sendable, Equatable {
+            public var value: String
+            public var entity: String
+
+            public init(value: String, entity: String) {
+                self.value = value
+                self.entity = entity
+            }
+        }
+
+        public init(key: JSONKeyPath, values: [Choice]) {
+            self.key = key
+            self.values = values
         }
     }
 

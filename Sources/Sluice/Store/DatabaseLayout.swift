@@ -34,7 +34,9 @@ public struct DatabaseLayout: Sendable {
         case joinTable(table: String, sourceColumn: String, targetColumn: String)
     }
 
+    /// A model with inheritance is laid out as its `storageModel`: one table per family.
     public init(_ model: Model) {
+        let model = model.storageModel
         self.model = model
         var tables: [TableDefinition] = []
         for entity in model.entities {

@@ -1,0 +1,175 @@
+/// The shapes of a mapping plan: how the records of each model entity are read. A shape has
+/// its family's attributes and relationships (`Model.storageModel`), so that a record of any
+/// member fills the slots of its family's storage entity; its key trie reaches only its own
+/// ones (inherited included), and, when it has `entityBy`, those of the descendants it names,
+/// which the assembler drops again unless the record is chosen as one of them.
+extension MappingPlan {
+    /// Converters and converted defaults, compiled once per declaration so that an inherited
+    /// attribute's problem is reported once, at the entity that declares it.
+    struct AttributeCompiler {
+        private var compiled: [String: (converter: ValueConverter, defaultValue: ColumnValue?)] = [:]
+        private(set) var problems: [ModelProblem] = []
+
+        mutating func compile(_ attribute: Model.Attribute, declaredBy entity: String)
+            -> (converter: ValueConverter, defaultValue: ColumnValue?)
+        {
+            let key = "\(entity).\(attribute.name)"
+            if let done = compiled[key] { return done }
+            let path = "entities.\(entity).attributes.\(attribute.name)"
+            var result: (converter: ValueConverter, defaultValue: ColumnValue?)
+            do {
+                result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat), nil)
+            } catch {
+                problems.append(ModelProblem(path: "\(path).dateFormat", message: error.message))
+                // A stand-in: a plan with problems is never used.
+                result = (try! ValueConverter(type: .json, dateFormat: nil), nil)
+            }
+            if let value = attribute.defaultValue {
+                do {
+                    result.defaultValue = try result.converter.convert(value)
+                } catch {
+                    problems.append(ModelProblem(path: "\(path).default", message: error.message))
+                }
+            }
+            compiled[key] = result
+            return result
+        }
+    }
+
+    /// Declarations by name as an entity sees them (the nearest one wins), with the entity
+    /// that declares each.
+    private static func declarations<Member>(of name: String, in model: Model, _ members: (Model.Entity) -> [Member],
+                                             name memberName: (Member) -> String) -> [String: (entity: String, member: Member)]
+    {
+        var result: [String: (entity: String, member: Member)] = [:]
+        for entity in model.lineage(of: name).reversed() {
+            for member in members(entity) { result[memberName(member)] = (entity.name, member) }
+        }
+        return result
+    }
+
+    /// Declarations of the entity, then of the descendants its `entityBy` names for the names
+    /// it lacks, then of the whole family (the storage entity's declaration).
+    private static func reachable<Member>(_ entity: Model.Entity, in model: Model, _ members: (Model.Entity) -> [Member],
+                                          name: (Member) -> String)
+        -> (own: [String: (entity: String, member: Member)], chosen: [String: (entity: String, member: Member)],
+            family: [String: (entity: String, member: Member)])
+    {
+        let own = declarations(of: entity.name, in: model, members, name: name)
+        var chosen: [String: (entity: String, member: Member)] = [:]
+        for choice in entity.entityBy?.values ?? [] {
+            for (key, value) in declarations(of: choice.entity, in: model, members, name: name)
+            where own[key] == nil && chosen[key] == nil {
+                chosen[key] = value
+            }
+        }
+        var family: [String: (entity: String, member: Member)] = [:]
+        for member in model.family(of: model.familyRoot(of: entity.name)) {
+            for item in members(member) where family[name(item)] == nil { family[name(item)] = (member.name, item) }
+        }
+        return (own, chosen, family)
+    }
+
+    mutating func buildShape(_ entity: Model.Entity, storage: Int, model: Model,
+                             compiler: inout AttributeCompiler) -> EntityPlan {
+        let stored = storageModel.entities[storage]
+        let isFamily = model.hasDescendants(stored.name)
+        let rootNode = keyNodes.count
+        keyNodes.append(KeyNode())
+        let (own, chosen, family) = Self.reachable(entity, in: model, \.attributes, name: \.name)
+        var attributes: [AttributePlan] = []
+        var members: [Bool] = []
+        for (index, attribute) in stored.attributes.enumerated() {
+            if isFamily && index == 0 {
+                // The `"entity"` column: the entity's name, or the `entityBy` key's value
+                // until the assembler replaces it with the name of the entity it chooses.
+                attributes.append(AttributePlan(
+                    name: Model.entityColumn, column: Model.entityColumn, type: .string,
+                    converter: try! ValueConverter(type: .string, dateFormat: nil), optional: true,
+                    defaultValue: .text(entity.name), defaultWhenMissing: true))
+                members.append(true)
+                if let key = entity.entityBy?.key {
+                    let node = addKeyPath(key, from: rootNode)
+                    keyNodes[node].targets.append((attribute: 0, priority: 0))
+                    keyNodes[node].hasScalarTarget = true
+                }
+                continue
+            }
+            let isMember = own[attribute.name] != nil
+            guard let (declarer, declared) = own[attribute.name] ?? chosen[attribute.name] ?? family[attribute.name]
+            else { continue }
+            let (converter, defaultValue) = compiler.compile(declared, declaredBy: declarer)
+            // A default declared below a family's root is not its column's default: the mapping
+            // applies it, to updates as well (`docs/model.md#inheritance`).
+            let appliedByMapping = isFamily && declarer != stored.name && defaultValue != nil
+            attributes.append(AttributePlan(
+                name: attribute.name, column: attribute.column, type: declared.type, converter: converter,
+                optional: isMember ? declared.optional : true, defaultValue: isMember ? defaultValue : nil,
+                defaultWhenMissing: isMember && (declared.defaultWhenMissing || appliedByMapping)))
+            members.append(isMember)
+            if isMember || chosen[attribute.name] != nil {
+                for (priority, keyPath) in declared.keys.enumerated() {
+                    let node = addKeyPath(keyPath, from: rootNode)
+                    keyNodes[node].targets.append((attribute: index, priority: priority))
+                    if declared.type == .json { keyNodes[node].hasJSONTarget = true } else { keyNodes[node].hasScalarTarget = true }
+                }
+            }
+        }
+        let identity = stored.identity.compactMap { name in attributes.firstIndex { $0.name == name } }
+        var plan = EntityPlan(name: entity.name, table: stored.table, attributes: attributes, identity: identity,
+                              rootNode: rootNode, storage: storage)
+        if isFamily {
+            plan.attributeMembers = members
+        }
+        return plan
+    }
+
+    /// The shape's relationships (its family's), and its `entityBy` choices, once every shape
+    /// exists.
+    mutating func buildRelationships(of entity: Model.Entity, shape: Int, model: Model) {
+        let stored = storageModel.entities[shapes[shape].storage]
+        let isFamily = model.hasDescendants(stored.name)
+        let (own, chosen, family) = Self.reachable(entity, in: model, \.relationships, name: \.name)
+        var members: [Bool] = []
+        for (index, relationship) in stored.relationships.enumerated() {
+            guard let (_, declared) = own[relationship.name] ?? chosen[relationship.name] ?? family[relationship.name],
+                  let target = shapeIndex(named: declared.entity)
+            else { continue }
+            let relatedBy = relatedBy(declared, target: shapes[target])
+            let targetName = shapes[target].name
+            shapes[shape].relationships.append(RelationshipPlan(
+                name: relationship.name, target: target, toMany: declared.toMany, relatedBy: relatedBy,
+                relatedByName: relatedBy.map { "\(targetName).\(shapes[target].attributes[$0.attribute].name)" } ?? targetName))
+            members.append(own[relationship.name] != nil)
+            if own[relationship.name] != nil || chosen[relationship.name] != nil {
+                for (priority, keyPath) in declared.keys.enumerated() {
+                    let node = addKeyPath(keyPath, from: shapes[shape].rootNode)
+                    keyNodes[node].links.append((relationship: index, priority: priority))
+                }
+            }
+        }
+        if isFamily {
+            shapes[shape].relationshipMembers = members
+        }
+        if isFamily, let entityBy = entity.entityBy {
+            shapes[shape].entityBy = EntityByPlan(attribute: 0, choices: entityBy.values.compactMap { choice in
+                shapeIndex(named: choice.entity).map { (Array(choice.value.utf8), $0) }
+            })
+        }
+    }
+
+    /// A model built in code skips validation: parents must still exist and form no cycle
+    /// before the families can be compiled.
+    static func lineageProblem(_ model: Model) -> ModelProblem? {
+        for entity in model.entities where entity.parent != nil {
+            let lineage = model.lineage(of: entity.name)
+            if let last = lineage.last, last.parent != nil {
+                return ModelProblem(path: "entities.\(last.name).parent",
+                                    message: model.entity(named: last.parent!) == nil
+                                        ? "unknown entity \(ModelProblem.quote(last.parent!))"
+                                        : "\(ModelProblem.quote(entity.name)) is its own ancestor")
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,29 @@
+/// `entityBy` (`docs/model.md#inheritance`): which member of a family a record is completed
+/// as. Its key's value was read into the `"entity"` attribute's slot, and the descendants'
+/// attributes and relationships into theirs; once the record's object closes, the value
+/// chooses the entity, and what is not that entity's is dropped.
+extension RecordAssembler {
+    /// The shape `record` completes as: the one its discriminating value names, else its own.
+    /// Leaves the `"entity"` slot missing, so that the chosen shape's default (its name) fills it.
+    mutating func chooseEntity(_ record: OpenRecord) -> Int {
+        guard let entityBy = plan.shapes[record.entity].entityBy else { return record.entity }
+        var chosen = record.entity
+        let slot = record.slotBase + entityBy.attribute
+        if case .value(let cell) = cells[slot].state(in: record.generation), cell.kind == .text {
+            let text = cell.bytes(in: arena.bytes)
+            for choice in entityBy.choices where choice.value.elementsEqual(text) {
+                chosen = choice.shape
+                break
+            }
+        }
+        cells[slot].state = .missing
+        let shape = plan.shapes[chosen]
+        for (index, isMember) in shape.attributeMembers.enumerated() where !isMember {
+            cells[record.slotBase + index].state = .missing
+        }
+        for (index, isMember) in shape.relationshipMembers.enumerated() where !isMember {
+            linkSlots[record.linkBase + index].state = .missing
+        }
+        return chosen
+    }
+}
