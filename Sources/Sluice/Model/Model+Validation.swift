@@ -36,6 +36,8 @@ struct ModelValidator {
     }
 
     private func validateIdentity(of entity: EntityDraft, into problems: inout ModelProblemCollector) {
+        // A child's identity is a problem of its own (`validateInheritance`).
+        guard entity.parent == nil else { return }
         for name in entity.identity where !entity.attributes.contains(where: { $0.attribute.name == name }) {
             problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)"
                                 + NameSuggestion.didYouMean(name, among: entity.attributes.map(\.attribute.name)),
