@@ -17,7 +17,7 @@ struct CheckCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The model file (JSON, comments allowed).")
+    @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents).")
     var model: String
 
     @Option(name: .long, help: "Check the model as if importing with --entity NAME.")
@@ -28,8 +28,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let file = try ModelFile.load(path: model)
-        try file.validateForImport(entity: entity, path: path)
+        try file.validateForCheck(entity: entity, path: path)
+        ModelNotes.printAll(of: file)
         let count = file.model.entities.count
-        print("\(model): ok, \(count) \(count == 1 ? "entity" : "entities")")
+        let notes = file.notes.isEmpty ? "" : ", \(ModelNotes.count(file))"
+        print("\(model): ok, \(count) \(count == 1 ? "entity" : "entities")\(notes)")
     }
 }

@@ -1,0 +1,103 @@
+import CLibXML2
+
+/// A small XML document (a Core Data model, a property list) read whole into Swift values:
+/// elements with their attributes, child elements and text, in document order. Comments and
+/// processing instructions are dropped.
+///
+/// libxml2 parses, for the reasons in `docs/architecture.md` (dependencies): it is the parser
+/// that Foundation's `XMLParser` wraps, without linking Foundation into the library. It runs
+/// without network access, without loading DTDs and without expanding entities, so a model
+/// file cannot make Sluice read other files or blow up in memory.
+enum XMLTree {
+    struct Element: Equatable, Sendable {
+        var name: String
+        /// In document order.
+        var attributes: [Attribute]
+        var children: [Element]
+        /// The text directly inside the element (a property list's `<string>`), CDATA included.
+        var text: String
+
+        struct Attribute: Equatable, Sendable {
+            var name: String
+            var value: String
+        }
+
+        init(name: String, attributes: [Attribute] = [], children: [Element] = [], text: String = "") {
+            self.name = name
+            self.attributes = attributes
+            self.children = children
+            self.text = text
+        }
+
+        subscript(attribute name: String) -> String? {
+            attributes.first { $0.name == name }?.value
+        }
+    }
+
+    /// Parses `bytes`, named `sourceName` in messages. Malformed XML is a usage error (a bad
+    /// model, exit 64) at the line and column libxml2 reports.
+    static func parse(_ bytes: [UInt8], sourceName: String) throws(SluiceError) -> Element {
+        guard let context = xmlNewParserCtxt() else {
+            throw SluiceError(.io, "cannot read '\(sourceName)': out of memory")
+        }
+        defer { xmlFreeParserCtxt(context) }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    xmlCtxtReadMemory(context, $0, Int32(clamping: buffer.count), sourceName, nil, options)
+                }
+            }
+        }
+        guard let document else { throw malformed(context, sourceName: sourceName, empty: bytes.isEmpty) }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw SluiceError(.usage, "not XML: the document has no element", at: position(sourceName, line: 1, column: 1))
+        }
+        return element(root, in: document)
+    }
+
+    private static func element(_ node: xmlNodePtr, in document: xmlDocPtr) -> Element {
+        var result = Element(name: string(node.pointee.name))
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            var value = ""
+            if let text = xmlNodeListGetString(document, current.pointee.children, 1) {
+                value = string(text)
+                sluice_xml_free(text)
+            }
+            result.attributes.append(.init(name: string(current.pointee.name), value: value))
+            attribute = current.pointee.next
+        }
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE: result.children.append(element(current, in: document))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: result.text += string(current.pointee.content)
+            default: break
+            }
+            child = current.pointee.next
+        }
+        return result
+    }
+
+    private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
+        guard let text else { return "" }
+        return String(cString: text)
+    }
+
+    /// libxml2's first error, as one line at its place.
+    private static func malformed(_ context: xmlParserCtxtPtr, sourceName: String, empty: Bool) -> SluiceError {
+        guard !empty, let error = xmlCtxtGetLastError(context), let text = error.pointee.message else {
+            return SluiceError(.usage, "not XML: the file is empty", at: position(sourceName, line: 1, column: 1))
+        }
+        var message = String(cString: text)
+        while message.last?.isWhitespace == true { message.removeLast() }
+        return SluiceError(.usage, "not XML: \(message)",
+                           at: position(sourceName, line: Int(error.pointee.line), column: Int(error.pointee.int2)))
+    }
+
+    private static func position(_ source: String, line: Int, column: Int) -> SourcePosition {
+        SourcePosition(source: source, line: max(line, 1), column: max(column, 1), offset: 0)
+    }
+}
