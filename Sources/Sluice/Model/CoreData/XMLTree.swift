@@ -54,31 +54,39 @@ enum XMLTree {
         guard let root = xmlDocGetRootElement(document) else {
             throw SluiceError(.usage, "not XML: the document has no element", at: position(sourceName, line: 1, column: 1))
         }
-        return element(root, in: document)
+        return element(root)
     }
 
-    private static func element(_ node: xmlNodePtr, in document: xmlDocPtr) -> Element {
+    private static func element(_ node: xmlNodePtr) -> Element {
         var result = Element(name: string(node.pointee.name))
         var attribute = node.pointee.properties
         while let current = attribute {
-            var value = ""
-            if let text = xmlNodeListGetString(document, current.pointee.children, 1) {
-                value = string(text)
-                sluice_xml_free(text)
-            }
-            result.attributes.append(.init(name: string(current.pointee.name), value: value))
+            result.attributes.append(.init(name: string(current.pointee.name), value: text(of: current.pointee.children)))
             attribute = current.pointee.next
         }
         var child = node.pointee.children
         while let current = child {
-            switch current.pointee.type {
-            case XML_ELEMENT_NODE: result.children.append(element(current, in: document))
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: result.text += string(current.pointee.content)
-            default: break
-            }
+            if current.pointee.type == XML_ELEMENT_NODE { result.children.append(element(current)) }
             child = current.pointee.next
         }
+        result.text = text(of: node.pointee.children)
         return result
+    }
+
+    /// The text among `nodes` (an attribute's value, an element's text), with a reference to
+    /// a declared entity kept as written (`&name;`), never expanded.
+    private static func text(of nodes: xmlNodePtr?) -> String {
+        var value = ""
+        var node = nodes
+        while let current = node {
+            switch current.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: value += string(current.pointee.content)
+            case XML_ENTITY_REF_NODE: value += "&" + string(current.pointee.name) + ";"
+            default: break
+            }
+            node = current.pointee.next
+        }
+        return value
     }
 
     private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
