@@ -101,7 +101,7 @@ extension CoreDataConversion {
         switch type {
         case .integer, .double, .decimal:
             // JSON number text: what the converter accepts as a numeric string.
-            _ = try ValueConverter(type: .double).convert(JSONValue.string(text))
+            _ = try ValueConverter(type: type).convert(JSONValue.string(text))
             return .number(text)
         case .boolean:
             return .bool(try ValueConverter(type: .boolean).convert(JSONValue.string(text)) == .integer(1))
@@ -153,7 +153,7 @@ extension CoreDataConversion {
                 texts.append(entry.value)
             }
         }
-        for entry in userInfo where entry.key.hasPrefix("mappedKeyName.") && !Self.isKeyMapping(entry.key) {
+        for entry in userInfo where entry.key.hasPrefix("mappedKeyName.") && !isFallback(entry.key) {
             notes.report("not read: the fallbacks are mappedKeyName.1 to mappedKeyName.9", at: entry.location)
         }
         var paths: [JSONKeyPath] = []
@@ -168,9 +168,14 @@ extension CoreDataConversion {
         return paths.isEmpty ? [JSONKeyPath(parsing: name)] : paths
     }
 
-    /// `mappedKeyName` and `mappedKeyName.1` … `mappedKeyName.9`.
+    /// The keys `keys(of:in:)` reads or notes: `mappedKeyName` and `mappedKeyName.…`.
     static func isKeyMapping(_ key: String) -> Bool {
-        key == "mappedKeyName" || (1...9).contains { key == "mappedKeyName.\($0)" }
+        key == "mappedKeyName" || key.hasPrefix("mappedKeyName.")
+    }
+
+    /// `mappedKeyName.1` … `mappedKeyName.9`.
+    private func isFallback(_ key: String) -> Bool {
+        (1...9).contains { key == "mappedKeyName.\($0)" }
     }
 
     /// `-[NSString boolValue]`, which MagicalRecord applies to `useDefaultValueWhenNotPresent`:
