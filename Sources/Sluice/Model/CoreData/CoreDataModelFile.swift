@@ -37,16 +37,3 @@ extension ModelFile {
     /// The model as a Sluice model file (JSON): what `sluice convert-model` prints.
     public var modelFileText: String { ModelWriter.text(of: model) }
 }
-
-extension ModelFile {
-    /// What `sluice check` checks: `validateForImport(entity:path:)`, except that a Core Data
-    /// model, which never has a `root`, is checked as if its first entity were named with
-    /// `--entity` when nothing says where the records are: each import of it names its own.
-    public func validateForCheck(entity: String? = nil, path keyPath: String? = nil) throws {
-        if isCoreDataModel, entity == nil, keyPath == nil, let first = model.entities.first {
-            try validateForImport(entity: first.name)
-        } else {
-            try validateForImport(entity: entity, path: keyPath)
-        }
-    }
-}

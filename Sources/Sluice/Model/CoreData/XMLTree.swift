@@ -94,7 +94,7 @@ enum XMLTree {
         return String(cString: text)
     }
 
-    /// libxml2's first error, as one line at its place.
+    /// The error libxml2 reported last (where it gave up), as one line at its place.
     private static func malformed(_ context: xmlParserCtxtPtr, sourceName: String, empty: Bool) -> SluiceError {
         guard !empty, let error = xmlCtxtGetLastError(context), let text = error.pointee.message else {
             return SluiceError(.usage, "not XML: the file is empty", at: position(sourceName, line: 1, column: 1))
