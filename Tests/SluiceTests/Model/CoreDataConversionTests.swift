@@ -13,6 +13,14 @@ import Testing
         return (model, notes.map(\.description))
     }
 
+    /// A relationship element whose userInfo names `relatedByAttribute`.
+    private func relationship(_ name: String, to destination: String, relatedBy attribute: String,
+                              toMany: Bool = false) -> String {
+        let cardinality = toMany ? #"toMany="YES""# : #"maxCount="1""#
+        return #"<relationship name="\#(name)" optional="YES" \#(cardinality) destinationEntity="\#(destination)">"#
+            + #"<userInfo><entry key="relatedByAttribute" value="\#(attribute)"/></userInfo></relationship>"#
+    }
+
     private func problems(_ entities: String) -> [String] {
         do {
             _ = try convert(entities)
@@ -258,18 +266,10 @@ import Testing
                 <attribute name="b" optional="YES" attributeType="String"/>
             </entity>
             <entity name="Source">
-                <relationship name="one" optional="YES" maxCount="1" destinationEntity="Agreed">
-                    <userInfo><entry key="relatedByAttribute" value="code"/></userInfo>
-                </relationship>
-                <relationship name="many" optional="YES" toMany="YES" destinationEntity="Agreed">
-                    <userInfo><entry key="relatedByAttribute" value="code"/></userInfo>
-                </relationship>
-                <relationship name="byA" optional="YES" maxCount="1" destinationEntity="Disputed">
-                    <userInfo><entry key="relatedByAttribute" value="a"/></userInfo>
-                </relationship>
-                <relationship name="byB" optional="YES" maxCount="1" destinationEntity="Disputed">
-                    <userInfo><entry key="relatedByAttribute" value="b"/></userInfo>
-                </relationship>
+                \(relationship("one", to: "Agreed", relatedBy: "code"))
+                \(relationship("many", to: "Agreed", relatedBy: "code", toMany: true))
+                \(relationship("byA", to: "Disputed", relatedBy: "a"))
+                \(relationship("byB", to: "Disputed", relatedBy: "b"))
             </entity>
             """)
         #expect(model.entities.map(\.identity) == [["code"], [], []])
@@ -336,15 +336,9 @@ import Testing
                 <userInfo><entry key="relatedByAttribute" value="code"/></userInfo>
             </entity>
             <entity name="Team">
-                <relationship name="byIdentity" optional="YES" maxCount="1" destinationEntity="Person">
-                    <userInfo><entry key="relatedByAttribute" value="personID"/></userInfo>
-                </relationship>
-                <relationship name="byEmail" optional="YES" maxCount="1" destinationEntity="Person">
-                    <userInfo><entry key="relatedByAttribute" value="email"/></userInfo>
-                </relationship>
-                <relationship name="byNothing" optional="YES" maxCount="1" destinationEntity="Person">
-                    <userInfo><entry key="relatedByAttribute" value="phone"/></userInfo>
-                </relationship>
+                \(relationship("byIdentity", to: "Person", relatedBy: "personID"))
+                \(relationship("byEmail", to: "Person", relatedBy: "email"))
+                \(relationship("byNothing", to: "Person", relatedBy: "phone"))
                 <relationship name="byDefault" optional="YES" maxCount="1" destinationEntity="Coded"/>
             </entity>
             """)
