@@ -77,15 +77,13 @@ private struct CoreDataModelReader {
         -> CoreDataModel.Entity
     {
         var entity = CoreDataModel.Entity(name: name, location: location)
-        for (index, attribute) in element.attributes.enumerated() {
-            let place = location.member(attribute.name, at: index)
-            switch attribute.name {
-            case "name": break
-            case "parentEntity": entity.parentEntity = .init(value: attribute.value, location: place)
-            case "isAbstract": if attribute.value == "YES" { entity.isAbstract = .init(value: attribute.value, location: place) }
-            case _ where Self.skippedEntityAttributes.contains(attribute.name): break
-            default: unknown(at: place)
+        fields(of: element, at: location, skipped: Self.skippedEntityAttributes) { name, field in
+            switch name {
+            case "parentEntity": entity.parentEntity = field
+            case "isAbstract": if field.value == "YES" { entity.isAbstract = field }
+            default: return false
             }
+            return true
         }
         let first = element.attributes.count
         for (index, child) in element.children.enumerated() {
@@ -119,23 +117,16 @@ private struct CoreDataModelReader {
     {
         // Core Data writes `optional="YES"` and `transient="YES"`; a missing one means NO.
         var attribute = CoreDataModel.Attribute(name: name, location: location, isOptional: false, isTransient: false)
-        for (index, field) in element.attributes.enumerated() {
-            let place = location.member(field.name, at: index)
-            switch field.name {
-            case "name": break
-            case "attributeType": attribute.attributeType = .init(value: field.value, location: place)
+        fields(of: element, at: location, skipped: Self.skippedAttributeAttributes, noted: Self.notedAttributeAttributes) { name, field in
+            switch name {
+            case "attributeType": attribute.attributeType = field
             case "optional": attribute.isOptional = field.value == "YES"
             case "transient": attribute.isTransient = field.value == "YES"
-            case "defaultValueString": attribute.defaultValueString = .init(value: field.value, location: place)
-            case "defaultDateTimeInterval": attribute.defaultDateTimeInterval = .init(value: field.value, location: place)
-            case _ where Self.skippedAttributeAttributes.contains(field.name): break
-            default:
-                if let note = Self.notedAttributeAttributes[field.name] {
-                    notes.report(note, at: place)
-                } else {
-                    unknown(at: place)
-                }
+            case "defaultValueString": attribute.defaultValueString = field
+            case "defaultDateTimeInterval": attribute.defaultDateTimeInterval = field
+            default: return false
             }
+            return true
         }
         attribute.userInfo = userInfo(in: element, at: location, after: element.attributes.count)
         return attribute
@@ -145,19 +136,17 @@ private struct CoreDataModelReader {
         -> CoreDataModel.Relationship
     {
         var relationship = CoreDataModel.Relationship(name: name, location: location, isToMany: false, isTransient: false)
-        for (index, field) in element.attributes.enumerated() {
-            let place = location.member(field.name, at: index)
-            switch field.name {
-            case "name": break
-            case "destinationEntity": relationship.destinationEntity = .init(value: field.value, location: place)
-            case "inverseName": relationship.inverseName = .init(value: field.value, location: place)
-            case "inverseEntity": relationship.inverseEntity = .init(value: field.value, location: place)
+        fields(of: element, at: location, skipped: Self.skippedRelationshipAttributes) { name, field in
+            switch name {
+            case "destinationEntity": relationship.destinationEntity = field
+            case "inverseName": relationship.inverseName = field
+            case "inverseEntity": relationship.inverseEntity = field
             case "toMany": relationship.isToMany = field.value == "YES"
-            case "ordered": if field.value == "YES" { relationship.ordered = .init(value: field.value, location: place) }
+            case "ordered": if field.value == "YES" { relationship.ordered = field }
             case "transient": relationship.isTransient = field.value == "YES"
-            case _ where Self.skippedRelationshipAttributes.contains(field.name): break
-            default: unknown(at: place)
+            default: return false
             }
+            return true
         }
         relationship.userInfo = userInfo(in: element, at: location, after: element.attributes.count)
         return relationship
@@ -205,7 +194,16 @@ private struct CoreDataModelReader {
         return name
     }
 
-    private mutating func unknown(at location: ModelLocation) {
-        notes.report("not read: Sluice does not know this setting", at: location)
+    /// Walks the XML attributes of `element` but its `name`: `read` takes those it knows
+    /// (returning true); the skipped ones pass silently; any other is a note, the one `noted`
+    /// gives it or "not read".
+    private mutating func fields(of element: XMLTree.Element, at location: ModelLocation, skipped: Set<String>,
+                                 noted: [String: String] = [:], read: (_ name: String, CoreDataModel.Field) -> Bool)
+    {
+        for (index, attribute) in element.attributes.enumerated() where attribute.name != "name" {
+            let field = CoreDataModel.Field(value: attribute.value, location: location.member(attribute.name, at: index))
+            guard !read(attribute.name, field), !skipped.contains(attribute.name) else { continue }
+            notes.report(noted[attribute.name] ?? "not read: Sluice does not know this setting", at: field.location)
+        }
     }
 }
