@@ -9,11 +9,14 @@ struct CheckCommand: ParsableCommand {
         Prints "MODEL: ok, N entities" and exits 0 when the model is valid; otherwise prints \
         one "sluice: error:" line per problem, each with its path in the model \
         (entities.Stop.attributes.lat.type), and exits 64. A misspelt field or name gets a \
-        suggestion. With --entity and --path, also checks where the records would be found.
+        suggestion. With --entity and --path, also checks where the records would be found. \
+        A Core Data model's notes (what it holds that Sluice does not read) are printed as \
+        "sluice: note:" lines; they do not fail the check.
 
         Examples:
           sluice check --model model.json
           sluice check --model model.json --entity Item --path data.items
+          sluice check --model Model.xcdatamodeld
         """
     )
 

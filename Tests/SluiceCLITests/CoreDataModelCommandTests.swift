@@ -155,6 +155,51 @@ import Testing
         ])
     }
 
+    // MARK: Dates
+
+    /// A Date without `dateFormat` reads ISO 8601 (MagicalRecord's default pattern
+    /// `yyyy-MM-dd'T'HH:mm:ssz` reads fewer forms, but also `GMT` zones); with that pattern
+    /// given, `z` reads `Z`, offsets and `GMT`/`UTC` with an offset, not zone names.
+    @Test func datesWithAndWithoutMagicalRecordsDefaultPattern() throws {
+        let workspace = Workspace()
+        try FileManager.default.createDirectory(atPath: workspace.file("D.xcdatamodel"), withIntermediateDirectories: true)
+        try workspace.write("""
+            <?xml version="1.0"?>
+            <model>
+              <entity name="D">
+                <attribute name="iso" optional="YES" attributeType="Date"/>
+                <attribute name="mr" optional="YES" attributeType="Date">
+                  <userInfo><entry key="dateFormat" value="yyyy-MM-dd'T'HH:mm:ssz"/></userInfo>
+                </attribute>
+              </entity>
+            </model>
+            """, to: "D.xcdatamodel/contents")
+        let cases: [(text: String, iso: String?, pattern: String?)] = [
+            ("2011-07-23T22:30:40Z", "2011-07-23T22:30:40Z", "2011-07-23T22:30:40Z"),
+            ("2011-07-23T22:30:40+02:00", "2011-07-23T20:30:40Z", "2011-07-23T20:30:40Z"),
+            ("2011-07-23T22:30:40+0200", "2011-07-23T20:30:40Z", "2011-07-23T20:30:40Z"),
+            ("2011-07-23T22:30:40GMT+02:00", nil, "2011-07-23T20:30:40Z"),
+            ("2011-07-23T22:30:40GMT", nil, "2011-07-23T22:30:40Z"),
+            ("2011-07-23T22:30:40PST", nil, nil),
+            ("2011-07-23T22:30:40.25Z", "2011-07-23T22:30:40.250Z", nil),
+            ("2011-07-23T22:30:40", "2011-07-23T22:30:40Z", nil),
+            ("2011-07-23", "2011-07-23T00:00:00Z", nil),
+        ]
+        for (index, test) in cases.enumerated() {
+            for (attribute, expected) in [("iso", test.iso), ("mr", test.pattern)] {
+                let db = "d\(index)\(attribute).sqlite"
+                let result = try workspace.sluice(["import", "--db", db, "--model", "D.xcdatamodel", "--entity", "D", "--quiet"],
+                                                  stdin: Array(#"{"\#(attribute)": "\#(test.text)"}"#.utf8))
+                if let expected {
+                    #expect(result.status == 0, "\(attribute) \(test.text): \(result)")
+                    #expect(try workspace.database(db).scalar("SELECT \(attribute) FROM D") == .text(expected))
+                } else {
+                    #expect(result.status == 65, "\(attribute) \(test.text): \(result)")
+                }
+            }
+        }
+    }
+
     // MARK: Broken models
 
     @Test func malformedXMLIsOneErrorLine() throws {
