@@ -37,6 +37,7 @@ enum XMLTree {
     /// Parses `bytes`, named `sourceName` in messages. Malformed XML is a usage error (a bad
     /// model, exit 64) at the line and column libxml2 reports.
     static func parse(_ bytes: [UInt8], sourceName: String) throws(SluiceError) -> Element {
+        _ = initialized
         guard let context = xmlNewParserCtxt() else {
             throw SluiceError(.io, "cannot read '\(sourceName)': out of memory")
         }
@@ -56,6 +57,10 @@ enum XMLTree {
         }
         return element(root)
     }
+
+    /// libxml2's global state, set up once before any thread parses (libxml2 asks for that
+    /// in a threaded program; Swift runs this once, thread-safely).
+    private static let initialized: Void = xmlInitParser()
 
     private static func element(_ node: xmlNodePtr) -> Element {
         var result = Element(name: string(node.pointee.name))
