@@ -162,18 +162,14 @@ import Testing
     /// given, `z` reads `Z`, offsets and `GMT`/`UTC` with an offset, not zone names.
     @Test func datesWithAndWithoutMagicalRecordsDefaultPattern() throws {
         let workspace = Workspace()
-        try FileManager.default.createDirectory(atPath: workspace.file("D.xcdatamodel"), withIntermediateDirectories: true)
-        try workspace.write("""
-            <?xml version="1.0"?>
-            <model>
-              <entity name="D">
-                <attribute name="iso" optional="YES" attributeType="Date"/>
-                <attribute name="mr" optional="YES" attributeType="Date">
-                  <userInfo><entry key="dateFormat" value="yyyy-MM-dd'T'HH:mm:ssz"/></userInfo>
-                </attribute>
-              </entity>
-            </model>
-            """, to: "D.xcdatamodel/contents")
+        try workspace.writeCoreDataModel(entities: """
+            <entity name="D">
+              <attribute name="iso" optional="YES" attributeType="Date"/>
+              <attribute name="mr" optional="YES" attributeType="Date">
+                <userInfo><entry key="dateFormat" value="yyyy-MM-dd'T'HH:mm:ssz"/></userInfo>
+              </attribute>
+            </entity>
+            """, to: "D.xcdatamodel")
         let cases: [(text: String, iso: String?, pattern: String?)] = [
             ("2011-07-23T22:30:40Z", "2011-07-23T22:30:40Z", "2011-07-23T22:30:40Z"),
             ("2011-07-23T22:30:40+02:00", "2011-07-23T20:30:40Z", "2011-07-23T20:30:40Z"),
@@ -204,8 +200,7 @@ import Testing
 
     @Test func malformedXMLIsOneErrorLine() throws {
         let workspace = Workspace()
-        try FileManager.default.createDirectory(atPath: workspace.file("Broken.xcdatamodel"), withIntermediateDirectories: true)
-        try workspace.write("<?xml version=\"1.0\"?>\n<model>\n  <entity name=\"A\">\n</model>\n", to: "Broken.xcdatamodel/contents")
+        try workspace.writeCoreDataModel("<?xml version=\"1.0\"?>\n<model>\n  <entity name=\"A\">\n</model>\n", to: "Broken.xcdatamodel")
         for command in [["check"], ["schema"], ["import", "--db", "a.sqlite", "--entity", "A"]] {
             let result = try workspace.sluice(command + ["--model", "Broken.xcdatamodel"], stdin: Array("{}".utf8))
             #expect(result.status == 64, "\(result)")
@@ -222,21 +217,17 @@ import Testing
 
     @Test func aModelThatCannotImportFailsCheck() throws {
         let workspace = Workspace()
-        try FileManager.default.createDirectory(atPath: workspace.file("M.xcdatamodel"), withIntermediateDirectories: true)
-        try workspace.write("""
-            <?xml version="1.0"?>
-            <model>
-              <entity name="A">
-                <attribute name="pk" optional="YES" attributeType="Integer 64"/>
-                <attribute name="shade" optional="YES" attributeType="Transformable" valueTransformerName="T"/>
-              </entity>
-            </model>
-            """, to: "M.xcdatamodel/contents")
+        try workspace.writeCoreDataModel(entities: """
+            <entity name="A">
+              <attribute name="pk" optional="YES" attributeType="Integer 64"/>
+              <attribute name="shade" optional="YES" attributeType="Transformable" valueTransformerName="T"/>
+            </entity>
+            """, to: "M.xcdatamodel")
         let result = try workspace.sluice("check", "--model", "M.xcdatamodel")
         #expect(result.status == 64, "\(result)")
         #expect(result.stderrLines == [#"sluice: error: M.xcdatamodel: entities.A.attributes.pk: column "pk" is reserved for the primary key"#])
 
-        try workspace.write("<plist version=\"1.0\"><dict/></plist>", to: "M.xcdatamodel/contents")
+        try workspace.writeCoreDataModel("<plist version=\"1.0\"><dict/></plist>", to: "M.xcdatamodel")
         let notAModel = try workspace.sluice("check", "--model", "M.xcdatamodel")
         #expect(notAModel.status == 64, "\(notAModel)")
         #expect(notAModel.stderrLines == ["sluice: error: M.xcdatamodel: not a Core Data model: the document is <plist>, not <model>"])

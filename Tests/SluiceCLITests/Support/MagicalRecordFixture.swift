@@ -44,6 +44,17 @@ enum MagicalRecordFixture {
 }
 
 extension Workspace {
+    /// Writes `xml` as the `contents` of a `.xcdatamodel` folder `name` here.
+    func writeCoreDataModel(_ xml: String, to name: String) throws {
+        try FileManager.default.createDirectory(atPath: file(name), withIntermediateDirectories: true)
+        try write(xml, to: name + "/contents")
+    }
+
+    /// Writes a `.xcdatamodel` folder `name` whose `<model>` holds `entities`.
+    func writeCoreDataModel(entities: String, to name: String) throws {
+        try writeCoreDataModel("<?xml version=\"1.0\"?>\n<model>\n" + entities + "\n</model>\n", to: name)
+    }
+
     /// Imports `input` as records of `entity` into `db` through the test model (or `model`),
     /// and requires it to succeed.
     @discardableResult
