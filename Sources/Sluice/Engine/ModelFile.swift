@@ -4,7 +4,7 @@ public struct ModelFile: Sendable {
     public var model: Model
     /// SHA-256 of the file's bytes, lowercase hex (what `sha256sum` prints).
     public var sha256: String
-    /// What a Core Data model holds that does not convert (`Model/CoreData/CoreDataModelFile.swift`), each at its place.
+    /// What a Core Data model holds that does not convert (`CoreData/`), each at its place.
     public var notes: [ModelProblem] = []
 
     /// Reads and validates a model file. Throws `SluiceError` (the file cannot be read, or is
