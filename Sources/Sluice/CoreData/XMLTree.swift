@@ -53,7 +53,7 @@ enum XMLTree {
         guard let document else { throw malformed(context, sourceName: sourceName, empty: bytes.isEmpty) }
         defer { xmlFreeDoc(document) }
         guard let root = xmlDocGetRootElement(document) else {
-            throw SluiceError(.usage, "not XML: the document has no element", at: position(sourceName, line: 1, column: 1))
+            throw notXML("the document has no element", in: sourceName)
         }
         return element(root)
     }
@@ -102,15 +102,16 @@ enum XMLTree {
     /// The error libxml2 reported last (where it gave up), as one line at its place.
     private static func malformed(_ context: xmlParserCtxtPtr, sourceName: String, empty: Bool) -> SluiceError {
         guard !empty, let error = xmlCtxtGetLastError(context), let text = error.pointee.message else {
-            return SluiceError(.usage, "not XML: the file is empty", at: position(sourceName, line: 1, column: 1))
+            return notXML("the file is empty", in: sourceName)
         }
         var message = String(cString: text)
         while message.last?.isWhitespace == true { message.removeLast() }
-        return SluiceError(.usage, "not XML: \(message)",
-                           at: position(sourceName, line: Int(error.pointee.line), column: Int(error.pointee.int2)))
+        return notXML(message, in: sourceName, line: Int(error.pointee.line), column: Int(error.pointee.int2))
     }
 
-    private static func position(_ source: String, line: Int, column: Int) -> SourcePosition {
-        SourcePosition(source: source, line: max(line, 1), column: max(column, 1), offset: 0)
+    /// `source:line:column: not XML: message`, a usage error (a bad model, exit 64).
+    private static func notXML(_ message: String, in source: String, line: Int = 1, column: Int = 1) -> SluiceError {
+        SluiceError(.usage, "not XML: \(message)",
+                    at: SourcePosition(source: source, line: max(line, 1), column: max(column, 1), offset: 0))
     }
 }
