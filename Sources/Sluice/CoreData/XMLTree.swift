@@ -111,7 +111,7 @@ enum XMLTree {
 
     /// `source:line:column: not XML: message`, a usage error (a bad model, exit 64).
     private static func notXML(_ message: String, in source: String, line: Int = 1, column: Int = 1) -> SluiceError {
-        SluiceError(.usage, "not XML: \(message)",
-                    at: SourcePosition(source: source, line: max(line, 1), column: max(column, 1), offset: 0))
+        SluiceError(.usage, "not XML: \(message)", in: source,
+                    at: InputPosition(line: max(line, 1), column: max(column, 1), offset: 0))
     }
 }
