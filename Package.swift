@@ -24,9 +24,11 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // malloc.h, for the one malloc setting a process running big imports may make.
         .systemLibrary(name: "CMalloc"),
+        // libxml2, for Core Data models (XML); on Apple platforms the SDK has it.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .target(
             name: "Sluice",
-            dependencies: ["CYajl", "CSQLite", "CZlib", "CMalloc"]
+            dependencies: ["CYajl", "CSQLite", "CZlib", "CMalloc", "CLibXML2"]
         ),
         // The `sluice` command. The target is not called `sluice`: a case-insensitive disk
         // would make its folder one with the library's `Sources/Sluice`.

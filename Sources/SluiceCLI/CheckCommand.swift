@@ -9,15 +9,18 @@ struct CheckCommand: ParsableCommand {
         Prints "MODEL: ok, N entities" and exits 0 when the model is valid; otherwise prints \
         one "sluice: error:" line per problem, each with its path in the model \
         (entities.Stop.attributes.lat.type), and exits 64. A misspelt field or name gets a \
-        suggestion. With --entity and --path, also checks where the records would be found.
+        suggestion. With --entity and --path, also checks where the records would be found. \
+        A Core Data model's notes (what it holds that Sluice does not read) are printed as \
+        "sluice: note:" lines; they do not fail the check.
 
         Examples:
           sluice check --model model.json
           sluice check --model model.json --entity Item --path data.items
+          sluice check --model Model.xcdatamodeld
         """
     )
 
-    @Option(name: .long, help: "The model file (JSON, comments allowed).")
+    @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents).")
     var model: String
 
     @Option(name: .long, help: "Check the model as if importing with --entity NAME.")
@@ -28,8 +31,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let file = try ModelFile.load(path: model)
-        try file.validateForImport(entity: entity, path: path)
+        try file.validateForCheck(entity: entity, path: path)
+        ModelNotes.printAll(of: file)
         let count = file.model.entities.count
-        print("\(model): ok, \(count) \(count == 1 ? "entity" : "entities")")
+        let notes = file.notes.isEmpty ? "" : ", \(ModelNotes.count(file))"
+        print("\(model): ok, \(count) \(count == 1 ? "entity" : "entities")\(notes)")
     }
 }

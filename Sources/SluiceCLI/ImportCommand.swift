@@ -40,7 +40,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The SQLite database to create or update.")
     var db: String
 
-    @Option(name: .long, help: "The model file (JSON, comments allowed). Without it the import is zero-config.")
+    @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents). Without it the import is zero-config.")
     var model: String?
 
     @Option(name: .long, help: "Without --model: the table to import into (default: the first FILE's stem, or records).")
@@ -138,6 +138,7 @@ struct ImportCommand: ParsableCommand {
         if let model {
             let file = try ModelFile.load(path: model)
             try file.validateForImport(entity: entity, path: path)
+            if !quiet { ModelNotes.printSummary(of: file) }
             importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
         } else {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)

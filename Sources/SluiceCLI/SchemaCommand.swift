@@ -16,11 +16,12 @@ struct SchemaCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The model file (JSON, comments allowed).")
+    @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents).")
     var model: String
 
     func run() throws {
         let file = try ModelFile.load(path: model)
+        ModelNotes.printSummary(of: file)
         print(DatabaseLayout(file.model).ddl, terminator: "")
     }
 }

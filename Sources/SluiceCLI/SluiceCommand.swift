@@ -11,7 +11,7 @@ struct SluiceCommand: ParsableCommand {
         where to put it).
         """,
         version: SluiceVersion.current,
-        subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self, InferCommand.self]
+        subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self, InferCommand.self, ConvertModelCommand.self]
     )
 
     /// One place turns every failure into its line on stderr and its exit status (`docs/cli.md`).

@@ -10,10 +10,13 @@ public struct ModelFile: Sendable {
     public var model: Model
     /// SHA-256 of the file's bytes, lowercase hex (what `sha256sum` prints).
     public var sha256: String
+    /// What a Core Data model holds that does not convert (`CoreData/`), each at its place.
+    public var notes: [ModelProblem] = []
 
     /// Reads and validates a model file. Throws `SluiceError` (the file cannot be read, or is
     /// not JSON) or `ModelError` (every problem of the model, each with its path).
     public static func load(path: String) throws -> ModelFile {
+        if isCoreDataModel(path: path) { return try loadCoreDataModel(path: path) }
         let source = try FileSource(path: path)
         var reader = ChunkReader(source: source, chunkSize: 1 << 16)
         var bytes: [UInt8] = []

@@ -1,0 +1,190 @@
+/// An attribute as converted, with the place of the default it got (a note may drop it).
+struct ConvertedAttribute {
+    var attribute: Model.Attribute
+    var defaultLocation: ModelLocation?
+}
+
+extension CoreDataConversion {
+    /// Core Data's attribute types and the Sluice type each is imported as. Integer 16 and 32
+    /// are 64-bit integers here: their range is checked for defaults, not for input values.
+    static let attributeTypes: [String: AttributeType] = [
+        "Integer 16": .integer, "Integer 32": .integer, "Integer 64": .integer,
+        "Decimal": .decimal, "Double": .double, "Float": .double,
+        "String": .string, "URI": .string, "Boolean": .boolean, "Date": .date,
+        "Binary": .binary, "UUID": .uuid, "Transformable": .json,
+    ]
+
+    static let integerRanges: [String: ClosedRange<Int64>] = [
+        "Integer 16": Int64(Int16.min)...Int64(Int16.max),
+        "Integer 32": Int64(Int32.min)...Int64(Int32.max),
+    ]
+
+    /// Seconds from 1970-01-01 to 2001-01-01, the epoch of Core Data's `defaultDateTimeInterval`.
+    static let referenceDateOffset = 978_307_200.0
+
+    /// The attribute as Sluice imports it; nil (with a note) when its type has no equivalent.
+    mutating func convert(_ source: CoreDataModel.Attribute) -> ConvertedAttribute? {
+        guard let typeField = source.attributeType else {
+            notes.report("no attributeType: the attribute is not imported", at: source.location)
+            return nil
+        }
+        guard let type = Self.attributeTypes[typeField.value] else {
+            notes.report("unsupported type \(ModelProblem.quote(typeField.value)): the attribute is not imported",
+                         at: typeField.location)
+            return nil
+        }
+        var attribute = Model.Attribute(name: source.name, type: type, keys: keys(of: source.name, in: source.userInfo),
+                                        optional: source.isOptional)
+        for entry in source.userInfo where !Self.isKeyMapping(entry.key) {
+            switch entry.key {
+            case "dateFormat":
+                attribute.dateFormat = dateFormat(entry, type: type)
+            case "useDefaultValueWhenNotPresent":
+                attribute.defaultWhenMissing = Self.boolValue(entry.value)
+            case "attributeValueClassName":
+                notes.report("not supported: the value is stored as JSON text, not converted to an object of a class",
+                             at: entry.location)
+            default:
+                noteUnsupported(entry)
+            }
+        }
+        // A Date's default is `defaultDateTimeInterval`; every other type's `defaultValueString`.
+        let interval = type == .date ? source.defaultDateTimeInterval : nil
+        let defaultField = interval ?? source.defaultValueString
+        if let defaultField {
+            attribute.defaultValue = defaultValue(defaultField, of: attribute, range: Self.integerRanges[typeField.value],
+                                                  isInterval: interval != nil)
+        }
+        return ConvertedAttribute(attribute: attribute, defaultLocation: attribute.defaultValue == nil ? nil : defaultField?.location)
+    }
+
+    /// A `dateFormat` the date conversion can compile; otherwise a note, and ISO 8601.
+    private mutating func dateFormat(_ entry: CoreDataModel.UserInfoEntry, type: AttributeType) -> String? {
+        guard type == .date else {
+            notes.report("not used: only Date attributes take a dateFormat", at: entry.location)
+            return nil
+        }
+        do {
+            _ = try DateInput(dateFormat: entry.value)
+            return entry.value
+        } catch {
+            notes.report("\(error.message); the attribute reads ISO 8601 dates instead", at: entry.location)
+            return nil
+        }
+    }
+
+    /// The default as a model file writes it, converted the way an import converts it; nil
+    /// (with a note) when it does not convert.
+    private mutating func defaultValue(_ field: CoreDataModel.Field, of attribute: Model.Attribute,
+                                       range: ClosedRange<Int64>?, isInterval: Bool) -> JSONValue?
+    {
+        do {
+            let converter = try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat)
+            let value = isInterval ? try dateDefault(interval: field.value, converter: converter)
+                : try Self.jsonValue(of: field.value, type: attribute.type)
+            let converted = try converter.convert(value)
+            if let range, case .integer(let number) = converted, !range.contains(number) {
+                notes.report("not used: \(field.value) is out of range (\(range.lowerBound)…\(range.upperBound))",
+                             at: field.location)
+                return nil
+            }
+            return value
+        } catch {
+            notes.report("not used: \(error.message)", at: field.location)
+            return nil
+        }
+    }
+
+    /// `defaultValueString` in the JSON form its type reads best: numbers and booleans as JSON
+    /// numbers and booleans (Core Data writes `YES`/`NO`), everything else as a string.
+    private static func jsonValue(of text: String, type: AttributeType) throws(ConversionError) -> JSONValue {
+        switch type {
+        case .integer, .double, .decimal:
+            // JSON number text: what the converter accepts as a numeric string.
+            _ = try ValueConverter(type: type).convert(JSONValue.string(text))
+            return .number(text)
+        case .boolean:
+            return .bool(try ValueConverter(type: .boolean).convert(JSONValue.string(text)) == .integer(1))
+        default:
+            return .string(text)
+        }
+    }
+
+    /// A Date default, seconds since 2001: an ISO 8601 string when the attribute reads those,
+    /// else Unix seconds (milliseconds for `unix-ms`).
+    private func dateDefault(interval text: String, converter: ValueConverter) throws(ConversionError) -> JSONValue {
+        guard let interval = Double(text), interval.isFinite else {
+            throw ConversionError("\(ModelProblem.quote(text)) is not a number of seconds")
+        }
+        let seconds = interval + Self.referenceDateOffset
+        switch converter.dateInput {
+        case .iso8601:
+            let iso = try converter.convert(JSONValue.number(Self.numberText(seconds)))
+            guard case .text(let text) = iso else { throw ConversionError("not a date") }
+            return .string(text)
+        case .unixMilliseconds:
+            return .number(Self.numberText(seconds * 1000))
+        case .unixSeconds, .pattern:
+            return .number(Self.numberText(seconds))
+        }
+    }
+
+    private static func numberText(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    // MARK: Keys
+
+    /// `mappedKeyName`, then its fallbacks `mappedKeyName.1` … `mappedKeyName.9` in order,
+    /// stopping at the first one missing as MagicalRecord does; without `mappedKeyName`, the
+    /// property's own name comes first.
+    mutating func keys(of name: String, in userInfo: [CoreDataModel.UserInfoEntry]) -> [JSONKeyPath] {
+        var texts: [String] = [userInfo["mappedKeyName"]?.value ?? name]
+        var gap: Int?
+        for number in 1...9 {
+            guard let entry = userInfo["mappedKeyName.\(number)"] else {
+                gap = gap ?? number
+                continue
+            }
+            if let gap {
+                notes.report("not read: mappedKeyName.\(gap) is missing, and the fallbacks stop there", at: entry.location)
+            } else {
+                texts.append(entry.value)
+            }
+        }
+        for entry in userInfo where entry.key.hasPrefix("mappedKeyName.") && !isFallback(entry.key) {
+            notes.report("not read: the fallbacks are mappedKeyName.1 to mappedKeyName.9", at: entry.location)
+        }
+        var paths: [JSONKeyPath] = []
+        for (index, text) in texts.enumerated() {
+            let path = JSONKeyPath(parsing: text)
+            if !path.keys.isEmpty, !path.keys.contains(where: \.isEmpty) {
+                paths.append(path)
+            } else if let entry = userInfo[index == 0 ? "mappedKeyName" : "mappedKeyName.\(index)"] {
+                notes.report("not read: \(ModelProblem.quote(text)) is not a key path", at: entry.location)
+            }
+        }
+        return paths.isEmpty ? [JSONKeyPath(parsing: name)] : paths
+    }
+
+    /// The keys `keys(of:in:)` reads or notes: `mappedKeyName` and `mappedKeyName.…`.
+    static func isKeyMapping(_ key: String) -> Bool {
+        key == "mappedKeyName" || key.hasPrefix("mappedKeyName.")
+    }
+
+    /// `mappedKeyName.1` … `mappedKeyName.9`.
+    private func isFallback(_ key: String) -> Bool {
+        (1...9).contains { key == "mappedKeyName.\($0)" }
+    }
+
+    /// `-[NSString boolValue]`, which MagicalRecord applies to `useDefaultValueWhenNotPresent`:
+    /// true when the text starts (after spaces, a sign and zeros) with Y, y, T, t or 1–9.
+    static func boolValue(_ text: String) -> Bool {
+        var rest = Substring(text).drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+        rest = rest.drop { $0 == "0" }
+        guard let first = rest.first else { return false }
+        return "YyTt123456789".contains(first)
+    }
+}

@@ -1,0 +1,117 @@
+import CLibXML2
+
+/// A small XML document (a Core Data model, a property list) read whole into Swift values:
+/// elements with their attributes, child elements and text, in document order. Comments and
+/// processing instructions are dropped.
+///
+/// libxml2 parses, for the reasons in `docs/architecture.md` (dependencies): it is the parser
+/// that Foundation's `XMLParser` wraps, without linking Foundation into the library. It runs
+/// without network access, without loading DTDs and without expanding entities, so a model
+/// file cannot make Sluice read other files or blow up in memory.
+enum XMLTree {
+    struct Element: Equatable, Sendable {
+        var name: String
+        /// In document order.
+        var attributes: [Attribute]
+        var children: [Element]
+        /// The text directly inside the element (a property list's `<string>`), CDATA included.
+        var text: String
+
+        struct Attribute: Equatable, Sendable {
+            var name: String
+            var value: String
+        }
+
+        init(name: String, attributes: [Attribute] = [], children: [Element] = [], text: String = "") {
+            self.name = name
+            self.attributes = attributes
+            self.children = children
+            self.text = text
+        }
+
+        subscript(attribute name: String) -> String? {
+            attributes.first { $0.name == name }?.value
+        }
+    }
+
+    /// Parses `bytes`, named `sourceName` in messages. Malformed XML is a usage error (a bad
+    /// model, exit 64) at the line and column libxml2 reports.
+    static func parse(_ bytes: [UInt8], sourceName: String) throws(SluiceError) -> Element {
+        _ = initialized
+        guard let context = xmlNewParserCtxt() else {
+            throw SluiceError(.io, "cannot read '\(sourceName)': out of memory")
+        }
+        defer { xmlFreeParserCtxt(context) }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    xmlCtxtReadMemory(context, $0, Int32(clamping: buffer.count), sourceName, nil, options)
+                }
+            }
+        }
+        guard let document else { throw malformed(context, sourceName: sourceName, empty: bytes.isEmpty) }
+        defer { xmlFreeDoc(document) }
+        guard let root = xmlDocGetRootElement(document) else {
+            throw notXML("the document has no element", in: sourceName)
+        }
+        return element(root)
+    }
+
+    /// libxml2's global state, set up once before any thread parses (libxml2 asks for that
+    /// in a threaded program; Swift runs this once, thread-safely).
+    private static let initialized: Void = xmlInitParser()
+
+    private static func element(_ node: xmlNodePtr) -> Element {
+        var result = Element(name: string(node.pointee.name))
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            result.attributes.append(.init(name: string(current.pointee.name), value: text(of: current.pointee.children)))
+            attribute = current.pointee.next
+        }
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE { result.children.append(element(current)) }
+            child = current.pointee.next
+        }
+        result.text = text(of: node.pointee.children)
+        return result
+    }
+
+    /// The text among `nodes` (an attribute's value, an element's text), with a reference to
+    /// a declared entity kept as written (`&name;`), never expanded.
+    private static func text(of nodes: xmlNodePtr?) -> String {
+        var value = ""
+        var node = nodes
+        while let current = node {
+            switch current.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: value += string(current.pointee.content)
+            case XML_ENTITY_REF_NODE: value += "&" + string(current.pointee.name) + ";"
+            default: break
+            }
+            node = current.pointee.next
+        }
+        return value
+    }
+
+    private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
+        guard let text else { return "" }
+        return String(cString: text)
+    }
+
+    /// The error libxml2 reported last (where it gave up), as one line at its place.
+    private static func malformed(_ context: xmlParserCtxtPtr, sourceName: String, empty: Bool) -> SluiceError {
+        guard !empty, let error = xmlCtxtGetLastError(context), let text = error.pointee.message else {
+            return notXML("the file is empty", in: sourceName)
+        }
+        var message = String(cString: text)
+        while message.last?.isWhitespace == true { message.removeLast() }
+        return notXML(message, in: sourceName, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+    }
+
+    /// `source:line:column: not XML: message`, a usage error (a bad model, exit 64).
+    private static func notXML(_ message: String, in source: String, line: Int = 1, column: Int = 1) -> SluiceError {
+        SluiceError(.usage, "not XML: \(message)", in: source,
+                    at: InputPosition(line: max(line, 1), column: max(column, 1), offset: 0))
+    }
+}
