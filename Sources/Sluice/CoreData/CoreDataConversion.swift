@@ -27,23 +27,52 @@ struct CoreDataConversion {
         for entity in source.entities where identities[entity.name] == nil {
             identities[entity.name] = identityFromRelationships(to: entity)
         }
+        noteChildIdentities()
         return Model(entities: source.entities.map { entity in
-            Model.Entity(name: entity.name, identity: identities[entity.name].map { [$0] } ?? [],
+            Model.Entity(name: entity.name,
+                         identity: parent(of: entity) == nil ? identities[entity.name].map { [$0] } ?? [] : [],
                          attributes: attributesWithoutIdentityDefault(of: entity),
-                         relationships: entity.relationships.filter { !$0.isTransient }.compactMap { convert($0, of: entity) })
+                         relationships: entity.relationships.filter { !$0.isTransient }.compactMap { convert($0, of: entity) },
+                         parent: parent(of: entity), isAbstract: entity.isAbstract != nil)
         })
     }
 
     // MARK: Entities
 
+    /// `parentEntity` is Sluice's `parent` (`docs/model.md#inheritance`), and `isAbstract` its
+    /// `abstract`; a parent the model does not hold is a note, and the entity stands alone.
     private mutating func noteInheritance(of entity: CoreDataModel.Entity) {
-        if let parent = entity.parentEntity {
-            notes.report("entity inheritance is not supported yet: \(entity.name) gets none of the attributes "
-                            + "and relationships of \(parent.value), and has a table of its own", at: parent.location)
+        if let parent = entity.parentEntity, !source.entities.contains(where: { $0.name == parent.value }) {
+            notes.report("names no entity \(ModelProblem.quote(parent.value)): \(entity.name) inherits nothing",
+                         at: parent.location)
         }
-        if let abstract = entity.isAbstract {
-            notes.report("abstract entities are not supported yet: \(entity.name) is imported like any other entity",
-                         at: abstract.location)
+    }
+
+    private func parent(of entity: CoreDataModel.Entity) -> String? {
+        guard let parent = entity.parentEntity?.value, source.entities.contains(where: { $0.name == parent }) else {
+            return nil
+        }
+        return parent
+    }
+
+    /// A child's identity is its family root's (one table, one identity index): an identity of
+    /// its own is a note and not used. MagicalRecord finds a child's objects by its own
+    /// `relatedByAttribute`; Sluice finds them by the root's, across the family. `identities`
+    /// then holds the root's for the child, as the notes on relationships read it.
+    private mutating func noteChildIdentities() {
+        for entity in source.entities where parent(of: entity) != nil {
+            var root = entity
+            // Bounded: a cycle of parents is the validation's to report.
+            for _ in source.entities {
+                guard let parent = parent(of: root), let next = source.entities.first(where: { $0.name == parent }) else { break }
+                root = next
+            }
+            let own = identities[entity.name]
+            identities[entity.name] = identities[root.name]
+            guard let own, own != identities[root.name] else { continue }
+            notes.report("the identity \(ModelProblem.quote(own)) is not used: a child entity inherits its identity from "
+                            + "\(root.name)" + (identities[root.name].map { " (\(ModelProblem.quote($0)))" } ?? ", which has none"),
+                         at: entity.userInfo["relatedByAttribute"]?.location ?? entity.location)
         }
     }
 

@@ -29,11 +29,20 @@ enum ModelWriter {
 
     private static func entity(_ entity: Model.Entity) -> JSONValue {
         var members: [JSONValue.Member] = []
-        if entity.table != entity.name { members.append(.init("table", .string(entity.table))) }
+        if let parent = entity.parent { members.append(.init("parent", .string(parent))) }
+        if entity.isAbstract { members.append(.init("abstract", .bool(true))) }
+        // A child's rows are in its family's table: it names none.
+        if entity.table != entity.name && entity.parent == nil { members.append(.init("table", .string(entity.table))) }
         if !entity.identity.isEmpty { members.append(.init("identity", names(entity.identity))) }
         members.append(.init("attributes", .object(entity.attributes.map { .init($0.name, attribute($0)) })))
         if !entity.relationships.isEmpty {
             members.append(.init("relationships", .object(entity.relationships.map { .init($0.name, relationship($0)) })))
+        }
+        if let entityBy = entity.entityBy {
+            members.append(.init("entityBy", .object([
+                .init("key", .string(entityBy.key.description)),
+                .init("values", .object(entityBy.values.map { .init($0.value, .string($0.entity)) })),
+            ])))
         }
         return .object(members)
     }
