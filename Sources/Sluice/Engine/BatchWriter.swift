@@ -33,6 +33,13 @@ final class BatchWriter: RecordSink {
     /// Writes full batches on its own thread; nil until the first batch is full, so a small
     /// import never starts a thread.
     private var pipeline: BatchPipeline<[EntityBatch]>?
+    /// Set when `didImport` hooks need the rows' pks (`HookedSink`): each written batch's pks,
+    /// per entity and record, wait in `writtenPKs` for the importing thread.
+    var collectsPKs = false
+    private let writtenLock = Monitor()
+    private var writtenPKs: [[[Int64]]] = []
+    /// Batches handed to the writer thread so far; read by the importing thread only.
+    private(set) var handOvers = 0
 
     init(writers: [EntityWriter], links: LinkWriter, touched: TouchedRows?, connection: Connection, batchSize: Int,
          onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil, cancellation: ImportCancellation? = nil,
@@ -138,6 +145,17 @@ final class BatchWriter: RecordSink {
         for entity in next.indices { next[entity].removeAll() }
         filling = next
         pending = 0
+        handOvers += 1
+    }
+
+    /// The pks of the batches written since the last call, oldest first: for each, per
+    /// entity, the pk of each of its records in batch order.
+    func takeWritten() -> [[[Int64]]] {
+        writtenLock.lock()
+        defer { writtenLock.unlock() }
+        let taken = writtenPKs
+        writtenPKs = []
+        return taken
     }
 
     /// Writes a batch: rows of every entity, then their links; stops first when the import
@@ -158,6 +176,12 @@ final class BatchWriter: RecordSink {
             written.insert(writer.entity)
         }
         try links.writeLinks(writers)
+        if collectsPKs {
+            let pks = writers.map { writer in (0..<writer.batch.count).map { writer.pk(of: $0) } }
+            writtenLock.lock()
+            writtenPKs.append(pks)
+            writtenLock.unlock()
+        }
         if let touched {
             for writer in writers where !writer.isEmpty { try touched.record(writer) }
         }

@@ -38,6 +38,9 @@ public struct ImportOptions: Sendable {
     /// never per record. It should return quickly: the import waits for it. The library never
     /// prints; the `sluice` CLI draws its progress bar from this.
     public var progress: (@Sendable (ImportProgress) -> Void)?
+    /// Hooks by entity name (`EntityHooks`); a family member without its own uses its
+    /// nearest ancestor's.
+    public var hooks: [String: EntityHooks] = [:]
 
     public init() {}
 

@@ -6,6 +6,8 @@ public struct ImportReport: Sendable, Equatable, Codable {
         public var updated = 0
         public var unchanged = 0
         public var rejected = 0
+        /// Records a `shouldImport` hook skipped (`EntityHooks`); always 0 for the CLI.
+        public var skipped = 0
         /// Links written by this import from this entity's records (to-one columns set,
         /// inverse columns set or cleared, join rows added or removed).
         public var links = 0
@@ -21,8 +23,8 @@ public struct ImportReport: Sendable, Equatable, Codable {
             self.hasRelationships = hasRelationships
         }
 
-        /// Every record of the entity lands in exactly one of the four counts.
-        public var records: Int { inserted + updated + unchanged + rejected }
+        /// Every record of the entity lands in exactly one of the counts.
+        public var records: Int { inserted + updated + unchanged + rejected + skipped }
     }
 
     public var entities: [EntityCounts]
@@ -42,6 +44,7 @@ public struct ImportReport: Sendable, Equatable, Codable {
     public var updated: Int { entities.reduce(0) { $0 + $1.updated } }
     public var unchanged: Int { entities.reduce(0) { $0 + $1.unchanged } }
     public var rejected: Int { entities.reduce(0) { $0 + $1.rejected } }
+    public var skipped: Int { entities.reduce(0) { $0 + $1.skipped } }
     public var links: Int { entities.reduce(0) { $0 + $1.links } }
     public var unresolved: Int { entities.reduce(0) { $0 + $1.unresolved } }
     public var deleted: Int { entities.reduce(0) { $0 + $1.deleted } }

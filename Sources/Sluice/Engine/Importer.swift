@@ -47,6 +47,9 @@ public final class Importer {
     /// The connection the import writes through (for tests that trace its SQL).
     var connection: Connection { database.connection }
 
+    /// Runs `options.hooks` in front of the batch writer; nil without hooks.
+    private var hooked: HookedSink?
+
     /// Where records go: the model's entities, or one zero-config table. A zero-config import
     /// keeps one stream for all its inputs, so a key is the same column in every file.
     private enum Target {
@@ -62,7 +65,8 @@ public final class Importer {
     {
         let plan: MappingPlan
         do {
-            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:))))
+            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:))),
+                                   rawAttributes: HookedSink.rawAttributes(options.hooks))
         } catch {
             throw SluiceError(error)
         }
@@ -84,6 +88,9 @@ public final class Importer {
                                             batchSize: options.batchSize, onError: options.onError,
                                             rejects: rejects, cancellation: options.cancellation,
                                             databaseName: databasePath))
+        }
+        if !options.hooks.isEmpty, case .model(_, let writer)? = target {
+            hooked = HookedSink(writer: writer, model: model, hooks: options.hooks)
         }
     }
 
@@ -187,7 +194,7 @@ public final class Importer {
         do {
             var examples: [String] = []
             if case .model(_, let writer)? = target {
-                try writer.finish()
+                if let hooked { try hooked.finish() } else { try writer.finish() }
                 examples = try linkPending(writer)
                 try indexes?.createAll { name in enter(.indexing(name: name)) }
                 if let touched = writer.touched {
@@ -283,7 +290,8 @@ public final class Importer {
             switch target {
             case .model(let plan, let writer)?:
                 writer.input = sources.count - 1
-                stream = RecordStream(plan: plan, sink: writer, maxValueBytes: options.maxValueBytes,
+                hooked?.source = source.name
+                stream = RecordStream(plan: plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
                                       capturesRejectedRecords: rejects != nil)
             case .freeform(_, let freeform)?:
                 stream = freeform

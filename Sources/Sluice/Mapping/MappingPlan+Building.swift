@@ -14,7 +14,10 @@ extension MappingPlan {
 
     /// Compiles `model`. Throws every problem found, each with its path: a `default` that does
     /// not convert, a bad `dateFormat`, records whose entity is unknown or not said.
-    init(model: Model, locations: Locations = Locations(), sourceName: String = "model") throws(ModelError) {
+    /// `rawAttributes` (`Entity.attribute`) are read as raw JSON text whatever their type, for a
+    /// hook that converts them itself (`EntityHooks.attributes`).
+    init(model: Model, locations: Locations = Locations(), sourceName: String = "model",
+         rawAttributes: Set<String> = []) throws(ModelError) {
         var problems: [ModelProblem] = []
         if let problem = Self.lineageProblem(model) {
             throw ModelError(source: sourceName, problems: [problem])
@@ -27,7 +30,8 @@ extension MappingPlan {
         var compiler = AttributeCompiler()
         for entity in members {
             let stored = storage.entities.firstIndex { $0.name == model.familyRoot(of: entity.name) }!
-            shapes.append(buildShape(entity, storage: stored, model: model, compiler: &compiler))
+            shapes.append(buildShape(entity, storage: stored, model: model, compiler: &compiler,
+                                     rawAttributes: rawAttributes))
         }
         problems += compiler.problems
         // Relationships once every shape has its index and attributes.

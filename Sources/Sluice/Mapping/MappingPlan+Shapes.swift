@@ -71,7 +71,7 @@ extension MappingPlan {
     }
 
     mutating func buildShape(_ entity: Model.Entity, storage: Int, model: Model,
-                             compiler: inout AttributeCompiler) -> EntityPlan {
+                             compiler: inout AttributeCompiler, rawAttributes: Set<String> = []) -> EntityPlan {
         let stored = storageModel.entities[storage]
         let isFamily = model.hasDescendants(stored.name)
         let rootNode = keyNodes.count
@@ -98,12 +98,20 @@ extension MappingPlan {
             let isMember = own[attribute.name] != nil
             guard let (declarer, declared) = own[attribute.name] ?? chosen[attribute.name] ?? family[attribute.name]
             else { continue }
-            let (converter, defaultValue) = compiler.compile(declared, declaredBy: declarer)
+            var (converter, defaultValue) = compiler.compile(declared, declaredBy: declarer)
+            var type = declared.type
+            if isMember && !rawAttributes.isEmpty
+                && model.lineage(of: entity.name).contains(where: { rawAttributes.contains("\($0.name).\(attribute.name)") })
+            {
+                // A hook converts it: read the value as it is, as JSON text.
+                converter = try! ValueConverter(type: .json, dateFormat: nil)
+                type = .json
+            }
             // A default declared below a family's root is not its column's default: the mapping
             // applies it, to updates as well (`docs/model.md#inheritance`).
             let appliedByMapping = isFamily && declarer != stored.name && defaultValue != nil
             attributes.append(AttributePlan(
-                name: attribute.name, column: attribute.column, type: declared.type, converter: converter,
+                name: attribute.name, column: attribute.column, type: type, converter: converter,
                 optional: isMember ? declared.optional : true, defaultValue: isMember ? defaultValue : nil,
                 defaultWhenMissing: isMember && (declared.defaultWhenMissing || appliedByMapping)))
             members.append(isMember)
@@ -111,7 +119,7 @@ extension MappingPlan {
                 for (priority, keyPath) in declared.keys.enumerated() {
                     let node = addKeyPath(keyPath, from: rootNode)
                     keyNodes[node].targets.append((attribute: index, priority: priority))
-                    if declared.type == .json { keyNodes[node].hasJSONTarget = true } else { keyNodes[node].hasScalarTarget = true }
+                    if type == .json { keyNodes[node].hasJSONTarget = true } else { keyNodes[node].hasScalarTarget = true }
                 }
             }
         }

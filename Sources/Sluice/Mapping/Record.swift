@@ -59,4 +59,8 @@ struct Record: ~Copyable {
 struct RecordHandle: Hashable {
     var entity: Int
     var index: Int
+
+    /// What a sink returns for a record it chose not to import (a hook's `shouldImport`, a
+    /// hook's error under `--on-error skip`): its parent gets no link to it.
+    static let notImported = RecordHandle(entity: -1, index: -1)
 }

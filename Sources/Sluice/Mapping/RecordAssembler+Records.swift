@@ -51,6 +51,7 @@ extension RecordAssembler {
     mutating func attach(_ handle: RecordHandle) {
         guard let (relationship, priority) = completedParent else { return }
         completedParent = nil
+        guard handle.entity >= 0 else { return }  // `RecordHandle.notImported`
         let toMany = plan.shapes[records[open - 1].entity].relationships[relationship].toMany
         if toMany {
             appendLink(relationship, priority: priority) { _ in .record(handle) }

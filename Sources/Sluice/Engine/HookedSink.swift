@@ -1,0 +1,214 @@
+/// Runs the hooks of `ImportOptions.hooks` (`EntityHooks`) between the record assembler and the
+/// batch writer, on the importing thread. Only an import with hooks has one, so an import
+/// without pays nothing for them.
+///
+/// `didImport` needs the row's pk, which exists once the writer thread has written the batch:
+/// the writer keeps each written batch's pks (`BatchWriter.collectsPKs`), and this sink, on
+/// the importing thread, calls `didImport` for the records of every batch that has come back,
+/// in input order, each time a batch is handed over and at `finish()`.
+final class HookedSink: RecordSink {
+    let writer: BatchWriter
+    /// Hooks per storage entity and entity name (a family member's own name), resolved once.
+    private let hooks: [String: EntityHooks]
+    private let model: Model
+    private var resolved: [String: EntityHooks?] = [:]
+    /// The current input's name, for messages.
+    var source = ""
+    /// Records waiting for `didImport`, in input order, and how many of them each handed-over
+    /// batch holds (cumulative counts into `waiting`).
+    private var waiting: [(hooks: EntityHooks, record: ImportedRecord, handle: RecordHandle)] = []
+    private var boundaries: [Int] = []
+    private var seenHandOvers = 0
+    /// Records skipped by `shouldImport`, per storage entity.
+    private(set) var skipped: [Int]
+
+    init(writer: BatchWriter, model: Model, hooks: [String: EntityHooks]) {
+        self.writer = writer
+        self.model = model
+        self.hooks = hooks
+        skipped = Array(repeating: 0, count: writer.writers.count)
+        writer.collectsPKs = hooks.values.contains { $0.didImport != nil }
+    }
+
+    /// The model entities whose attributes have a custom import: the plan reads them raw.
+    static func rawAttributes(_ hooks: [String: EntityHooks]) -> Set<String> {
+        Set(hooks.flatMap { entity, hooks in hooks.attributes.keys.map { "\(entity).\($0)" } })
+    }
+
+    func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
+        let storage = writer.writers[record.entity].plan
+        let entity = Self.entityName(of: record, storage: storage)
+        guard let hooks = self.hooks(for: entity) else { return try forward(record) }
+        var imported = ImportedRecord(entity: entity, values: [:], source: source, position: record.position)
+        for (index, attribute) in storage.attributes.enumerated() {
+            if let value = record.value(index) { imported.values[attribute.name] = value }
+        }
+        do {
+            for (name, convert) in hooks.attributes {
+                guard case .text(let text)? = imported.values[name] else { continue }
+                imported.values[name] = try Self.run("\(entity).\(name) import") {
+                    try convert(try JSONValue.parse(Array(text.utf8), sourceName: name))
+                }
+            }
+            if let shouldImport = hooks.shouldImport {
+                guard try Self.run("\(entity) shouldImport", { try shouldImport(imported) }) else {
+                    skipped[record.entity] += 1
+                    return .notImported
+                }
+            }
+            if let willImport = hooks.willImport {
+                try Self.run("\(entity) willImport") { try willImport(&imported) }
+            }
+        } catch {
+            try reject(error, imported, entity: record.entity)
+            return .notImported
+        }
+        let handle = try forward(imported, like: record)
+        if hooks.didImport != nil {
+            waiting.append((hooks, imported, handle))
+        }
+        try callDidImport()
+        return handle
+    }
+
+    func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) throws(SluiceError) {
+        try writer.reject(error, entity: entity, record: record)
+    }
+
+    /// Writes what is left, then calls `didImport` for every record still waiting, and adds the
+    /// skipped records to the counts.
+    func finish() throws(SluiceError) {
+        try writer.finish()
+        try callDidImport(finishing: true)
+        for (entity, count) in skipped.enumerated() {
+            writer.writers[entity].counts.skipped += count
+            skipped[entity] = 0
+        }
+    }
+
+    // MARK: Records
+
+    private func forward(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
+        let handle = try writer.accept(record)
+        try callDidImport()
+        return handle
+    }
+
+    /// Hands the writer a record made of `imported`'s values (what the hooks left), with the
+    /// links and place of `original`.
+    private func forward(_ imported: ImportedRecord, like original: borrowing Record) throws(SluiceError) -> RecordHandle {
+        let attributes = writer.writers[original.entity].plan.attributes
+        var bytes: [UInt8] = []
+        let cells = attributes.map { Cell(imported.values[$0.name], in: &bytes) }
+        var record = Record()
+        record.entity = original.entity
+        record.links = original.links
+        record.position = original.position
+        record.isTopLevel = original.isTopLevel
+        var outcome: Result<RecordHandle, SluiceError>!
+        cells.withUnsafeBufferPointer { cells in
+            bytes.withUnsafeBytes { bytes in
+                record.lend(values: cells)
+                record.lend(bytes: bytes)
+                outcome = Result { () throws(SluiceError) in try writer.accept(record) }
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Calls `didImport` for the records of the batches written so far, in input order.
+    private func callDidImport(finishing: Bool = false) throws(SluiceError) {
+        guard writer.collectsPKs else { return }
+        while seenHandOvers < writer.handOvers {
+            seenHandOvers += 1
+            boundaries.append(waiting.count)
+        }
+        let written = writer.takeWritten()
+        if finishing && written.count > boundaries.count { boundaries.append(waiting.count) }
+        var done = 0
+        for pks in written {
+            let end = boundaries.removeFirst()
+            for (hooks, record, handle) in waiting[done..<end] where handle.entity >= 0 {
+                let pk = pks[handle.entity][handle.index]
+                do {
+                    try Self.run("\(record.entity) didImport") { try hooks.didImport?(record, pk) }
+                } catch {
+                    try reject(error, record, entity: handle.entity)
+                }
+            }
+            done = end
+        }
+        waiting.removeFirst(done)
+        boundaries = boundaries.map { $0 - done }
+    }
+
+    // MARK: Hooks
+
+    /// A family member's own name is in its `"entity"` column.
+    private static func entityName(of record: borrowing Record, storage: MappingPlan.EntityPlan) -> String {
+        if storage.attributes.first?.name == Model.entityColumn, case .text(let name)? = record.value(0) { return name }
+        return storage.name
+    }
+
+    /// An entity's hooks, else its nearest ancestor's.
+    private func hooks(for entity: String) -> EntityHooks? {
+        if let known = resolved[entity] { return known }
+        let found = model.lineage(of: entity).lazy.compactMap { self.hooks[$0.name] }.first
+        resolved[entity] = found
+        return found
+    }
+
+    /// Runs a hook; what it throws becomes a record error naming the hook.
+    private static func run<Result>(_ name: String, _ body: () throws -> Result) throws(SluiceError) -> Result {
+        do {
+            return try body()
+        } catch let error as SluiceError {
+            throw SluiceError(.data, "\(name): \(error.message)")
+        } catch {
+            throw SluiceError(.data, "\(name): \(error)")
+        }
+    }
+
+    /// A hook's error is the record's: it stops the import, or (`--on-error skip`) the record is
+    /// rejected, with its values as the hooks saw them as its text in `--rejects`.
+    private func reject(_ error: SluiceError, _ record: ImportedRecord, entity: Int) throws(SluiceError) {
+        let located = SluiceError(.data, error.message, in: record.source, at: record.position)
+        try writer.reject(located, entity: entity, record: Array(Self.json(record.values).utf8))
+    }
+
+    private static func json(_ values: [String: ColumnValue]) -> String {
+        let members = values.sorted { $0.key < $1.key }.map { name, value -> String in
+            let text: String
+            switch value {
+            case .null: text = "null"
+            case .integer(let number): text = String(number)
+            case .real(let number): text = String(number)
+            case .text(let string): text = quoted(string)
+            case .blob(let bytes): text = quoted("\(bytes.count) bytes")
+            }
+            return "\(quoted(name)):\(text)"
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
