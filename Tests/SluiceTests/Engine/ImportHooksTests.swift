@@ -79,6 +79,29 @@ private func options(_ hooks: EntityHooks, batchSize: Int = 2) -> ImportOptions 
         #expect(try query(db, "SELECT ref FROM items ORDER BY id") == [[.text("#10.50")], [.text("x")], [.null]])
     }
 
+    /// The example of `docs/library.md#hooks`, as written there.
+    @Test func theDocumentedExample() throws {
+        let log = Log()
+        var options = ImportOptions()
+        options.hooks["Stop"] = EntityHooks(
+            shouldImport: { record in record["status"] != .text("deleted") },
+            didImport: { record, pk in log.add("Stop \(record["remoteID"]!) is row \(pk)") },
+            attributes: ["remoteID": { raw in
+                switch raw {
+                case .number(let text), .string(let text): return .text(text)   // 00123, 1.50: as written
+                default: return .null
+                }
+            }])
+        let model = Model(root: .entity("Stop"), entities: [Model.Entity(name: "Stop", identity: ["remoteID"], attributes: [
+            .init(name: "remoteID", type: .integer), .init(name: "status", type: .string),
+        ])])
+        let directory = TemporaryDirectory()
+        let report = try importJSON(#"[{"remoteID": 1.50}, {"remoteID": "00123"}, {"remoteID": 7, "status": "deleted"}]"#,
+                                    model: model, into: directory.file("s.sqlite"), options: options)
+        #expect(log.all == [#"Stop "1.50" is row 1"#, #"Stop "00123" is row 2"#])
+        #expect(report.skipped == 1)
+    }
+
     struct Refused: Error, CustomStringConvertible { var description: String { "refused" } }
 
     @Test func aThrowingHookIsARecordError() throws {
