@@ -125,7 +125,7 @@ enum ModelWriter {
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped, the rest as is.
-    private static func appendQuoted(_ string: String, to text: inout String) {
+    static func appendQuoted(_ string: String, to text: inout String) {
         text += "\""
         for scalar in string.unicodeScalars {
             switch scalar {

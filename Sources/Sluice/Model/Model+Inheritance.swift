@@ -47,28 +47,23 @@ extension Model {
     /// The attributes of an entity with the inherited ones: the root's first, each ancestor's
     /// own after its parent's, an attribute redeclared lower down keeping its place.
     func inheritedAttributes(of name: String) -> [Attribute] {
-        var result: [Attribute] = []
-        for entity in lineage(of: name).reversed() {
-            for attribute in entity.attributes {
-                if let index = result.firstIndex(where: { $0.name == attribute.name }) {
-                    result[index] = attribute
-                } else {
-                    result.append(attribute)
-                }
-            }
-        }
-        return result
+        inherited(of: name, \.attributes, name: \.name)
     }
 
     /// The relationships of an entity with the inherited ones, ordered as the attributes.
     func inheritedRelationships(of name: String) -> [Relationship] {
-        var result: [Relationship] = []
-        for entity in lineage(of: name).reversed() {
-            for relationship in entity.relationships {
-                if let index = result.firstIndex(where: { $0.name == relationship.name }) {
-                    result[index] = relationship
+        inherited(of: name, \.relationships, name: \.name)
+    }
+
+    private func inherited<Member>(of entityName: String, _ members: (Entity) -> [Member],
+                                   name: (Member) -> String) -> [Member] {
+        var result: [Member] = []
+        for entity in lineage(of: entityName).reversed() {
+            for member in members(entity) {
+                if let index = result.firstIndex(where: { name($0) == name(member) }) {
+                    result[index] = member
                 } else {
-                    result.append(relationship)
+                    result.append(member)
                 }
             }
         }
