@@ -30,6 +30,22 @@ final class HookedSink: RecordSink {
         writer.collectsPKs = hooks.values.contains { $0.didImport != nil }
     }
 
+    /// Hooks must name entities of the model and their attributes (inherited included): a
+    /// misspelt name would silently never run.
+    static func validate(_ hooks: [String: EntityHooks], model: Model) throws(SluiceError) {
+        for (entity, hooks) in hooks.sorted(by: { $0.key < $1.key }) {
+            guard model.entity(named: entity) != nil else {
+                throw SluiceError(.usage, "hooks for \(ModelProblem.quote(entity)): "
+                                    + NameSuggestion.unknownEntity(entity, entities: model.entities.map(\.name)))
+            }
+            let attributes = model.inheritedAttributes(of: entity).map(\.name)
+            for name in hooks.attributes.keys.sorted() where !attributes.contains(name) {
+                throw SluiceError(.usage, "hooks for \(entity): \(ModelProblem.quote(name)) is not an attribute of \(entity)"
+                                    + NameSuggestion.didYouMean(name, among: attributes))
+            }
+        }
+    }
+
     /// The model entities whose attributes have a custom import: the plan reads them raw.
     static func rawAttributes(_ hooks: [String: EntityHooks]) -> Set<String> {
         Set(hooks.flatMap { entity, hooks in hooks.attributes.keys.map { "\(entity).\($0)" } })

@@ -63,6 +63,7 @@ public final class Importer {
     public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
                             modelSHA256: String = "") throws(SluiceError)
     {
+        try HookedSink.validate(options.hooks, model: model)
         let plan: MappingPlan
         do {
             plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:))),

@@ -102,6 +102,21 @@ private func options(_ hooks: EntityHooks, batchSize: Int = 2) -> ImportOptions 
         #expect(report.skipped == 1)
     }
 
+    @Test func hooksMustNameTheModelsEntitiesAndAttributes() {
+        var unknownEntity = ImportOptions()
+        unknownEntity.hooks["Itme"] = EntityHooks()
+        #expect(throws: SluiceError.self) { try Importer(databasePath: "/nonexistent/x.sqlite", model: items, options: unknownEntity) }
+        var unknownAttribute = ImportOptions()
+        unknownAttribute.hooks["Item"] = EntityHooks(attributes: ["nmae": { _ in .null }])
+        do {
+            _ = try Importer(databasePath: "/nonexistent/x.sqlite", model: items, options: unknownAttribute)
+            Issue.record("expected a usage error")
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.message.hasPrefix(#"hooks for Item: "nmae" is not an attribute of Item"#), "\(error)")
+        }
+    }
+
     struct Refused: Error, CustomStringConvertible { var description: String { "refused" } }
 
     @Test func aThrowingHookIsARecordError() throws {
