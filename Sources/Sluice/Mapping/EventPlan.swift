@@ -49,10 +49,9 @@ struct EventPlan {
         var rootNode: Int32
         /// Where its attributes start in `attributes` and `converters`.
         var firstAttribute: Int32
-        /// The storage entity its records are written as (`MappingPlan.shapes`).
-        var storage: Int32
-        /// Whether `entityBy` chooses the entity its records are completed as.
-        var hasEntityBy: Bool
+        /// Whether it belongs to a family (`MappingPlan.shapes`): its records are completed by
+        /// `completeFamilyRecord`.
+        var isFamilyMember: Bool
     }
 
     struct Attribute {
@@ -158,7 +157,7 @@ struct EventPlan {
                 entities.append(Entity(attributeCount: Int32(entity.attributes.count),
                                        relationshipCount: Int32(entity.relationships.count),
                                        rootNode: Int32(entity.rootNode), firstAttribute: Int32(attributes.count),
-                                       storage: Int32(entity.storage), hasEntityBy: entity.entityBy != nil))
+                                       isFamilyMember: !entity.attributeMembers.isEmpty))
                 for attribute in entity.attributes {
                     attributes.append(Attribute(type: attribute.type, optional: attribute.optional,
                                                 defaultWhenMissing: attribute.defaultWhenMissing,

@@ -39,7 +39,7 @@ extension RecordAssembler {
         switch frames.last {
         case .location(let node)?:
             keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
-        case .object(let node, _)?:
+        case .object(let node, _, _)?:
             keyedRole = events.child(of: events.keyNodes[node], bytes, hint: &nextKey).map(Role.field) ?? .skip
         default:
             keyedRole = .skip
@@ -48,7 +48,8 @@ extension RecordAssembler {
 
     mutating func endObject() -> Action {
         guard close({ $0.endObject() }) else { return .none }
-        if case .object(_, let isRecord)? = frames.popLast(), isRecord {
+        if case .object(_, let isRecord, let isFamily)? = frames.popLast(), isRecord {
+            if isFamily { return completeFamilyRecord() }
             return completeRecord()
         }
         return .none

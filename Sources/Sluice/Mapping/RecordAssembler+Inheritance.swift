@@ -3,6 +3,21 @@
 /// attributes and relationships into theirs; once the record's object closes, the value
 /// chooses the entity, and what is not that entity's is dropped.
 extension RecordAssembler {
+    /// `completeRecord` for a record of a family: as the entity `entityBy` chooses, and handed
+    /// to the sink as its family's storage entity. Out of line, so that records of entities
+    /// without a family pay one test for it.
+    @inline(never)
+    mutating func completeFamilyRecord() -> Action {
+        var record = records[open - 1]
+        if plan.shapes[record.entity].entityBy != nil {
+            record.entity = chooseEntity(record)
+            records[open - 1] = record
+        }
+        let action = completeRecord()
+        if case .record = action { completed.entity = plan.shapes[record.entity].storage }
+        return action
+    }
+
     /// The shape `record` completes as: the one its discriminating value names, else its own.
     /// Leaves the `"entity"` slot missing, so that the chosen shape's default (its name) fills it.
     mutating func chooseEntity(_ record: OpenRecord) -> Int {

@@ -27,7 +27,7 @@ extension RecordAssembler {
         }
         if open < records.count { records[open] = record } else { records.append(record) }
         open += 1
-        frames.append(.object(node: Int(shape.rootNode), isRecord: true))
+        frames.append(.object(node: Int(shape.rootNode), isRecord: true, isFamily: shape.isFamilyMember))
     }
 
     /// An object at a relationship's key: a record of its target, nested in the current one.
@@ -65,14 +65,11 @@ extension RecordAssembler {
     mutating func completeRecord() -> Action {
         open -= 1
         recordCount += 1
-        var record = records[open]
-        if events.entities[record.entity].hasEntityBy {
-            record.entity = chooseEntity(record)
-        }
+        let record = records[open]
         let entity = events.entities[record.entity]
         let attributeCount = Int(entity.attributeCount)
         let relationshipCount = Int(entity.relationshipCount)
-        completed.entity = Int(entity.storage)
+        completed.entity = record.entity
         completed.position = record.position
         completed.isTopLevel = open == 0
         completed.bytesAreItsOwn = open == 0 && !hadNestedRecord

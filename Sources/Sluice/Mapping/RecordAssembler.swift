@@ -20,8 +20,9 @@ struct RecordAssembler: ~Copyable {
         case locationArray(Int)
         /// An array whose elements are records of an entity.
         case records(Int)
-        /// An object inside the current record; `node` is its key trie node.
-        case object(node: Int, isRecord: Bool)
+        /// An object inside the current record; `node` is its key trie node. `isFamily`: the
+        /// record's entity is a family member (`completeFamilyRecord`).
+        case object(node: Int, isRecord: Bool, isFamily: Bool = false)
         /// A to-many's array: each element is a link of the innermost open record.
         case links(relationship: Int, priority: Int)
     }
