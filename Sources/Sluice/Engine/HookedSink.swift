@@ -12,6 +12,11 @@ final class HookedSink: RecordSink {
     private let hooks: [String: EntityHooks]
     private let model: Model
     private var resolved: [String: EntityHooks?] = [:]
+    /// Per storage entity: its attribute names (shared by its records), and its hooks when it
+    /// is not a family (whose records' hooks depend on their `"entity"`).
+    private var names: [[String]]
+    private var plainHooks: [EntityHooks?]
+    private var isFamily: [Bool]
     /// The current input's name, for messages.
     var source = ""
     /// Records waiting for `didImport`, in input order, and how many of them each handed-over
@@ -27,6 +32,11 @@ final class HookedSink: RecordSink {
         self.model = model
         self.hooks = hooks
         skipped = Array(repeating: 0, count: writer.writers.count)
+        names = writer.writers.map { $0.plan.attributes.map(\.name) }
+        isFamily = names.map { $0.first == Model.entityColumn }
+        plainHooks = writer.writers.map { writer in
+            model.lineage(of: writer.plan.name).lazy.compactMap { hooks[$0.name] }.first
+        }
         writer.collectsPKs = hooks.values.contains { $0.didImport != nil }
     }
 
@@ -52,28 +62,35 @@ final class HookedSink: RecordSink {
     }
 
     func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
-        let storage = writer.writers[record.entity].plan
-        let entity = Self.entityName(of: record, storage: storage)
-        guard let hooks = self.hooks(for: entity) else { return try forward(record) }
-        var imported = ImportedRecord(entity: entity, values: [:], source: source, position: record.position)
-        for (index, attribute) in storage.attributes.enumerated() {
-            if let value = record.value(index) { imported.values[attribute.name] = value }
+        let storage = record.entity
+        let entity: String
+        let found: EntityHooks?
+        if isFamily[storage] {
+            entity = Self.entityName(of: record, storage: writer.writers[storage].plan)
+            found = hooks(for: entity)
+        } else {
+            entity = writer.writers[storage].plan.name
+            found = plainHooks[storage]
         }
+        guard let hooks = found else { return try forward(record) }
+        var imported = ImportedRecord(entity: entity, names: names[storage],
+                                      slots: (0..<record.valueCount).map { record.value($0) },
+                                      source: source, position: record.position)
         do {
             for (name, convert) in hooks.attributes {
-                guard case .text(let text)? = imported.values[name] else { continue }
-                imported.values[name] = try Self.run("\(entity).\(name) import") {
+                guard case .text(let text)? = imported[name] else { continue }
+                imported[name] = try Self.run(entity, "\(name) import") {
                     try convert(try JSONValue.parse(Array(text.utf8), sourceName: name))
                 }
             }
             if let shouldImport = hooks.shouldImport {
-                guard try Self.run("\(entity) shouldImport", { try shouldImport(imported) }) else {
+                guard try Self.run(entity, "shouldImport", { try shouldImport(imported) }) else {
                     skipped[record.entity] += 1
                     return .notImported
                 }
             }
             if let willImport = hooks.willImport {
-                try Self.run("\(entity) willImport") { try willImport(&imported) }
+                try Self.run(entity, "willImport") { try willImport(&imported) }
             }
         } catch {
             try reject(error, imported, entity: record.entity)
@@ -113,9 +130,8 @@ final class HookedSink: RecordSink {
     /// Hands the writer a record made of `imported`'s values (what the hooks left), with the
     /// links and place of `original`.
     private func forward(_ imported: ImportedRecord, like original: borrowing Record) throws(SluiceError) -> RecordHandle {
-        let attributes = writer.writers[original.entity].plan.attributes
         var bytes: [UInt8] = []
-        let cells = attributes.map { Cell(imported.values[$0.name], in: &bytes) }
+        let cells = imported.slots.map { Cell($0, in: &bytes) }
         var record = Record()
         record.entity = original.entity
         record.links = original.links
@@ -147,7 +163,7 @@ final class HookedSink: RecordSink {
             for (hooks, record, handle) in waiting[done..<end] where handle.entity >= 0 {
                 let pk = pks[handle.entity][handle.index]
                 do {
-                    try Self.run("\(record.entity) didImport") { try hooks.didImport?(record, pk) }
+                    try Self.run(record.entity, "didImport") { try hooks.didImport?(record, pk) }
                 } catch {
                     try reject(error, record, entity: handle.entity)
                 }
@@ -174,14 +190,17 @@ final class HookedSink: RecordSink {
         return found
     }
 
-    /// Runs a hook; what it throws becomes a record error naming the hook.
-    private static func run<Result>(_ name: String, _ body: () throws -> Result) throws(SluiceError) -> Result {
+    /// Runs a hook; what it throws becomes a record error naming the hook (`Stop willImport`,
+    /// `Stop.code import`), whose name is only built then.
+    private static func run<Result>(_ entity: String, _ hook: String, _ body: () throws -> Result) throws(SluiceError)
+        -> Result
+    {
         do {
             return try body()
-        } catch let error as SluiceError {
-            throw SluiceError(.data, "\(name): \(error.message)")
         } catch {
-            throw SluiceError(.data, "\(name): \(error)")
+            let separator = hook.hasSuffix(" import") ? "." : " "
+            let reason = (error as? SluiceError)?.message ?? "\(error)"
+            throw SluiceError(.data, "\(entity)\(separator)\(hook): \(reason)")
         }
     }
 

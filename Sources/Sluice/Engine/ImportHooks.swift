@@ -29,18 +29,33 @@ public struct EntityHooks: Sendable {
 }
 
 /// A record as hooks see it: converted values by attribute name, a missing key absent.
+///
+/// Values are kept by position beside the entity's attribute names (shared by every record of
+/// the entity), not in a dictionary: a record has a handful of attributes, and hashing every
+/// name twice per record was most of a hook's cost.
 public struct ImportedRecord: Sendable {
     /// The entity the record is created as (a family member's own name, `docs/model.md#inheritance`).
     public let entity: String
-    /// Converted values by attribute name; `.null` for an explicit null. A family's record
-    /// also has `"entity"`.
-    public var values: [String: ColumnValue]
+    /// The attribute names of the entity's table, in model order (a family's record has every
+    /// member's, and `"entity"`).
+    public let names: [String]
+    /// Indexed like `names`; nil: missing.
+    var slots: [ColumnValue?]
     /// The input's name and where the record begins in it.
     public let source: String
     public let position: InputPosition
 
+    /// An attribute's converted value: nil when the record does not have it (setting nil
+    /// removes it), `.null` for an explicit null. Names not in `names` read nil and are not set.
     public subscript(name: String) -> ColumnValue? {
-        get { values[name] }
-        set { values[name] = newValue }
+        get { names.firstIndex(of: name).flatMap { slots[$0] } }
+        set { if let index = names.firstIndex(of: name) { slots[index] = newValue } }
+    }
+
+    /// The values the record has, by attribute name.
+    public var values: [String: ColumnValue] {
+        var result: [String: ColumnValue] = [:]
+        for (name, value) in zip(names, slots) { result[name] = value }
+        return result
     }
 }
