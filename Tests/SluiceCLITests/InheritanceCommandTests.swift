@@ -1,29 +1,12 @@
 import Foundation
 import Testing
+import SluiceTestSupport
 @testable import Sluice
 
 /// Entity inheritance end to end (`docs/model.md#inheritance`): `check`, `schema`, an import
 /// from standard input and a re-import.
 @Suite struct InheritanceCommandTests {
-    static let model = """
-        {
-          "root": { "stops": "Stop", "routes": "Route" },
-          "entities": {
-            "Stop": {
-              "table": "stops", "identity": "id", "abstract": true,
-              "entityBy": { "key": "type", "values": { "bus": "BusStop", "rail": "RailStop" } },
-              "attributes": { "id": "string", "name": "string" }
-            },
-            "BusStop": { "parent": "Stop", "attributes": { "shelter": "boolean" } },
-            "RailStop": { "parent": "Stop", "attributes": { "platforms": "integer" } },
-            "Route": {
-              "table": "routes", "identity": "id",
-              "attributes": { "id": "string" },
-              "relationships": { "first": { "entity": "Stop" }, "stops": { "entity": "Stop", "toMany": true } }
-            }
-          }
-        }
-        """
+    static let model = StopFamily.model
     static let input = """
         {"stops": [{"id": "a", "type": "bus", "shelter": true}, {"id": "b", "type": "rail", "platforms": 2},
                    {"id": "c", "type": "ferry"}],

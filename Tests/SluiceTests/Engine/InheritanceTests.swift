@@ -2,34 +2,9 @@ import Testing
 import SluiceTestSupport
 @testable import Sluice
 
-/// A family (`docs/model.md#inheritance`): an abstract Stop with BusStop and RailStop, stored
-/// in `stops` with an `entity` column, and routes linking to any of them.
-private let familyModel = """
-    {
-      "root": { "stops": "Stop", "buses": "BusStop", "routes": "Route" },
-      "entities": {
-        "Stop": {
-          "table": "stops", "identity": "id", "abstract": true,
-          "entityBy": { "key": "type", "values": { "bus": "BusStop", "rail": "RailStop" } },
-          "attributes": { "id": "string", "name": "string" }
-        },
-        "BusStop": { "parent": "Stop", "attributes": { "shelter": "boolean" } },
-        "RailStop": { "parent": "Stop", "attributes": { "platforms": { "type": "integer", "default": 1 } } },
-        "Route": {
-          "table": "routes", "identity": "id",
-          "attributes": { "id": "string" },
-          "relationships": {
-            "first": { "entity": "Stop" },
-            "stops": { "entity": "Stop", "toMany": true },
-            "rails": { "entity": "RailStop", "toMany": true }
-          }
-        }
-      }
-    }
-    """
 
 private func model() throws -> Model {
-    try Model.parse(Array(familyModel.utf8), sourceName: "model.json")
+    try Model.parse(Array(StopFamily.model.utf8), sourceName: "model.json")
 }
 
 private let input = """
