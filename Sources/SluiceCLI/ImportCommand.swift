@@ -67,6 +67,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write each rejected record as one JSON line to this file.", valueName: "file"))
     var rejects: String?
 
+    @Option(name: .long, help: "Invalid UTF-8 or an unpaired surrogate escape in a string: reject (an error; a record error inside a record) or replace (with U+FFFD, counted).")
+    var invalidText: InvalidTextPolicy = .reject
+
     @Option(name: .long, help: "The largest single JSON value accepted, in bytes (at most 2147483647).")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
 
@@ -117,6 +120,7 @@ struct ImportCommand: ParsableCommand {
         options.batchSize = batchSize
         options.onError = onError
         options.maxValueBytes = maxValueBytes
+        options.invalidText = invalidText
         options.unresolved = unresolved
         options.deleteMissing = deleteMissing
         options.analyze = analyze
@@ -167,3 +171,4 @@ struct ImportCommand: ParsableCommand {
 
 extension ImportOptions.ErrorPolicy: ExpressibleByArgument {}
 extension Model.UnresolvedPolicy: ExpressibleByArgument {}
+extension InvalidTextPolicy: ExpressibleByArgument {}

@@ -30,6 +30,7 @@ struct StatsFile: Encodable {
     var seconds: Double
     var recordsPerSecond: Double
     var peakMemoryBytes: Int64
+    var replacementCharacters: Int
     var unresolvedExamples: [String]
 
     init(_ report: ImportReport) {
@@ -47,6 +48,7 @@ struct StatsFile: Encodable {
         seconds = report.seconds
         recordsPerSecond = report.recordsPerSecond
         peakMemoryBytes = report.peakMemoryBytes
+        replacementCharacters = report.replacementCharacters
         unresolvedExamples = report.unresolvedExamples
     }
 

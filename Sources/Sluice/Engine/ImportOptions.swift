@@ -16,6 +16,9 @@ public struct ImportOptions: Sendable {
     public var path: String?
     /// The largest single JSON value accepted; at most `largestMaxValueBytes`.
     public var maxValueBytes = 64 << 20
+    /// `--invalid-text`: what invalid UTF-8 or an unpaired surrogate escape in a string or key
+    /// does: an error (a record error inside a record), or U+FFFD in its place.
+    public var invalidText = InvalidTextPolicy.reject
     /// Bytes read from an input at a time.
     public var chunkSize = 1 << 20
     /// `--unresolved`: what happens to references still missing at the end, for every

@@ -34,6 +34,7 @@ public final class Importer {
     /// Bytes of the finished inputs as stored (compressed for gzip), for progress.
     private var storedBytes: Int64 = 0
     private var records = 0
+    private var replacementCharacters = 0
     private var finished = false
     /// Past the point of no return: a cancellation no longer applies.
     private var committing = false
@@ -251,6 +252,7 @@ public final class Importer {
             let recordsBefore = stream.recordCount
             var parserOptions = JSONParser.Options()
             parserOptions.maxValueBytes = options.maxValueBytes
+            parserOptions.invalidText = options.invalidText
             let parser = JSONParser(sourceName: source.name, handler: stream, options: parserOptions)
             stream.parser = parser
             var reader = ChunkReader(source: source, chunkSize: options.chunkSize)
@@ -269,6 +271,7 @@ public final class Importer {
             bytes += reader.bytesRead
             storedBytes += source.storedBytesRead
             records += stream.recordCount - recordsBefore
+            replacementCharacters += parser.replacementCharacters
         } catch {
             // A batch being written failed before the parser got this far: that comes first.
             var error = error
@@ -302,7 +305,9 @@ public final class Importer {
         case .freeform(let writer, _)?: entities = [writer.counts]
         case nil: entities = []
         }
-        return ImportReport(entities: entities, sources: sources, bytes: bytes, records: records,
-                     seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
+        var report = ImportReport(entities: entities, sources: sources, bytes: bytes, records: records,
+                                  seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
+        report.replacementCharacters = replacementCharacters
+        return report
     }
 }

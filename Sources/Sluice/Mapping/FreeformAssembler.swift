@@ -75,6 +75,8 @@ struct FreeformAssembler {
     private var captureDepth = 0
     private var captureColumn = 0
     private var writer = JSONTextWriter()
+    /// Invalid text seen in the open record: it is rejected when it completes.
+    private var invalidTextProblem: String?
 
     /// - Parameter path: the keys of an envelope above the records (`--path data.items`).
     init(table: String, path: [String] = []) {
@@ -108,7 +110,8 @@ struct FreeformAssembler {
         guard skipDepth == 0 else { return }
         switch frames.last {
         case .record?:
-            keyedRole = .column(columnNumber(for: bytes))
+            // A record being rejected names no new column.
+            keyedRole = invalidTextProblem == nil ? .column(columnNumber(for: bytes)) : .skip
         case .location(let level)?:
             keyedRole = bytes.elementsEqual(path[level]) ? .location(level + 1) : .skip
         default:
@@ -295,10 +298,26 @@ struct FreeformAssembler {
 
     private mutating func completeRecord() -> Action {
         recordCount += 1
+        if let problem = invalidTextProblem {
+            invalidTextProblem = nil
+            return .rejected(.init(problem, at: completed.position, entity: 0))
+        }
         if completed.values.count < columnNames.count {
             completed.values.append(contentsOf: repeatElement(nil, count: columnNames.count - completed.values.count))
         }
         return .record
+    }
+
+    /// Whether the events are inside a record's object.
+    var isInRecord: Bool {
+        if case .record? = frames.last { return true }
+        return false
+    }
+
+    mutating func invalidText(_ problem: String) -> Bool {
+        guard isInRecord else { return false }
+        if invalidTextProblem == nil { invalidTextProblem = problem }
+        return true
     }
 
     private mutating func reject(_ kind: String, at position: InputPosition) -> Action {

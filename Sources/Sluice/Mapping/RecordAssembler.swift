@@ -46,6 +46,9 @@ struct RecordAssembler: ~Copyable {
         var generation: Int
         /// For a nested record: the relationship of the record below it that it is a value of.
         var parent: (relationship: Int, priority: Int)?
+        /// Set by invalid text anywhere inside it (`failures` holds the message): the record is
+        /// rejected when it completes.
+        var invalidText: Int?
     }
 
     /// A `json` attribute's value being serialised while its events stream past.

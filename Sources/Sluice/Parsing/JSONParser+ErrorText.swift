@@ -24,6 +24,11 @@ extension JSONParser {
         return excerpt.isEmpty ? "invalid JSON: \(reason)" : "invalid JSON: \(reason) near '\(excerpt)'"
     }
 
+    /// A non-ASCII character where a token should start (a no-break space between tokens). Not
+    /// named by its code point: its bytes may go on in the next chunk, and the message must be
+    /// the same however the input is chunked.
+    static let nonASCIIOutsideString = "invalid JSON: unexpected non-ASCII character outside a string"
+
     static func isParseError(_ handle: yajl_handle) -> Bool {
         guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
         defer { yajl_free_error(handle, raw) }
