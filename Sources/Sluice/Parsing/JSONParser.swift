@@ -153,6 +153,13 @@ final class JSONParser {
         }
     }
 
+    /// Whether the string or key being delivered holds a fault `scanner` found: one compare
+    /// per string when the input has none.
+    @inline(__always)
+    fileprivate var hasTextFault: Bool {
+        scanner.nextFaultOffset != .max && scanner.nextFaultOffset < consumedOffset
+    }
+
     /// Delivers a string or key whose text `scanner` found faults in, decoded again from its
     /// input bytes with U+FFFD in place of each bad sequence; under `.reject` the handler
     /// first hears of the first fault (`invalidText`), with its position.
@@ -450,7 +457,7 @@ private enum YajlCallbacks {
         yajl_string: { context, bytes, length in
             withParser(context) { parser in
                 if parser.refusesString(length: length) { return 0 }
-                if parser.scanner.nextFaultOffset < parser.consumedOffset { return parser.deliverRepaired(key: false) }
+                if parser.hasTextFault { return parser.deliverRepaired(key: false) }
                 return parser.deliver { handler throws(SluiceError) in
                     try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
                 }
@@ -462,7 +469,7 @@ private enum YajlCallbacks {
         yajl_map_key: { context, bytes, length in
             withParser(context) { parser in
                 if parser.refusesString(length: length) { return 0 }
-                if parser.scanner.nextFaultOffset < parser.consumedOffset { return parser.deliverRepaired(key: true) }
+                if parser.hasTextFault { return parser.deliverRepaired(key: true) }
                 return parser.deliver(.key) { handler throws(SluiceError) in
                     try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
                 }
