@@ -60,6 +60,7 @@ struct ModelDesigner {
             addCompositeIdentity(to: index)
             if entities[index].identity.isEmpty { noteAppendOnly(entities[index].name) }
         }
+        fitColumnLimit()
         nameTables()
         return assemble()
     }

@@ -50,6 +50,19 @@ struct ModelValidator {
                            relationship.columnLocation))
         }
         claims.sort { $0.location.order.lexicographicallyPrecedes($1.location.order) }
+        // The primary key, the attributes and the to-one columns: more than SQLite allows would
+        // pass here and fail the import's CREATE TABLE or its identity lookup.
+        let limit = Model.maxColumns(hasIdentity: !entity.identity.isEmpty)
+        if claims.count + 1 > limit {
+            let reason = entity.identity.isEmpty
+                ? "SQLite allows at most \(limit) in a table"
+                : "an entity with identity may have at most \(limit) (SQLite allows \(Model.maxColumns) in a query's result, "
+                    + "and finding rows by identity reads every column and one more)"
+            problems.report("table \(ModelProblem.quote(entity.table)) would have \(claims.count + 1) columns (pk, "
+                                + "\(entity.attributes.count) attributes, \(claims.count - entity.attributes.count) to-one "
+                                + "relationships); \(reason): keep some keys as one json attribute, or split the entity",
+                            at: entity.location)
+        }
         var owners: [String: String] = [:]
         for claim in claims {
             let folded = Self.fold(claim.column)
