@@ -26,9 +26,12 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: "Check the model as if importing with --path KEYPATH.")
     var path: String?
 
+    @Option(name: .long, help: ArgumentHelp("Check the model as if importing with --map-key NAME.", valueName: "name"))
+    var mapKey: String?
+
     func run() throws {
         let file = try ModelFile.load(path: model)
-        try file.validateForImport(entity: entity, path: path)
+        try file.validateForImport(entity: entity, path: path, mapKey: mapKey)
         let count = file.model.entities.count
         print("\(model): ok, \(count) \(count == 1 ? "entity" : "entities")")
     }

@@ -52,6 +52,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The key path of the records inside an envelope, e.g. data.items.")
     var path: String?
 
+    @Option(name: .long, help: ArgumentHelp("The records are the members of an object used as a map (at --path, or the top-level object); each member's name goes to this attribute (with --model and --entity) or column.", valueName: "name"))
+    var mapKey: String?
+
     @Option(name: .long, help: "Records per find-or-create batch.")
     var batchSize: Int = ImportOptions().batchSize
 
@@ -117,6 +120,7 @@ struct ImportCommand: ParsableCommand {
         var options = ImportOptions()
         options.entity = entity
         options.path = path
+        options.mapKey = mapKey
         options.batchSize = batchSize
         options.onError = onError
         options.maxValueBytes = maxValueBytes
@@ -141,7 +145,7 @@ struct ImportCommand: ParsableCommand {
         let importer: Importer
         if let model {
             let file = try ModelFile.load(path: model)
-            try file.validateForImport(entity: entity, path: path)
+            try file.validateForImport(entity: entity, path: path, mapKey: mapKey)
             importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
         } else {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)

@@ -14,6 +14,10 @@ public struct ImportOptions: Sendable {
     public var entity: String?
     /// `--path`: where the records are inside an envelope, e.g. `data.items`.
     public var path: String?
+    /// `--map-key`: the records are the members of an object used as a map (at `path`, or the
+    /// top-level object), and each member's name goes to this attribute (with a model, which
+    /// then needs `entity`) or column (zero-config).
+    public var mapKey: String?
     /// The largest single JSON value accepted; at most `largestMaxValueBytes`.
     public var maxValueBytes = 64 << 20
     /// `--invalid-text`: what invalid UTF-8 or an unpaired surrogate escape in a string or key

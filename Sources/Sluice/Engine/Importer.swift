@@ -57,7 +57,8 @@ public final class Importer {
     {
         let plan: MappingPlan
         do {
-            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:))))
+            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
+                                                                  mapKey: options.mapKey))
         } catch {
             throw SluiceError(error)
         }
@@ -102,7 +103,7 @@ public final class Importer {
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { connection, rejects, _ throws(SluiceError) in
             let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError, rejects: rejects)
-            return .freeform(writer, FreeformStream(table: table, path: path, sink: writer,
+            return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey, sink: writer,
                                                     capturesRejectedRecords: rejects != nil,
                                                     maxValueBytes: options.maxValueBytes))
         }
