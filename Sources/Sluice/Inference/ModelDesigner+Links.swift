@@ -123,6 +123,10 @@ extension ModelDesigner {
             Model.Entity(name: entity.name, table: entity.table, identity: entity.identity,
                          attributes: entity.attributes, relationships: entity.relationships)
         }
-        return Model(root: root, entities: modelEntities)
+        var rootMaps: [JSONKeyPath: String] = [:]
+        for root in roots {
+            if let map = entities[root.entity].mapAttribute { rootMaps[JSONKeyPath(root.key.map { [$0] } ?? [])] = map }
+        }
+        return Model(root: root, entities: modelEntities, rootMaps: rootMaps)
     }
 }

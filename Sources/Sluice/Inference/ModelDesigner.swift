@@ -54,6 +54,7 @@ struct ModelDesigner {
         discoverNestedEntities()
         for index in entities.indices { chooseIdentity(of: index) }
         for index in entities.indices where entities[index].isEntity { buildMembers(of: index) }
+        addMapAttributes()
         addInverses()
         addReferencesByID()
         for index in entities.indices where entities[index].isEntity && entities[index].identity.isEmpty {
@@ -68,9 +69,17 @@ struct ModelDesigner {
     // MARK: Roots
 
     private mutating func findRoots() {
-        if let keys = envelopeKeys() {
+        if !entityGiven, reader.topLevelValues == 1, reader.records == 1, reader.nonObjectRecords == 0,
+           !shapes[0].keys.contains(where: { $0.identityRank != nil && $0.values.scalars > 0 }), isMap(0) {
+            addMapRoot(0, key: nil, name: rootName, table: rootTable)
+        } else if let keys = envelopeKeys() {
             for key in keys {
                 guard let child = key.child else { continue }
+                if key.values.arrays == 0, isMap(child) {
+                    addMapRoot(child, key: key.key, name: InferenceNaming.entityName(fromKey: key.key),
+                               table: InferenceNaming.identifier(key.key))
+                    continue
+                }
                 let entity = entity(named: InferenceNaming.entityName(fromKey: key.key), table: InferenceNaming.identifier(key.key))
                 add(child, to: entity, isRoot: true)
                 roots.append((key.key, entity))
@@ -97,8 +106,10 @@ struct ModelDesigner {
         // An object with an id of its own is one record, whatever it holds.
         if top.keys.contains(where: { $0.identityRank != nil && $0.values.scalars > 0 }) { return nil }
         let keys = top.keys.filter { key in
-            key.child != nil && key.values.arrays == key.present && key.elements.objects > 0
-                && key.elements.scalars == 0 && key.elements.arrays == 0 && Self.isAddressable(key.key)
+            guard let child = key.child, Self.isAddressable(key.key) else { return false }
+            if key.values.objects == key.present, key.values.arrays == 0, isMap(child) { return true }
+            return key.values.arrays == key.present && key.elements.objects > 0
+                && key.elements.scalars == 0 && key.elements.arrays == 0
         }
         return keys.isEmpty ? nil : keys
     }
@@ -111,14 +122,14 @@ struct ModelDesigner {
     // MARK: Entities
 
     /// The entity of that name, made when new.
-    private mutating func entity(named name: String, table: String?) -> Int {
+    mutating func entity(named name: String, table: String?) -> Int {
         if let index = entityIndex[name] { return index }
         entities.append(ProposedEntity(name: name, table: table))
         entityIndex[name] = entities.count - 1
         return entities.count - 1
     }
 
-    private mutating func add(_ shape: Int, to entity: Int, isRoot: Bool) {
+    mutating func add(_ shape: Int, to entity: Int, isRoot: Bool) {
         if !entities[entity].shapes.contains(shape) { entities[entity].shapes.append(shape) }
         if isRoot {
             entities[entity].rootShapes.insert(shape)
@@ -154,6 +165,8 @@ struct ModelDesigner {
     /// object named twice is found, not duplicated.
     private mutating func chooseIdentity(of index: Int) {
         let entity = entities[index]
+        // A map's members are records by their names, whatever else they hold.
+        if entity.mapKeyType != nil { entities[index].isEntity = true }
         var candidates: [(rank: Int, order: Int, key: String)] = []
         for shape in entity.shapes {
             for key in shapes[shape].keys {
@@ -216,6 +229,10 @@ struct ProposedEntity {
     var identityType: AttributeType?
     /// The identity's attribute, once named.
     var identityAttribute: String?
+    /// The entity's records are the members of objects used as maps, whose names are of this
+    /// type; `mapAttribute` takes them (`ModelDesigner+Maps`).
+    var mapKeyType: AttributeType?
+    var mapAttribute: String?
     /// A composite identity (`CompositeIdentity`), when there is no single one.
     var compositeIdentity: [String] = []
     /// The identity's attributes.
