@@ -55,6 +55,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The records are the members of an object used as a map (at --path, or the top-level object); each member's name goes to this attribute (with --model and --entity) or column.", valueName: "name"))
     var mapKey: String?
 
+    @Option(name: .long, help: ArgumentHelp("The records are rows of a table (arrays): 'first' (the first array is the header, as NDJSON or in one array) or the key beside the records holding the header (pandas split: --path data --header columns).", valueName: "first|key"))
+    var header: String?
+
     @Option(name: .long, help: "Records per find-or-create batch.")
     var batchSize: Int = ImportOptions().batchSize
 
@@ -121,6 +124,7 @@ struct ImportCommand: ParsableCommand {
         options.entity = entity
         options.path = path
         options.mapKey = mapKey
+        options.header = header.map(TabularHeader.init)
         options.batchSize = batchSize
         options.onError = onError
         options.maxValueBytes = maxValueBytes

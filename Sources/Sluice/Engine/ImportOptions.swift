@@ -18,6 +18,9 @@ public struct ImportOptions: Sendable {
     /// top-level object), and each member's name goes to this attribute (with a model, which
     /// then needs `entity`) or column (zero-config).
     public var mapKey: String?
+    /// `--header`: the records are rows of a table (arrays) whose header is the first array
+    /// (`first`) or the array under this key beside the records (pandas' `columns`).
+    public var header: TabularHeader?
     /// The largest single JSON value accepted; at most `largestMaxValueBytes`.
     public var maxValueBytes = 64 << 20
     /// `--invalid-text`: what invalid UTF-8 or an unpaired surrogate escape in a string or key

@@ -254,8 +254,10 @@ public final class Importer {
             var parserOptions = JSONParser.Options()
             parserOptions.maxValueBytes = options.maxValueBytes
             parserOptions.invalidText = options.invalidText
-            let parser = JSONParser(sourceName: source.name, handler: stream, options: parserOptions)
+            let rows = tabularRows(around: stream)
+            let parser = JSONParser(sourceName: source.name, handler: rows ?? stream, options: parserOptions)
             stream.parser = parser
+            rows?.parser = parser
             var reader = ChunkReader(source: source, chunkSize: options.chunkSize)
             while let chunk = try reader.next() {
                 try checkCancellation()
@@ -280,6 +282,15 @@ public final class Importer {
             cancel()
             throw interruptedIfCancelled(error)
         }
+    }
+
+    /// The translator of a tabular input's rows into records (`--header`, or the model's
+    /// `root` table when `--entity` does not override it); nil for any other input.
+    private func tabularRows(around stream: any RecordEventHandler) -> TabularRows? {
+        let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
+        if let header = options.header { return TabularRows(inner: stream, path: path, header: header) }
+        guard options.entity == nil, case .model(let plan, _)? = target, let table = plan.table else { return nil }
+        return TabularRows(inner: stream, path: table.path.keys, header: table.header)
     }
 
     /// Lets a read blocked on an idle input give up once the import is cancelled.

@@ -90,6 +90,7 @@ extension MappingPlan {
             problems.append(ModelProblem(path: locations.path != nil ? "--path" : "--map-key",
                                          message: "needs --entity to say which entity the records are"))
         } else {
+            table = model.rootTable
             switch model.root {
             case .entity(let name)?:
                 if let entity = entityIndex(named: name) { addLocation(JSONKeyPath([]), entity: entity) }

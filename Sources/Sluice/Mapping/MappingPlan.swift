@@ -75,6 +75,9 @@ struct MappingPlan {
     }
 
     var entities: [EntityPlan] = []
+    /// The model's `root` location whose records are rows of a table, and their header; the
+    /// import reads it through `TabularRows`.
+    var table: (path: JSONKeyPath, header: TabularHeader)?
     var keyNodes: [KeyNode] = []
     var locationNodes: [LocationNode] = [LocationNode()]
     /// Where the top-level values go.

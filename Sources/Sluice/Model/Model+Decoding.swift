@@ -44,6 +44,8 @@ struct ModelDraft {
         /// `{"entity": …, "map": attribute}`: the location is an object used as a map.
         var map: String?
         var mapLocation: ModelLocation?
+        /// `{"entity": …, "header": "first" | KEY}`: the records are rows of a table.
+        var header: TabularHeader?
     }
 
     /// nil: no `root`. `isPaths` tells the object form from the string form.
@@ -55,10 +57,12 @@ struct ModelDraft {
             root.isPaths ? .paths(root.entries.map { ($0.path, $0.entity) }) : .entity(root.entries[0].entity)
         }
         var maps: [JSONKeyPath: String] = [:]
+        var table: (path: JSONKeyPath, header: TabularHeader)?
         for entry in root?.entries ?? [] {
             if let map = entry.map { maps[entry.path] = map }
+            if let header = entry.header { table = (entry.path, header) }
         }
-        return Model(root: modelRoot, entities: entities.map(\.entity), rootMaps: maps)
+        return Model(root: modelRoot, entities: entities.map(\.entity), rootMaps: maps, rootTable: table)
     }
 }
 
@@ -137,7 +141,7 @@ struct ModelDecoder {
                 if case .object = member.value {
                     // `{"entity": "User", "map": "userID"}`; the empty key path is the top-level value.
                     let path = member.key.isEmpty ? JSONKeyPath([]) : keyPath(member.key, at: member.location)
-                    guard let path, let fields = fields(of: member.value, at: member.location, allowed: ["entity", "map"])
+                    guard let path, let fields = fields(of: member.value, at: member.location, allowed: ["entity", "map", "header"])
                     else { continue }
                     guard let entityField = fields["entity"] else {
                         report("missing", at: member.location.member("entity", at: .max))
@@ -149,6 +153,21 @@ struct ModelDecoder {
                     if let mapField = fields["map"] {
                         entry.map = string(mapField.value, at: mapField.location, expected: "expected an attribute name")
                         entry.mapLocation = mapField.location
+                    }
+                    if let headerField = fields["header"],
+                       let text = string(headerField.value, at: headerField.location, expected: "expected \"first\" or a key") {
+                        if entries.contains(where: { $0.header != nil }) {
+                            report("only one location can be a table", at: headerField.location)
+                        } else if text.isEmpty || text.contains(".") {
+                            report("expected \"first\" or a key of the object holding the records", at: headerField.location)
+                        } else if entry.map != nil {
+                            report("a location is a map or a table, not both", at: headerField.location)
+                        } else if text != "first", path.keys.isEmpty {
+                            report("a header under a key needs records under a key (the top-level value has no siblings)",
+                                   at: headerField.location)
+                        } else {
+                            entry.header = TabularHeader(text)
+                        }
                     }
                     entries.append(entry)
                     continue

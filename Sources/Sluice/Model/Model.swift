@@ -9,11 +9,21 @@ public struct Model: Sendable, Equatable {
     /// each member's value is a record, and its name goes to this attribute of the entity.
     /// The empty key path is the top-level value.
     public var rootMaps: [JSONKeyPath: String] = [:]
+    /// The record location of `root` whose records are rows of a table (arrays), and where
+    /// their header is (`TabularHeader`): at most one.
+    public var rootTable: (path: JSONKeyPath, header: TabularHeader)?
 
-    public init(root: Root? = nil, entities: [Entity], rootMaps: [JSONKeyPath: String] = [:]) {
+    public init(root: Root? = nil, entities: [Entity], rootMaps: [JSONKeyPath: String] = [:],
+                rootTable: (path: JSONKeyPath, header: TabularHeader)? = nil) {
         self.root = root
         self.entities = entities
         self.rootMaps = rootMaps
+        self.rootTable = rootTable
+    }
+
+    public static func == (lhs: Model, rhs: Model) -> Bool {
+        lhs.root == rhs.root && lhs.entities == rhs.entities && lhs.rootMaps == rhs.rootMaps
+            && lhs.rootTable?.path == rhs.rootTable?.path && lhs.rootTable?.header == rhs.rootTable?.header
     }
 
     public func entity(named name: String) -> Entity? {
