@@ -127,6 +127,6 @@ extension ModelDesigner {
         for root in roots {
             if let map = entities[root.entity].mapAttribute { rootMaps[JSONKeyPath(root.key.map { [$0] } ?? [])] = map }
         }
-        return Model(root: root, entities: modelEntities, rootMaps: rootMaps)
+        return Model(root: root, entities: modelEntities, rootMaps: rootMaps, rootTable: table)
     }
 }

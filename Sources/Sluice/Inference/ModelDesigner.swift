@@ -25,6 +25,9 @@ struct ModelDesigner {
     /// `--entity` was given: the top-level values are records, never an envelope.
     let entityGiven: Bool
 
+    /// The input is a table (`TabularSniffer`): its records location and header.
+    var table: (path: JSONKeyPath, header: TabularHeader)?
+
     private(set) var notes: [String] = []
     var entities: [ProposedEntity] = []
     private var entityIndex: [String: Int] = [:]
@@ -80,7 +83,10 @@ struct ModelDesigner {
                                table: InferenceNaming.identifier(key.key))
                     continue
                 }
-                let entity = entity(named: InferenceNaming.entityName(fromKey: key.key), table: InferenceNaming.identifier(key.key))
+                // A split table's rows are the input's records: named after the input.
+                let isTable = table?.path == JSONKeyPath([key.key])
+                let entity = isTable ? entity(named: rootName, table: rootTable)
+                    : entity(named: InferenceNaming.entityName(fromKey: key.key), table: InferenceNaming.identifier(key.key))
                 add(child, to: entity, isRoot: true)
                 roots.append((key.key, entity))
             }

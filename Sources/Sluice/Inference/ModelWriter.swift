@@ -18,11 +18,16 @@ enum ModelWriter {
         // A location that is a map is written `{"entity": …, "map": …}` (the top-level one under
         // the empty key path).
         func location(_ path: JSONKeyPath, _ entity: String) -> JSONValue {
-            guard let map = model.rootMaps[path] else { return .string(entity) }
-            return .object([.init("entity", .string(entity)), .init("map", .string(map))])
+            if let map = model.rootMaps[path] {
+                return .object([.init("entity", .string(entity)), .init("map", .string(map))])
+            }
+            if let table = model.rootTable, table.path == path {
+                return .object([.init("entity", .string(entity)), .init("header", .string(table.header.text))])
+            }
+            return .string(entity)
         }
         switch model.root {
-        case .entity(let name)? where model.rootMaps[JSONKeyPath([])] != nil:
+        case .entity(let name)? where model.rootMaps[JSONKeyPath([])] != nil || model.rootTable?.path == JSONKeyPath([]):
             members.append(.init("root", .object([.init("", location(JSONKeyPath([]), name))])))
         case .entity(let name)?:
             members.append(.init("root", .string(name)))
