@@ -32,6 +32,8 @@ struct ModelDesigner {
     var entities: [ProposedEntity] = []
     private var entityIndex: [String: Int] = [:]
     /// Each root location: its key in the envelope (nil for top-level records) and entity.
+    /// Each root location: its key path in the envelope (`data.stations`; nil for top-level
+    /// records) and entity.
     var roots: [(key: String?, entity: Int)] = []
     /// One-to-many relationships waiting for their inverse to-one in the child entity.
     var pendingInverses: [(entity: Int, relationship: Int, target: Int)] = []
@@ -75,26 +77,8 @@ struct ModelDesigner {
         if !entityGiven, reader.topLevelValues == 1, reader.records == 1, reader.nonObjectRecords == 0,
            !shapes[0].keys.contains(where: { $0.identityRank != nil && $0.values.scalars > 0 }), isMap(0) {
             addMapRoot(0, key: nil, name: rootName, table: rootTable)
-        } else if let keys = envelopeKeys() {
-            for key in keys {
-                guard let child = key.child else { continue }
-                if key.values.arrays == 0, isMap(child) {
-                    addMapRoot(child, key: key.key, name: InferenceNaming.entityName(fromKey: key.key),
-                               table: InferenceNaming.identifier(key.key))
-                    continue
-                }
-                // A split table's rows are the input's records: named after the input.
-                let isTable = table?.path == JSONKeyPath([key.key])
-                let entity = isTable ? entity(named: rootName, table: rootTable)
-                    : entity(named: InferenceNaming.entityName(fromKey: key.key), table: InferenceNaming.identifier(key.key))
-                add(child, to: entity, isRoot: true)
-                roots.append((key.key, entity))
-            }
-            let skipped = shapes[0].keys.filter { key in !keys.contains { $0.key == key.key } }.map(\.key)
-            if !skipped.isEmpty {
-                note("the input is one object holding record arrays; its other keys are left out: "
-                    + skipped.map(ModelProblem.quote).joined(separator: ", "))
-            }
+        } else if let locations = envelopeLocations() {
+            addEnvelopeRoots(locations)
         } else {
             let entity = entity(named: rootName, table: rootTable)
             add(0, to: entity, isRoot: true)
@@ -103,21 +87,6 @@ struct ModelDesigner {
         if reader.nonObjectRecords > 0 {
             note("\(reader.nonObjectRecords) of the \(reader.records) sampled records are not objects: an import rejects them (--on-error skip skips them)")
         }
-    }
-
-    /// The keys of an envelope's record arrays, or nil when the input is not an envelope.
-    private func envelopeKeys() -> [KeyStatistics]? {
-        guard !entityGiven, reader.topLevelValues == 1, reader.records == 1, reader.nonObjectRecords == 0 else { return nil }
-        let top = shapes[0]
-        // An object with an id of its own is one record, whatever it holds.
-        if top.keys.contains(where: { $0.identityRank != nil && $0.values.scalars > 0 }) { return nil }
-        let keys = top.keys.filter { key in
-            guard let child = key.child, Self.isAddressable(key.key) else { return false }
-            if key.values.objects == key.present, key.values.arrays == 0, isMap(child) { return true }
-            return key.values.arrays == key.present && key.elements.objects > 0
-                && key.elements.scalars == 0 && key.elements.arrays == 0
-        }
-        return keys.isEmpty ? nil : keys
     }
 
     /// A key a model's key path can name: not empty, and no dot (a dot separates keys).
