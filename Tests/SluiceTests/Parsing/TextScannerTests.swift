@@ -6,7 +6,7 @@ import Testing
 @Suite struct TextScannerTests {
     /// `["…"]` around `inner`, parsed whole and in chunks of every size from 1: the same
     /// events or the same error each time.
-    private func parse(_ inner: [UInt8], policy: InvalidTextPolicy = .reject) -> (events: [String], error: String?, replaced: Int) {
+    private func outcome(_ inner: [UInt8], policy: InvalidTextPolicy = .reject) -> (events: [String], error: String?, replaced: Int) {
         let bytes = Array("[\"".utf8) + inner + Array("\"]".utf8)
         var results: [(events: [String], error: String?, replaced: Int)] = []
         for chunkSize in [bytes.count, 1, 2, 3, 5] {
@@ -14,13 +14,7 @@ import Testing
             let parser = JSONParser(sourceName: "in.json", handler: recorder, options: .init(invalidText: policy))
             var failure: String?
             do {
-                var start = 0
-                while start < bytes.count {
-                    let end = min(start + chunkSize, bytes.count)
-                    try bytes[start..<end].withUnsafeBytes { try parser.parse($0) }
-                    start = end
-                }
-                try parser.finish()
+                try parse(bytes, with: parser, chunkSize: chunkSize)
             } catch let error as SluiceError {
                 failure = error.description
             } catch {}
@@ -58,13 +52,13 @@ import Testing
     @Test(arguments: 0..<invalid.count)
     func invalidTextIsAnErrorAtItsFirstByte(_ index: Int) {
         let (bytes, error, _) = Self.invalid[index]
-        #expect(parse(bytes).error == error)
+        #expect(outcome(bytes).error == error)
     }
 
     @Test(arguments: 0..<invalid.count)
     func invalidTextIsReplacedByMaximalSubparts(_ index: Int) {
         let (bytes, _, replaced) = Self.invalid[index]
-        let result = parse(bytes, policy: .replace)
+        let result = outcome(bytes, policy: .replace)
         #expect(result.error == nil)
         #expect(result.events == ["[", "s:" + replaced, "]"])
         #expect(result.replaced == replaced.unicodeScalars.filter { $0 == "\u{FFFD}" }.count)
@@ -89,7 +83,7 @@ import Testing
     @Test(arguments: 0..<valid.count)
     func validEdgeCasesPassUnchanged(_ index: Int) {
         let (bytes, text) = Self.valid[index]
-        let result = parse(bytes)
+        let result = outcome(bytes)
         #expect(result.error == nil)
         #expect(result.events == ["[", "s:" + text, "]"])
     }
