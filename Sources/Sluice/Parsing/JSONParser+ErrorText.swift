@@ -27,7 +27,14 @@ extension JSONParser {
     /// A non-ASCII character where a token should start (a no-break space between tokens). Not
     /// named by its code point: its bytes may go on in the next chunk, and the message must be
     /// the same however the input is chunked.
-    static let nonASCIIOutsideString = "invalid JSON: unexpected non-ASCII character outside a string"
+    static func describeNonASCII(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x80...0xBF: TextProblem.strayContinuation.message
+        case 0xC0, 0xC1: TextProblem.overlong.message
+        case 0xF5...0xFF: TextProblem.beyondUnicode.message
+        default: "invalid JSON: unexpected non-ASCII character outside a string"
+        }
+    }
 
     static func isParseError(_ handle: yajl_handle) -> Bool {
         guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }

@@ -342,10 +342,10 @@ final class JSONParser {
             let position = refused
                 ?? (offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0)))
             var message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
-            // A byte of 0x80 or more outside a string: name the character, or its bad UTF-8.
+            // A byte of 0x80 or more outside a string: what the byte alone says (the bytes after it
+            // may be in the next chunk, and the message must not depend on the chunking).
             if refused == nil, offset >= 0, offset < chunk.count, chunk[offset] >= 0x80 {
-                message = scanner.fault(atOrBefore: chunkStart + Int64(offset))?.problem.message
-                    ?? Self.nonASCIIOutsideString
+                message = Self.describeNonASCII(chunk[offset])
             }
             self.handle = nil
             yajl_free(handle)

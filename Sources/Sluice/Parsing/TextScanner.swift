@@ -203,9 +203,4 @@ struct TextScanner {
         nextFaultOffset = faults[head].offset
         return taken
     }
-
-    /// The first fault not yet taken, if it is at or before `offset`.
-    func fault(atOrBefore offset: Int64) -> TextFault? {
-        head < faults.count && faults[head].offset <= offset ? faults[head] : nil
-    }
 }

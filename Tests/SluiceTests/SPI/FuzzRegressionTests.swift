@@ -9,6 +9,8 @@ import Testing
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var input: String
+        /// Bytes that are not UTF-8, in place of `input`.
+        var rawInput: [UInt8]? = nil
         var chunkSize: Int
         var maxValueBytes: Int
         var maxDepth = 1_000
@@ -79,6 +81,12 @@ import Testing
              input: "{" + String(repeating: "\u{0B}\u{0C}", count: 40) + "\"id\": 1}", chunkSize: 4, maxValueBytes: 48,
              error: "fuzz:1:2: invalid JSON: a vertical tab (0x0B) is not JSON whitespace (only space, tab, LF and CR are) "
                 + "and must be escaped in a string"),
+        // crash-e00b00ee: a truncated UTF-8 sequence (`E0` then `1`) where a token should
+        // start. Whole, the scanner knew it was truncated; in chunks, the chunk ended after `E0`
+        // and it did not. Outside a string the message now rests on the byte alone.
+        Case(name: "non-ASCII lead byte outside a string at a chunk boundary",
+             input: "", rawInput: Array(#"[{"a""#.utf8) + [0xE0] + Array(#"1,"A":2}]"#.utf8), chunkSize: 6,
+             maxValueBytes: 1 << 20, error: "fuzz:1:6: invalid JSON: unexpected non-ASCII character outside a string"),
         Case(name: "parse error on a separator after an accepted separator",
              input: "[1,\n  ,2]", chunkSize: 3, maxValueBytes: 1 << 20, freeform: true,
              error: "fuzz:2:3: invalid JSON: unallowed token at this point in JSON text"),
@@ -86,7 +94,7 @@ import Testing
 
     @Test(arguments: cases)
     func wholeAndChunkedAgree(_ test: Case) throws {
-        let bytes = Array(test.input.utf8)
+        let bytes = test.rawInput ?? Array(test.input.utf8)
         func run(_ chunkSize: Int) throws -> Fuzzing.Outcome {
             test.freeform
                 ? Fuzzing.mapFreeform(bytes, chunkSize: chunkSize, maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)
