@@ -36,6 +36,13 @@ extension JSONParser {
         }
     }
 
+    /// yajl's lexical error for a byte that cannot start a token (not one inside a string).
+    static func isInvalidCharOutsideString(_ handle: yajl_handle) -> Bool {
+        guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
+        defer { yajl_free_error(handle, raw) }
+        return String(cString: raw).contains("invalid char in json text")
+    }
+
     static func isParseError(_ handle: yajl_handle) -> Bool {
         guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
         defer { yajl_free_error(handle, raw) }

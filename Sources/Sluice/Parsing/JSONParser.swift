@@ -344,7 +344,8 @@ final class JSONParser {
             var message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
             // A byte of 0x80 or more outside a string: what the byte alone says (the bytes after it
             // may be in the next chunk, and the message must not depend on the chunking).
-            if refused == nil, offset >= 0, offset < chunk.count, chunk[offset] >= 0x80 {
+            if refused == nil, offset >= 0, offset < chunk.count, chunk[offset] >= 0x80,
+               Self.isInvalidCharOutsideString(handle) {
                 message = Self.describeNonASCII(chunk[offset])
             }
             self.handle = nil

@@ -87,6 +87,12 @@ import Testing
         Case(name: "non-ASCII lead byte outside a string at a chunk boundary",
              input: "", rawInput: Array(#"[{"a""#.utf8) + [0xE0] + Array(#"1,"A":2}]"#.utf8), chunkSize: 6,
              maxValueBytes: 1 << 20, error: "fuzz:1:6: invalid JSON: unexpected non-ASCII character outside a string"),
+        // crash-d60119a7: bytes FF inside a key, then a NUL. yajl refuses the NUL, and its
+        // offset fell on an FF whole but in the previous chunk when chunked, so the FF named
+        // the error in one run only. Only an error outside a string is named by its byte.
+        Case(name: "control character after invalid UTF-8 in a key",
+             input: "", rawInput: Array(#"{"ite"#.utf8) + Array(repeating: 0xFF, count: 11) + [0x00, 0xFF, 0x22, 0x7D],
+             chunkSize: 8, maxValueBytes: 1 << 20, error: "fuzz:1:16: invalid JSON: invalid character inside string"),
         Case(name: "parse error on a separator after an accepted separator",
              input: "[1,\n  ,2]", chunkSize: 3, maxValueBytes: 1 << 20, freeform: true,
              error: "fuzz:2:3: invalid JSON: unallowed token at this point in JSON text"),
