@@ -108,13 +108,6 @@ final class JSONParser {
         eventsInChunk = 0
         let status = yajl_parse(handle, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         try check(status, handle: handle)
-        if let invalidByte {
-            let offset = chunkStart + Int64(invalidByte.index)
-            lines.advance(to: offset, in: bytes, chunkStart: chunkStart)
-            self.handle = nil
-            yajl_free(handle)
-            throw fail(TextProblem.notWhitespace(invalidByte.value).message, at: lines.position(of: offset))
-        }
         // yajl keeps an unfinished string or number in a buffer of its own, growing it chunk
         // after chunk; stop before one token can take unbounded memory. A token's size is
         // its bytes in the input, from its first byte (whitespace and separators before it
@@ -131,6 +124,13 @@ final class JSONParser {
         lines.advance(to: chunkStart + Int64(bytes.count), in: bytes, chunkStart: chunkStart)
         if let start = pendingTokenStart, chunkStart + Int64(bytes.count) - start.offset > Int64(options.maxValueBytes) {
             throw tooLarge(at: start)
+        }
+        // After the size check: the bytes before it are lexed as a chunk ending there would be.
+        if let invalidByte {
+            let offset = chunkStart + Int64(invalidByte.index)
+            self.handle = nil
+            yajl_free(handle)
+            throw fail(TextProblem.notWhitespace(invalidByte.value).message, at: lines.position(of: offset))
         }
         keepSpanningString()
     }

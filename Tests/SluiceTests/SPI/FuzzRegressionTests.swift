@@ -93,6 +93,12 @@ import Testing
         Case(name: "control character after invalid UTF-8 in a key",
              input: "", rawInput: Array(#"{"ite"#.utf8) + Array(repeating: 0xFF, count: 11) + [0x00, 0xFF, 0x22, 0x7D],
              chunkSize: 8, maxValueBytes: 1 << 20, error: "fuzz:1:16: invalid JSON: invalid character inside string"),
+        // crash-88a47522: a vertical tab inside a string already over the limit. Whole, the
+        // tab was reported before the size check; in chunks the size came first. Now the bytes
+        // before the tab are checked as a chunk ending there.
+        Case(name: "vertical tab inside an oversized string",
+             input: "{\"id\":1,\"name\":\"" + String(repeating: "x", count: 60) + "\u{0B}\"}", chunkSize: 4,
+             maxValueBytes: 48, error: "fuzz:1:16: a single value is larger than 48 bytes (--max-value-bytes)"),
         Case(name: "parse error on a separator after an accepted separator",
              input: "[1,\n  ,2]", chunkSize: 3, maxValueBytes: 1 << 20, freeform: true,
              error: "fuzz:2:3: invalid JSON: unallowed token at this point in JSON text"),
