@@ -112,4 +112,27 @@ import Testing
         let stats = try #require(try JSONSerialization.jsonObject(with: Data(workspace.bytes(of: "s.json") ?? [])) as? [String: Any])
         #expect((stats["totals"] as? [String: Any])?["unchanged"] as? Int == 5)
     }
+
+    @Test func inferProposesAToManyMapForMapsInsideRecords() throws {
+        let workspace = Workspace()
+        try workspace.write(#"""
+            {"users": {
+              "-NxA1b2C3d4E5f6G7h8I": {"name": "Ann", "posts": {"-NyA1b2C3d4E5f6G7h8I": {"title": "a"}, "-NyA1b2C3d4E5f6G7h8J": {"title": "b"}}},
+              "-NxA1b2C3d4E5f6G7h8J": {"name": "Bo", "posts": {"-NyA1b2C3d4E5f6G7h8K": {"title": "c"}}},
+              "-NxA1b2C3d4E5f6G7h8K": {"name": "Cy"}}}
+            """#, to: "export.json")
+        let infer = try workspace.sluice("infer", "export.json")
+        #expect(infer.status == 0, "\(infer)")
+        #expect(infer.stdout.contains(#""posts": { "entity": "Post", "toMany": true, "inverse": "user", "map": "id" }"#), "\(infer.stdout)")
+        try workspace.write(infer.stdout, to: "model.json")
+        let first = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--quiet", "export.json")
+        #expect(first.status == 0, "\(first)")
+        #expect(try workspace.database("out.sqlite").rows("SELECT p.id, p.title, u.name FROM posts p JOIN users u ON u.pk = p.user_pk ORDER BY p.pk")
+            == [[.text("-NyA1b2C3d4E5f6G7h8I"), .text("a"), .text("Ann")], [.text("-NyA1b2C3d4E5f6G7h8J"), .text("b"), .text("Ann")],
+                [.text("-NyA1b2C3d4E5f6G7h8K"), .text("c"), .text("Bo")]])
+        let again = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "export.json")
+        #expect(again.entityLines == ["User: inserted 0, updated 0, unchanged 3, rejected 0, links 0, unresolved 0",
+                                      "Post: inserted 0, updated 0, unchanged 3, rejected 0, links 0, unresolved 0",
+                                      "total: inserted 0, updated 0, unchanged 6, rejected 0, links 0, unresolved 0"], "\(again)")
+    }
 }

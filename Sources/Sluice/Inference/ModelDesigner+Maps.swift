@@ -36,9 +36,47 @@ extension ModelDesigner {
                 || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
     }
 
+    /// The places inside records that are maps: per key name (one entity per name, as for any
+    /// nested place), the objects under it in every record, taken together. They are maps when
+    /// all their members are objects, at least two in all, with id-like names (or at least
+    /// `minimumMapMembers` of one shape), and no name appears twice (a name is one record).
+    func nestedMapShapes() -> Set<Int> {
+        var places: [String: [Int]] = [:]
+        var onlyObjects: [String: Bool] = [:]
+        for shape in shapes.indices where entity(of: shape) != nil || shape != 0 {
+            for key in shapes[shape].keys {
+                guard let child = key.child, entity(of: child) == nil else { continue }
+                places[key.key, default: []].append(child)
+                let objects = key.values.objects == key.present && key.values.arrays == 0 && key.values.scalars == 0
+                onlyObjects[key.key] = (onlyObjects[key.key] ?? true) && objects
+            }
+        }
+        var found = Set<Int>()
+        for (name, children) in places where onlyObjects[name] == true {
+            let members = children.flatMap { shapes[$0].keys }
+            guard members.count >= 2, children.allSatisfy({ shapes[$0].droppedKeys == 0 }),
+                  members.allSatisfy({ $0.child != nil && $0.values.objects == $0.present && $0.values.arrays == 0
+                      && $0.values.scalars == 0 && $0.present == 1 }),
+                  Set(members.map(\.key)).count == members.count
+            else { continue }
+            var isMap = members.allSatisfy { Self.isIDLike($0.key) }
+            if !isMap, members.count >= Self.minimumMapMembers {
+                let widest = members.map { shapes[$0.child!].keys.count }.max() ?? 0
+                let all = Set(members.flatMap { shapes[$0.child!].keys.map(\.key) })
+                isMap = widest > 0 && Double(all.count) <= Double(widest) * 1.5
+            }
+            if isMap { found.formUnion(children) }
+        }
+        return found
+    }
+
     /// The type of a map's member names: integer when all are integers without leading zeros.
     func memberNameType(_ shape: Int) -> AttributeType {
-        let integral = shapes[shape].keys.allSatisfy { key in
+        memberNameType(of: [shape])
+    }
+
+    func memberNameType(of places: [Int]) -> AttributeType {
+        let integral = places.flatMap { shapes[$0].keys }.allSatisfy { key in
             key.key.utf8.allSatisfy { (0x30...0x39).contains($0) } && key.key.utf8.count <= 18
                 && (key.key == "0" || key.key.utf8.first != UInt8(ascii: "0"))
         }
@@ -75,6 +113,13 @@ extension ModelDesigner {
             entities[index].attributes.insert(Model.Attribute(name: name, type: type), at: 0)
             entities[index].identityAttribute = name
             entities[index].mapAttribute = name
+        }
+        // Relationships to a map's members name the attribute their names go to.
+        for index in entities.indices {
+            for number in entities[index].relationships.indices where entities[index].relationships[number].map == "" {
+                let target = entities.firstIndex { $0.name == entities[index].relationships[number].entity }
+                entities[index].relationships[number].map = target.flatMap { entities[$0].mapAttribute }
+            }
         }
     }
 }

@@ -25,6 +25,8 @@ struct ModelDesigner {
     /// `--entity` was given: the top-level values are records, never an envelope.
     let entityGiven: Bool
 
+    /// The objects inside records that are maps (`nestedMapShapes`).
+    var nestedMaps: Set<Int> = []
     /// The input is a table (`TabularSniffer`): its records location and header.
     var table: (path: JSONKeyPath, header: TabularHeader)?
 
@@ -114,6 +116,7 @@ struct ModelDesigner {
 
     /// Every nested place, breadth first from the roots, joins the entity named after its key.
     private mutating func discoverNestedEntities() {
+        nestedMaps = nestedMapShapes()
         var queue = entities.flatMap(\.shapes)
         var visited = Set(queue)
         var next = 0
@@ -123,6 +126,16 @@ struct ModelDesigner {
             for key in shapes[shape].keys {
                 guard let child = key.child else { continue }
                 let entity = entity(named: InferenceNaming.entityName(fromKey: key.key), table: InferenceNaming.identifier(key.key))
+                // A map's members are the entity's records, not the map itself.
+                if nestedMaps.contains(child) {
+                    let type = memberNameType(child)
+                    entities[entity].mapKeyType = entities[entity].mapKeyType == .string ? .string : type
+                    for member in shapes[child].keys.compactMap(\.child) {
+                        add(member, to: entity, isRoot: false)
+                        if visited.insert(member).inserted { queue.append(member) }
+                    }
+                    continue
+                }
                 add(child, to: entity, isRoot: false)
                 if visited.insert(child).inserted { queue.append(child) }
             }
