@@ -37,6 +37,8 @@ struct MappingPlan {
         var relatedBy: (attribute: Int, converter: ValueConverter)?
         /// `Target.attribute` of `relatedBy`, or the target's name: for messages.
         var relatedByName: String
+        /// A to-many given as an object used as a map: the target attribute of the member names.
+        var mapAttribute: Int?
 
         /// A bare id converted to the target's `relatedBy` attribute.
         func key(_ value: Scalar) throws(ConversionError) -> ColumnValue {
@@ -66,10 +68,16 @@ struct MappingPlan {
     /// Where records are, above them: an envelope's keys, or the records themselves.
     struct LocationNode {
         var entity: Int?
+        /// The records here are the members of an object used as a map: the entity's attribute
+        /// that takes each member's name.
+        var mapAttribute: Int?
         var children = KeyTable()
     }
 
     var entities: [EntityPlan] = []
+    /// The model's `root` location whose records are rows of a table, and their header; the
+    /// import reads it through `TabularRows`.
+    var table: (path: JSONKeyPath, header: TabularHeader)?
     var keyNodes: [KeyNode] = []
     var locationNodes: [LocationNode] = [LocationNode()]
     /// Where the top-level values go.

@@ -80,6 +80,10 @@ extension RecordAssembler {
             completed.links = Array(repeating: nil, count: relationshipCount)
         }
         completedParent = nil
+        if let failure = record.invalidText {
+            return .rejected(.init("\(plan.entities[record.entity].name): \(failures[failure])", at: record.position,
+                                   entity: record.entity))
+        }
         for index in 0..<attributeCount {
             let attribute = events.attributes[Int(entity.firstAttribute) + index]
             switch cells[record.slotBase + index].state(in: record.generation) {
