@@ -29,9 +29,12 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: "Check the model as if importing with --path KEYPATH.")
     var path: String?
 
+    @Option(name: .long, help: ArgumentHelp("Check the model as if importing with --map-key NAME.", valueName: "name"))
+    var mapKey: String?
+
     func run() throws {
         let file = try ModelFile.load(path: model)
-        try file.validateForCheck(entity: entity, path: path)
+        try file.validateForCheck(entity: entity, path: path, mapKey: mapKey)
         ModelNotes.printAll(of: file)
         let count = file.model.entities.count
         let notes = file.notes.isEmpty ? "" : ", \(ModelNotes.count(file))"

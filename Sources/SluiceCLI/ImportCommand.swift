@@ -52,6 +52,12 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The key path of the records inside an envelope, e.g. data.items.")
     var path: String?
 
+    @Option(name: .long, help: ArgumentHelp("The records are the members of an object used as a map (at --path, or the top-level object); each member's name goes to this attribute (with --model and --entity) or column.", valueName: "name"))
+    var mapKey: String?
+
+    @Option(name: .long, help: ArgumentHelp("The records are rows of a table (arrays): 'first' (the first array is the header, as NDJSON or in one array) or the key beside the records holding the header (pandas split: --path data --header columns).", valueName: "first|key"))
+    var header: String?
+
     @Option(name: .long, help: "Records per find-or-create batch.")
     var batchSize: Int = ImportOptions().batchSize
 
@@ -66,6 +72,9 @@ struct ImportCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Write each rejected record as one JSON line to this file.", valueName: "file"))
     var rejects: String?
+
+    @Option(name: .long, help: "Invalid UTF-8 or an unpaired surrogate escape in a string: reject (an error; a record error inside a record) or replace (with U+FFFD, counted).")
+    var invalidText: InvalidTextPolicy = .reject
 
     @Option(name: .long, help: "The largest single JSON value accepted, in bytes (at most 2147483647).")
     var maxValueBytes: Int = ImportOptions().maxValueBytes
@@ -114,9 +123,12 @@ struct ImportCommand: ParsableCommand {
         var options = ImportOptions()
         options.entity = entity
         options.path = path
+        options.mapKey = mapKey
+        options.header = header.map(TabularHeader.init)
         options.batchSize = batchSize
         options.onError = onError
         options.maxValueBytes = maxValueBytes
+        options.invalidText = invalidText
         options.unresolved = unresolved
         options.deleteMissing = deleteMissing
         options.analyze = analyze
@@ -137,7 +149,7 @@ struct ImportCommand: ParsableCommand {
         let importer: Importer
         if let model {
             let file = try ModelFile.load(path: model)
-            try file.validateForImport(entity: entity, path: path)
+            try file.validateForImport(entity: entity, path: path, mapKey: mapKey)
             if !quiet { ModelNotes.printSummary(of: file) }
             importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
         } else {
@@ -168,3 +180,4 @@ struct ImportCommand: ParsableCommand {
 
 extension ImportOptions.ErrorPolicy: ExpressibleByArgument {}
 extension Model.UnresolvedPolicy: ExpressibleByArgument {}
+extension InvalidTextPolicy: ExpressibleByArgument {}

@@ -55,6 +55,7 @@ struct StatsFile: Encodable {
     var phases: Phases
     var recordsPerSecond: Double
     var peakMemoryBytes: Int64
+    var replacementCharacters: Int
     var unresolvedExamples: [String]
 
     init(_ report: ImportReport) {
@@ -73,6 +74,7 @@ struct StatsFile: Encodable {
         phases = Phases(report.phases)
         recordsPerSecond = report.recordsPerSecond
         peakMemoryBytes = report.peakMemoryBytes
+        replacementCharacters = report.replacementCharacters
         unresolvedExamples = report.unresolvedExamples
     }
 

@@ -21,6 +21,11 @@ enum Summary {
             + "(\(Format.bytes(report.bytes))) in \(Format.seconds(report.seconds)), "
             + "\(Format.rate(report.records, seconds: report.seconds)) records/s, "
             + "peak memory \(Format.bytes(report.peakMemoryBytes))")
+        if report.replacementCharacters > 0 {
+            let count = report.replacementCharacters
+            lines.append("sluice: \(Format.grouped(count)) invalid text \(count == 1 ? "sequence" : "sequences") "
+                + "replaced with U+FFFD (--invalid-text replace)")
+        }
         if report.unresolved > 0 {
             let count = report.unresolved
             lines.append("sluice: \(count) \(count == 1 ? "reference" : "references") left unresolved (links left empty), "

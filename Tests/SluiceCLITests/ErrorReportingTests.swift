@@ -86,7 +86,7 @@ import Testing
                 ]),
         Failure(name: "invalid UTF-8", arguments: model + smallBatches,
                 stdin: "", status: 65,
-                stderr: ["sluice: error: <stdin>:2:19: invalid UTF-8 in a string"],
+                stderr: ["sluice: error: <stdin>:2:1: T: invalid UTF-8 (code point beyond U+10FFFF) at line 2, column 19"],
                 rawStdin: Array("{\"id\": 1, \"n\": 11}\n{\"id\": 2, \"x\": \"ab".utf8) + [0xFF, 0xFE] + Array("\"}\n".utf8)),
         Failure(name: "nesting deeper than 1,000 levels", arguments: model + smallBatches,
                 stdin: "{\"id\": 1, \"n\": 11}\n{\"id\": 2, \"x\": " + String(repeating: "[", count: 1_000) + "]}\n",

@@ -216,7 +216,7 @@ import Testing
         let data = try #require(workspace.bytes(of: "stats.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])
         #expect(Set(json.keys) == ["entities", "totals", "sources", "records", "bytes", "seconds", "phases", "recordsPerSecond",
-                                   "peakMemoryBytes", "unresolvedExamples"])
+                                   "peakMemoryBytes", "replacementCharacters", "unresolvedExamples"])
         #expect(json["records"] as? Int == 155)
         #expect(json["bytes"] as? Int == sample.count)
         #expect(json["sources"] as? [String] == ["<stdin>"])

@@ -14,8 +14,18 @@ public struct ImportOptions: Sendable {
     public var entity: String?
     /// `--path`: where the records are inside an envelope, e.g. `data.items`.
     public var path: String?
+    /// `--map-key`: the records are the members of an object used as a map (at `path`, or the
+    /// top-level object), and each member's name goes to this attribute (with a model, which
+    /// then needs `entity`) or column (zero-config).
+    public var mapKey: String?
+    /// `--header`: the records are rows of a table (arrays) whose header is the first array
+    /// (`first`) or the array under this key beside the records (pandas' `columns`).
+    public var header: TabularHeader?
     /// The largest single JSON value accepted; at most `largestMaxValueBytes`.
     public var maxValueBytes = 64 << 20
+    /// `--invalid-text`: what invalid UTF-8 or an unpaired surrogate escape in a string or key
+    /// does: an error (a record error inside a record), or U+FFFD in its place.
+    public var invalidText = InvalidTextPolicy.reject
     /// Bytes read from an input at a time.
     public var chunkSize = 1 << 20
     /// `--unresolved`: what happens to references still missing at the end, for every

@@ -39,6 +39,9 @@ public struct ImportReport: Sendable, Equatable, Codable {
     public var peakMemoryBytes: Int64
     /// Where the time went: the seconds of each phase, which add up to at most `seconds`.
     public var phases = Phases()
+    /// U+FFFD put in place of invalid text (`--invalid-text replace`): one per invalid UTF-8
+    /// sequence (maximal subpart) and per unpaired surrogate escape.
+    public var replacementCharacters = 0
 
     public var inserted: Int { entities.reduce(0) { $0 + $1.inserted } }
     public var updated: Int { entities.reduce(0) { $0 + $1.updated } }

@@ -34,6 +34,7 @@ public final class Importer {
     /// Bytes of the finished inputs as stored (compressed for gzip), for progress.
     private var storedBytes: Int64 = 0
     private var records = 0
+    private var replacementCharacters = 0
     private var finished = false
     /// Past the point of no return: a cancellation no longer applies.
     private var committing = false
@@ -66,7 +67,8 @@ public final class Importer {
         try HookedSink.validate(options.hooks, model: model)
         let plan: MappingPlan
         do {
-            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:))),
+            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
+                                                                  mapKey: options.mapKey),
                                    rawAttributes: HookedSink.rawAttributes(options.hooks))
         } catch {
             throw SluiceError(error)
@@ -115,7 +117,7 @@ public final class Importer {
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { connection, rejects, _ throws(SluiceError) in
             let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError, rejects: rejects)
-            return .freeform(writer, FreeformStream(table: table, path: path, sink: writer,
+            return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey, sink: writer,
                                                     capturesRejectedRecords: rejects != nil,
                                                     maxValueBytes: options.maxValueBytes))
         }
@@ -302,8 +304,11 @@ public final class Importer {
             let recordsBefore = stream.recordCount
             var parserOptions = JSONParser.Options()
             parserOptions.maxValueBytes = options.maxValueBytes
-            let parser = JSONParser(sourceName: source.name, handler: stream, options: parserOptions)
+            parserOptions.invalidText = options.invalidText
+            let rows = tabularRows(around: stream)
+            let parser = JSONParser(sourceName: source.name, handler: rows ?? stream, options: parserOptions)
             stream.parser = parser
+            rows?.parser = parser
             var reader = ChunkReader(source: source, chunkSize: options.chunkSize)
             while let chunk = try reader.next() {
                 try checkCancellation()
@@ -320,6 +325,7 @@ public final class Importer {
             bytes += reader.bytesRead
             storedBytes += source.storedBytesRead
             records += stream.recordCount - recordsBefore
+            replacementCharacters += parser.replacementCharacters
         } catch {
             // A batch being written failed before the parser got this far: that comes first.
             var error = error
@@ -327,6 +333,15 @@ public final class Importer {
             cancel()
             throw interruptedIfCancelled(error)
         }
+    }
+
+    /// The translator of a tabular input's rows into records (`--header`, or the model's
+    /// `root` table when `--entity` does not override it); nil for any other input.
+    private func tabularRows(around stream: any RecordEventHandler) -> TabularRows? {
+        let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
+        if let header = options.header { return TabularRows(inner: stream, path: path, header: header) }
+        guard options.entity == nil, case .model(let plan, _)? = target, let table = plan.table else { return nil }
+        return TabularRows(inner: stream, path: table.path.keys, header: table.header)
     }
 
     /// Lets a read blocked on an idle input give up once the import is cancelled.
@@ -353,7 +368,9 @@ public final class Importer {
         case .freeform(let writer, _)?: entities = [writer.counts]
         case nil: entities = []
         }
-        return ImportReport(entities: entities, sources: sources, bytes: bytes, records: records,
-                     seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
+        var report = ImportReport(entities: entities, sources: sources, bytes: bytes, records: records,
+                                  seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
+        report.replacementCharacters = replacementCharacters
+        return report
     }
 }

@@ -117,12 +117,18 @@ extension ModelDesigner {
         if roots.count == 1, roots[0].key == nil {
             root = .entity(entities[roots[0].entity].name)
         } else {
-            root = .paths(roots.map { (JSONKeyPath([$0.key ?? ""]), entities[$0.entity].name) })
+            root = .paths(roots.map { (JSONKeyPath($0.key.map { $0.split(separator: ".").map(String.init) } ?? []), entities[$0.entity].name) })
         }
         let modelEntities = entities.filter(\.isEntity).map { entity in
             Model.Entity(name: entity.name, table: entity.table, identity: entity.identity,
                          attributes: entity.attributes, relationships: entity.relationships)
         }
-        return Model(root: root, entities: modelEntities)
+        var rootMaps: [JSONKeyPath: String] = [:]
+        for root in roots {
+            if let map = entities[root.entity].mapAttribute {
+                rootMaps[JSONKeyPath(root.key.map { $0.split(separator: ".").map(String.init) } ?? [])] = map
+            }
+        }
+        return Model(root: root, entities: modelEntities, rootMaps: rootMaps, rootTable: table)
     }
 }

@@ -45,6 +45,8 @@ extension ModelDesigner {
         /// One-to-many: no child id repeats under this key, so each child has one parent and
         /// the link can live in a to-one column of the child.
         var wantsInverse: Bool
+        /// The value is an object used as a map, its members the target's records.
+        var isMap = false
     }
 
     mutating func buildMembers(of index: Int) {
@@ -66,8 +68,10 @@ extension ModelDesigner {
             let snapshot = names
             let name = names.claim(InferenceNaming.identifier(found.path.joined(separator: "_"))) { snapshot.isFree($0 + "_pk") }
             names.reserve(name + "_pk")
+            // A map's attribute is named once the target's members are built (`addMapAttributes`).
             entities[index].relationships.append(Model.Relationship(
-                name: name, entity: entities[found.target].name, toMany: found.toMany, keys: [JSONKeyPath(found.path)]))
+                name: name, entity: entities[found.target].name, toMany: found.toMany, keys: [JSONKeyPath(found.path)],
+                map: found.isMap ? "" : nil))
             if found.wantsInverse {
                 pendingInverses.append((entity: index, relationship: entities[index].relationships.count - 1, target: found.target))
             }
@@ -86,6 +90,12 @@ extension ModelDesigner {
             guard Self.isAddressable(key.key) else {
                 note("\(entities[entity].name): the key \(ModelProblem.quote(key.key)) is left out: "
                     + (key.key.isEmpty ? "a model cannot name an empty key" : "a model key path cannot name a key holding a dot (the dot separates keys)"))
+                continue
+            }
+            if !key.children.isEmpty, key.children.allSatisfy(nestedMaps.contains),
+               let member = key.children.compactMap({ shapes[$0].keys.first?.child }).first,
+               let target = self.entity(of: member) {
+                relationships.append(FoundRelationship(path: keyPath, target: target, toMany: true, wantsInverse: true, isMap: true))
                 continue
             }
             if let found = relationship(key, path: keyPath, label: label) {

@@ -25,10 +25,17 @@ struct ModelDesigner {
     /// `--entity` was given: the top-level values are records, never an envelope.
     let entityGiven: Bool
 
+    /// The objects inside records that are maps (`nestedMapShapes`).
+    var nestedMaps: Set<Int> = []
+    /// The input is a table (`TabularSniffer`): its records location and header.
+    var table: (path: JSONKeyPath, header: TabularHeader)?
+
     private(set) var notes: [String] = []
     var entities: [ProposedEntity] = []
     private var entityIndex: [String: Int] = [:]
     /// Each root location: its key in the envelope (nil for top-level records) and entity.
+    /// Each root location: its key path in the envelope (`data.stations`; nil for top-level
+    /// records) and entity.
     var roots: [(key: String?, entity: Int)] = []
     /// One-to-many relationships waiting for their inverse to-one in the child entity.
     var pendingInverses: [(entity: Int, relationship: Int, target: Int)] = []
@@ -54,12 +61,14 @@ struct ModelDesigner {
         discoverNestedEntities()
         for index in entities.indices { chooseIdentity(of: index) }
         for index in entities.indices where entities[index].isEntity { buildMembers(of: index) }
+        addMapAttributes()
         addInverses()
         addReferencesByID()
         for index in entities.indices where entities[index].isEntity && entities[index].identity.isEmpty {
             addCompositeIdentity(to: index)
             if entities[index].identity.isEmpty { noteAppendOnly(entities[index].name) }
         }
+        fitColumnLimit()
         nameTables()
         return assemble()
     }
@@ -67,18 +76,11 @@ struct ModelDesigner {
     // MARK: Roots
 
     private mutating func findRoots() {
-        if let keys = envelopeKeys() {
-            for key in keys {
-                guard let child = key.child else { continue }
-                let entity = entity(named: InferenceNaming.entityName(fromKey: key.key), table: InferenceNaming.identifier(key.key))
-                add(child, to: entity, isRoot: true)
-                roots.append((key.key, entity))
-            }
-            let skipped = shapes[0].keys.filter { key in !keys.contains { $0.key == key.key } }.map(\.key)
-            if !skipped.isEmpty {
-                note("the input is one object holding record arrays; its other keys are left out: "
-                    + skipped.map(ModelProblem.quote).joined(separator: ", "))
-            }
+        if !entityGiven, reader.topLevelValues == 1, reader.records == 1, reader.nonObjectRecords == 0,
+           !shapes[0].keys.contains(where: { $0.identityRank != nil && $0.values.scalars > 0 }), isMap(0) {
+            addMapRoot(0, key: nil, name: rootName, table: rootTable)
+        } else if let locations = envelopeLocations() {
+            addEnvelopeRoots(locations)
         } else {
             let entity = entity(named: rootName, table: rootTable)
             add(0, to: entity, isRoot: true)
@@ -89,19 +91,6 @@ struct ModelDesigner {
         }
     }
 
-    /// The keys of an envelope's record arrays, or nil when the input is not an envelope.
-    private func envelopeKeys() -> [KeyStatistics]? {
-        guard !entityGiven, reader.topLevelValues == 1, reader.records == 1, reader.nonObjectRecords == 0 else { return nil }
-        let top = shapes[0]
-        // An object with an id of its own is one record, whatever it holds.
-        if top.keys.contains(where: { $0.identityRank != nil && $0.values.scalars > 0 }) { return nil }
-        let keys = top.keys.filter { key in
-            key.child != nil && key.values.arrays == key.present && key.elements.objects > 0
-                && key.elements.scalars == 0 && key.elements.arrays == 0 && Self.isAddressable(key.key)
-        }
-        return keys.isEmpty ? nil : keys
-    }
-
     /// A key a model's key path can name: not empty, and no dot (a dot separates keys).
     static func isAddressable(_ key: String) -> Bool {
         !key.isEmpty && !key.contains(".")
@@ -110,14 +99,14 @@ struct ModelDesigner {
     // MARK: Entities
 
     /// The entity of that name, made when new.
-    private mutating func entity(named name: String, table: String?) -> Int {
+    mutating func entity(named name: String, table: String?) -> Int {
         if let index = entityIndex[name] { return index }
         entities.append(ProposedEntity(name: name, table: table))
         entityIndex[name] = entities.count - 1
         return entities.count - 1
     }
 
-    private mutating func add(_ shape: Int, to entity: Int, isRoot: Bool) {
+    mutating func add(_ shape: Int, to entity: Int, isRoot: Bool) {
         if !entities[entity].shapes.contains(shape) { entities[entity].shapes.append(shape) }
         if isRoot {
             entities[entity].rootShapes.insert(shape)
@@ -127,6 +116,7 @@ struct ModelDesigner {
 
     /// Every nested place, breadth first from the roots, joins the entity named after its key.
     private mutating func discoverNestedEntities() {
+        nestedMaps = nestedMapShapes()
         var queue = entities.flatMap(\.shapes)
         var visited = Set(queue)
         var next = 0
@@ -136,6 +126,16 @@ struct ModelDesigner {
             for key in shapes[shape].keys {
                 guard let child = key.child else { continue }
                 let entity = entity(named: InferenceNaming.entityName(fromKey: key.key), table: InferenceNaming.identifier(key.key))
+                // A map's members are the entity's records, not the map itself.
+                if nestedMaps.contains(child) {
+                    let type = memberNameType(child)
+                    entities[entity].mapKeyType = entities[entity].mapKeyType == .string ? .string : type
+                    for member in shapes[child].keys.compactMap(\.child) {
+                        add(member, to: entity, isRoot: false)
+                        if visited.insert(member).inserted { queue.append(member) }
+                    }
+                    continue
+                }
                 add(child, to: entity, isRoot: false)
                 if visited.insert(child).inserted { queue.append(child) }
             }
@@ -153,6 +153,8 @@ struct ModelDesigner {
     /// object named twice is found, not duplicated.
     private mutating func chooseIdentity(of index: Int) {
         let entity = entities[index]
+        // A map's members are records by their names, whatever else they hold.
+        if entity.mapKeyType != nil { entities[index].isEntity = true }
         var candidates: [(rank: Int, order: Int, key: String)] = []
         for shape in entity.shapes {
             for key in shapes[shape].keys {
@@ -215,6 +217,10 @@ struct ProposedEntity {
     var identityType: AttributeType?
     /// The identity's attribute, once named.
     var identityAttribute: String?
+    /// The entity's records are the members of objects used as maps, whose names are of this
+    /// type; `mapAttribute` takes them (`ModelDesigner+Maps`).
+    var mapKeyType: AttributeType?
+    var mapAttribute: String?
     /// A composite identity (`CompositeIdentity`), when there is no single one.
     var compositeIdentity: [String] = []
     /// The identity's attributes.

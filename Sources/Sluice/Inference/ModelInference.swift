@@ -59,7 +59,11 @@ public enum ModelInference {
         let rootTable = stem.map(InferenceNaming.identifier) ?? (options.entity == nil ? "records" : nil)
 
         let reader = SampleReader(limit: options.sampleSize, identityBase: IdentityCandidate.normalise(rootName))
-        try read(source, into: reader, maxValueBytes: options.maxValueBytes)
+        // A table is read as its records (`TabularRows`), found from the input's first bytes.
+        let peeked = try peek(source, count: 1 << 16)
+        let table = options.entity == nil ? TabularSniffer.sniff(peeked, name: source.name) : nil
+        let input = ReplaySource(peeked, then: source)
+        try read(input, into: reader, table: table, maxValueBytes: options.maxValueBytes)
         guard reader.records > reader.nonObjectRecords else {
             let what = reader.records == 0 ? "no records" : "none of the \(reader.records) records read is an object"
             throw SluiceError(.data, "\(source.name): \(what): nothing to infer a model from")
@@ -67,6 +71,7 @@ public enum ModelInference {
 
         var designer = ModelDesigner(reader: reader, rootName: rootName, rootTable: rootTable,
                                      entityGiven: options.entity != nil)
+        designer.table = table.map { (JSONKeyPath($0.path), $0.header) }
         let model = designer.design()
         let text = ModelWriter.text(of: model)
         // The promise is a model `sluice check` accepts: prove it on the text itself.
@@ -81,11 +86,27 @@ public enum ModelInference {
         return Result(model: model, text: text, notes: designer.notes, records: reader.records)
     }
 
+    /// The first `count` bytes of `source` (fewer when it ends first).
+    private static func peek(_ source: ByteSource, count: Int) throws(SluiceError) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+        defer { buffer.deallocate() }
+        var filled = 0
+        while filled < count {
+            let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if read == 0 { break }
+            filled += read
+        }
+        return Array(buffer[..<filled])
+    }
+
     /// Feeds `source` to the parser until the reader has its sample or the input ends.
-    private static func read(_ source: ByteSource, into reader: SampleReader, maxValueBytes: Int) throws(SluiceError) {
+    private static func read(_ source: ByteSource, into reader: SampleReader,
+                             table: (path: [String], header: TabularHeader)?, maxValueBytes: Int) throws(SluiceError) {
         var parserOptions = JSONParser.Options()
         parserOptions.maxValueBytes = maxValueBytes
-        let parser = JSONParser(sourceName: source.name, handler: reader, options: parserOptions)
+        let rows = table.map { TabularRows(inner: reader, path: $0.path, header: $0.header) }
+        let parser = JSONParser(sourceName: source.name, handler: rows ?? reader, options: parserOptions)
+        rows?.parser = parser
         // Small chunks: reading stops soon after the sample's last record.
         var chunks = ChunkReader(source: source, chunkSize: 1 << 16)
         do {

@@ -15,11 +15,24 @@ enum ModelWriter {
 
     static func document(_ model: Model) -> JSONValue {
         var members: [JSONValue.Member] = []
+        // A location that is a map is written `{"entity": …, "map": …}` (the top-level one under
+        // the empty key path).
+        func location(_ path: JSONKeyPath, _ entity: String) -> JSONValue {
+            if let map = model.rootMaps[path] {
+                return .object([.init("entity", .string(entity)), .init("map", .string(map))])
+            }
+            if let table = model.rootTable, table.path == path {
+                return .object([.init("entity", .string(entity)), .init("header", .string(table.header.text))])
+            }
+            return .string(entity)
+        }
         switch model.root {
+        case .entity(let name)? where model.rootMaps[JSONKeyPath([])] != nil || model.rootTable?.path == JSONKeyPath([]):
+            members.append(.init("root", .object([.init("", location(JSONKeyPath([]), name))])))
         case .entity(let name)?:
             members.append(.init("root", .string(name)))
         case .paths(let paths)?:
-            members.append(.init("root", .object(paths.map { .init($0.path.description, .string($0.entity)) })))
+            members.append(.init("root", .object(paths.map { .init($0.path.description, location($0.path, $0.entity)) })))
         case nil:
             break
         }
@@ -67,6 +80,7 @@ enum ModelWriter {
         if !relationship.toMany, relationship.column != "\(relationship.name)_pk" {
             members.append(.init("column", .string(relationship.column)))
         }
+        if let map = relationship.map { members.append(.init("map", .string(map))) }
         if relationship.merge != .add { members.append(.init("merge", .string(relationship.merge.rawValue))) }
         if relationship.unresolved != .null { members.append(.init("unresolved", .string(relationship.unresolved.rawValue))) }
         return .object(members)

@@ -35,6 +35,10 @@ protocol EventAssembler: ~Copyable {
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action
 
+    /// The next string or key holds invalid text, described by `problem`. Inside a record the
+    /// record is rejected when it completes (true); elsewhere false, an input error.
+    mutating func invalidText(_ problem: String) -> Bool
+
     /// Hands the record just completed (after a `.record` action) to `sink`. Returns why it is
     /// rejected instead when the sink cannot take it; throws what the sink throws.
     mutating func handOverCompleted(to sink: Sink) throws(SluiceError) -> SluiceError.Reason?

@@ -20,6 +20,9 @@ struct EventPlan {
         var linkCount: Int32
         /// For a location node: the entity whose records stand here, or -1.
         var entity: Int32
+        /// For a location node: the records are an object's members, and this attribute
+        /// takes each member's name (`MappingPlan.LocationNode.mapAttribute`); or -1.
+        var mapAttribute: Int32 = -1
         var hasJSONTarget: Bool
         var hasScalarTarget: Bool
     }
@@ -149,7 +152,11 @@ struct EventPlan {
                 flat.hasScalarTarget = keyNode.hasScalarTarget
                 return flat
             }
-            let locationNodes = mapping.locationNodes.map { node($0.children, entity: $0.entity) }
+            let locationNodes = mapping.locationNodes.map { location in
+                var flat = node(location.children, entity: location.entity)
+                flat.mapAttribute = location.mapAttribute.map(Int32.init) ?? -1
+                return flat
+            }
             var entities: [Entity] = []
             var attributes: [Attribute] = []
             var converters: [ValueConverter] = []

@@ -137,6 +137,16 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         try handle(action, closedCapture: closed)
     }
 
+    /// Invalid text (`InvalidTextPolicy.reject`): inside a record it rejects the record, with
+    /// where the bad bytes are; anywhere else it is the input error the parser made of it.
+    final func invalidText(_ error: SluiceError) throws(SluiceError) {
+        use.enter("an EventStream")
+        defer { use.leave() }
+        guard let position = error.position else { throw error }
+        let problem = "\(error.message) at line \(position.line), column \(position.column)"
+        if !assembler.invalidText(problem) { throw error }
+    }
+
     // Scalars go through one method, with the token's length in the input (for the position
     // of a rejection).
 

@@ -1,6 +1,6 @@
 extension FreeformAssembler: EventAssembler {
-    /// A zero-config record, once begun, is never rejected by the assembler.
-    var isInRejectableRecord: Bool { false }
+    /// A zero-config record, once begun, is rejected only for invalid text in it.
+    var isInRejectableRecord: Bool { isInRecord }
 
     /// A record the sink cannot take (`FreeformWriter.tooManyColumns`, a data error with no
     /// position) comes back as the reason to reject it, at the record's place.

@@ -30,6 +30,8 @@ struct FreeformAssembler {
         case locationArray(Int)
         /// An array whose elements are records.
         case records
+        /// An object used as a map (`--map-key`): its members' values are records.
+        case recordMap
         /// The record's own object.
         case record
     }
@@ -47,6 +49,11 @@ struct FreeformAssembler {
     let table: String
     /// The envelope keys above the records, as UTF-8 bytes; empty for top-level records.
     private let path: [[UInt8]]
+    /// `--map-key`: the records are the members of the object at `path`, and each member's
+    /// name goes to this column (over a key of that name in the record).
+    private let mapKey: String?
+    /// The name of the map member being read.
+    private var memberName: String?
 
     /// The column names, numbered as `completed.values` is: the spelling of each key's first
     /// appearance.
@@ -75,11 +82,14 @@ struct FreeformAssembler {
     private var captureDepth = 0
     private var captureColumn = 0
     private var writer = JSONTextWriter()
+    /// Invalid text seen in the open record: it is rejected when it completes.
+    private var invalidTextProblem: String?
 
     /// - Parameter path: the keys of an envelope above the records (`--path data.items`).
-    init(table: String, path: [String] = []) {
+    init(table: String, path: [String] = [], mapKey: String? = nil) {
         self.table = table
         self.path = path.map { Array($0.utf8) }
+        self.mapKey = mapKey
     }
 
     // MARK: Events
@@ -91,6 +101,8 @@ struct FreeformAssembler {
             skipDepth = 1
         case .location(let level) where level < path.count:
             frames.append(.location(level))
+        case .location where mapKey != nil:
+            frames.append(.recordMap)
         case .location, .record:
             beginRecord(at: position())
         case .column(let column):
@@ -108,9 +120,13 @@ struct FreeformAssembler {
         guard skipDepth == 0 else { return }
         switch frames.last {
         case .record?:
-            keyedRole = .column(columnNumber(for: bytes))
+            // A record being rejected names no new column.
+            keyedRole = invalidTextProblem == nil ? .column(columnNumber(for: bytes)) : .skip
         case .location(let level)?:
             keyedRole = bytes.elementsEqual(path[level]) ? .location(level + 1) : .skip
+        case .recordMap?:
+            keyedRole = .record
+            memberName = String(decoding: bytes, as: UTF8.self)
         default:
             keyedRole = .skip
         }
@@ -235,7 +251,7 @@ struct FreeformAssembler {
         case nil: return .location(0)
         case .locationArray(let level)?: return .location(level)
         case .records?: return .record
-        case .location?, .record?: return .skip  // a member's value always follows its key
+        case .location?, .record?, .recordMap?: return .skip  // a member's value always follows its key
         }
     }
 
@@ -278,6 +294,11 @@ struct FreeformAssembler {
 
     // MARK: Records
 
+    private mutating func columnNumber(for name: String) -> Int {
+        var name = name
+        return name.withUTF8 { columnNumber(for: UnsafeRawBufferPointer($0)) }
+    }
+
     private mutating func beginRecord(at position: InputPosition) {
         completed.position = position
         completed.values.removeAll(keepingCapacity: true)
@@ -295,10 +316,29 @@ struct FreeformAssembler {
 
     private mutating func completeRecord() -> Action {
         recordCount += 1
+        if let problem = invalidTextProblem {
+            invalidTextProblem = nil
+            return .rejected(.init(problem, at: completed.position, entity: 0))
+        }
+        if let mapKey, let name = memberName.take() {
+            set(columnNumber(for: mapKey), .text(name))
+        }
         if completed.values.count < columnNames.count {
             completed.values.append(contentsOf: repeatElement(nil, count: columnNames.count - completed.values.count))
         }
         return .record
+    }
+
+    /// Whether the events are inside a record's object.
+    var isInRecord: Bool {
+        if case .record? = frames.last { return true }
+        return false
+    }
+
+    mutating func invalidText(_ problem: String) -> Bool {
+        guard isInRecord else { return false }
+        if invalidTextProblem == nil { invalidTextProblem = problem }
+        return true
     }
 
     private mutating func reject(_ kind: String, at position: InputPosition) -> Action {

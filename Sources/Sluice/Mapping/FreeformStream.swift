@@ -13,12 +13,12 @@ protocol FreeformSink: AnyObject {
 /// records to a `FreeformSink`.
 ///
 /// With `capturesRejectedRecords` (`--rejects`) the text of what is rejected is captured: a
-/// scalar is its own text; an array is rejected at its `[` and captured to its `]`. (A
-/// zero-config record, once begun, is never rejected, so records themselves are not captured.)
+/// scalar is its own text; an array is rejected at its `[` and captured to its `]`; a record
+/// (rejected only for invalid text in it) from its `{`.
 final class FreeformStream: EventStream<FreeformAssembler>, RecordEventHandler {
-    init(table: String, path: [String] = [], sink: any FreeformSink, capturesRejectedRecords: Bool = false,
-         maxValueBytes: Int = 64 << 20) {
-        super.init(FreeformAssembler(table: table, path: path), sink: sink,
+    init(table: String, path: [String] = [], mapKey: String? = nil, sink: any FreeformSink,
+         capturesRejectedRecords: Bool = false, maxValueBytes: Int = 64 << 20) {
+        super.init(FreeformAssembler(table: table, path: path, mapKey: mapKey), sink: sink,
                    capturesRejectedRecords: capturesRejectedRecords, maxValueBytes: maxValueBytes)
     }
 }

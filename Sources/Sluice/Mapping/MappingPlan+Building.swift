@@ -5,10 +5,14 @@ extension MappingPlan {
         var entity: String?
         /// `--path`: the key path of the records inside an envelope (needs an entity).
         var path: JSONKeyPath?
+        /// `--map-key`: the records are the members of an object used as a map, and each
+        /// member's name goes to this attribute (needs an entity).
+        var mapKey: String?
 
-        init(entity: String? = nil, path: JSONKeyPath? = nil) {
+        init(entity: String? = nil, path: JSONKeyPath? = nil, mapKey: String? = nil) {
             self.entity = entity
             self.path = path
+            self.mapKey = mapKey
         }
     }
 
@@ -58,20 +62,32 @@ extension MappingPlan {
 
         if let name = locations.entity {
             if let entity = shapeIndex(named: name) {
-                addLocation(locations.path ?? JSONKeyPath([]), entity: entity)
+                var mapAttribute: Int?
+                if let mapKey = locations.mapKey {
+                    mapAttribute = shapes[entity].attributes.firstIndex { $0.name == mapKey }
+                    if mapAttribute == nil {
+                        problems.append(ModelProblem(path: "--map-key", message: "\(ModelProblem.quote(mapKey)) is not an attribute of \(name)"
+                            + NameSuggestion.didYouMean(mapKey, among: shapes[entity].attributes.map(\.name))))
+                    }
+                }
+                addLocation(locations.path ?? JSONKeyPath([]), entity: entity, mapAttribute: mapAttribute)
             } else {
                 problems.append(ModelProblem(path: "--entity",
                                              message: NameSuggestion.unknownEntity(name, entities: model.entities.map(\.name))))
             }
-        } else if locations.path != nil {
-            problems.append(ModelProblem(path: "--path", message: "needs --entity to say which entity the records are"))
+        } else if locations.path != nil || locations.mapKey != nil {
+            problems.append(ModelProblem(path: locations.path != nil ? "--path" : "--map-key",
+                                         message: "needs --entity to say which entity the records are"))
         } else {
+            table = model.rootTable
             switch model.root {
             case .entity(let name)?:
                 if let entity = shapeIndex(named: name) { addLocation(JSONKeyPath([]), entity: entity) }
             case .paths(let paths)?:
                 for (path, name) in paths {
-                    if let entity = shapeIndex(named: name) { addLocation(path, entity: entity) }
+                    guard let entity = shapeIndex(named: name) else { continue }
+                    let mapAttribute = model.rootMaps[path].flatMap { map in shapes[entity].attributes.firstIndex { $0.name == map } }
+                    addLocation(path, entity: entity, mapAttribute: mapAttribute)
                 }
             case nil:
                 if model.entities.count == 1 {
@@ -115,7 +131,7 @@ extension MappingPlan {
         return node
     }
 
-    private mutating func addLocation(_ path: JSONKeyPath, entity: Int) {
+    private mutating func addLocation(_ path: JSONKeyPath, entity: Int, mapAttribute: Int? = nil) {
         var node = Self.rootLocation
         for key in path.keys {
             if let child = locationNodes[node].children.lookup(key) {
@@ -127,5 +143,6 @@ extension MappingPlan {
             }
         }
         locationNodes[node].entity = entity
+        locationNodes[node].mapAttribute = mapAttribute
     }
 }

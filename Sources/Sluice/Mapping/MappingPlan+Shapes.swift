@@ -147,7 +147,8 @@ extension MappingPlan {
             let targetName = shapes[target].name
             shapes[shape].relationships.append(RelationshipPlan(
                 name: relationship.name, target: target, toMany: declared.toMany, relatedBy: relatedBy,
-                relatedByName: relatedBy.map { "\(targetName).\(shapes[target].attributes[$0.attribute].name)" } ?? targetName))
+                relatedByName: relatedBy.map { "\(targetName).\(shapes[target].attributes[$0.attribute].name)" } ?? targetName,
+                mapAttribute: declared.map.flatMap { name in shapes[target].attributes.firstIndex { $0.name == name } }))
             members.append(own[relationship.name] != nil)
             if own[relationship.name] != nil || chosen[relationship.name] != nil {
                 for (priority, keyPath) in declared.keys.enumerated() {

@@ -51,6 +51,8 @@ struct MappingPlan {
         var relatedBy: (attribute: Int, converter: ValueConverter)?
         /// `Target.attribute` of `relatedBy`, or the target's name: for messages.
         var relatedByName: String
+        /// A to-many given as an object used as a map: the target attribute of the member names.
+        var mapAttribute: Int?
 
         /// A bare id converted to the target's `relatedBy` attribute.
         func key(_ value: Scalar) throws(ConversionError) -> ColumnValue {
@@ -81,6 +83,9 @@ struct MappingPlan {
     struct LocationNode {
         /// The shape of the records here.
         var entity: Int?
+        /// The records here are the members of an object used as a map: the entity's attribute
+        /// that takes each member's name.
+        var mapAttribute: Int?
         var children = KeyTable()
     }
 
@@ -93,6 +98,9 @@ struct MappingPlan {
     var shapes: [EntityPlan] = []
     /// The model as the store sees it (`Model.storageModel`).
     var storageModel = Model(entities: [])
+    /// The model's `root` location whose records are rows of a table, and their header; the
+    /// import reads it through `TabularRows`.
+    var table: (path: JSONKeyPath, header: TabularHeader)?
     var keyNodes: [KeyNode] = []
     var locationNodes: [LocationNode] = [LocationNode()]
     /// Where the top-level values go.

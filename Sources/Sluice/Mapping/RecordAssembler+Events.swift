@@ -4,24 +4,39 @@
 extension RecordAssembler {
     mutating func startObject(position: () -> InputPosition) -> Action {
         guard let role = open({ $0.startObject() }) else { return .none }
+        let member = mapMember.take()
         switch role {
         case .skip:
             skipDepth = 1
         case .location(let node):
-            let entity = Int(events.locationNodes[node].entity)
-            if entity >= 0 {
+            let location = events.locationNodes[node]
+            let entity = Int(location.entity)
+            if entity >= 0, location.mapAttribute >= 0 {
+                frames.append(.recordMap(entity: entity, attribute: Int(location.mapAttribute)))
+            } else if entity >= 0 {
                 beginRecord(entity, at: position())
             } else {
                 frames.append(.location(node))
             }
         case .record(let entity):
             beginRecord(entity, at: position())
+            if let member { setMemberName(member) }
         case .field(let node):
             enterContainer(node: node, kind: "an object")
             let keyNode = events.keyNodes[node]
             if let link = events.links(of: keyNode).first {
-                // A nested record of the relationship's target, linked when it completes.
-                beginNested(relationship: Int(link.index), priority: Int(link.priority), at: position())
+                let relationship = Int(link.index), priority = Int(link.priority)
+                if plan.shapes[records[open - 1].entity].relationships[relationship].mapAttribute != nil {
+                    // An object used as a map: its members are the links.
+                    if startLinkArray(relationship, priority) {
+                        frames.append(.linkMap(relationship: relationship, priority: priority))
+                    } else {
+                        skipDepth = 1
+                    }
+                } else {
+                    // A nested record of the relationship's target, linked when it completes.
+                    beginNested(relationship: relationship, priority: priority, at: position())
+                }
             } else if keyNode.keyCount == 0 {
                 skipDepth = 1
             } else {
@@ -29,8 +44,15 @@ extension RecordAssembler {
             }
         case .link(let relationship, let priority):
             beginNested(relationship: relationship, priority: priority, at: position())
+            if let member { setMemberName(member) }
         }
         return .none
+    }
+
+    /// The record just begun is a map's member: its name is the value of the map's attribute,
+    /// ahead of any key of the record (priority -1).
+    private mutating func setMemberName(_ member: (name: [UInt8], attribute: Int)) {
+        member.name.withUnsafeBytes { name in setConverted(member.attribute, priority: -1, .string(name)) }
     }
 
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
@@ -41,6 +63,13 @@ extension RecordAssembler {
             keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
         case .object(let node, _, _)?:
             keyedRole = events.child(of: events.keyNodes[node], bytes, hint: &nextKey).map(Role.field) ?? .skip
+        case .recordMap(let entity, let attribute)?:
+            keyedRole = .record(entity)
+            mapMember = (Array(bytes), attribute)
+        case .linkMap(let relationship, let priority)?:
+            keyedRole = .link(relationship: relationship, priority: priority)
+            let plan = plan.shapes[records[open - 1].entity].relationships[relationship]
+            mapMember = plan.mapAttribute.map { (Array(bytes), $0) }
         default:
             keyedRole = .skip
         }
@@ -57,6 +86,7 @@ extension RecordAssembler {
 
     mutating func startArray(position: () -> InputPosition) -> Action {
         guard let role = open({ $0.startArray() }) else { return .none }
+        mapMember = nil
         switch role {
         case .skip:
             skipDepth = 1
@@ -112,6 +142,7 @@ extension RecordAssembler {
     private mutating func scalarInGeneral(_ value: Scalar, position: () -> InputPosition) -> Action {
         feedCaptures { $0.scalar(value) }
         guard skipDepth == 0 else { return .none }
+        mapMember = nil
         switch takeRole() {
         case .skip:
             return .none
@@ -180,7 +211,7 @@ extension RecordAssembler {
         case .locationArray(let node)?: return .location(node)
         case .records(let entity)?: return .record(entity)
         case .links(let relationship, let priority)?: return .link(relationship: relationship, priority: priority)
-        case .location?, .object?: return .skip
+        case .location?, .object?, .recordMap?, .linkMap?: return .skip  // a member's value follows its key
         }
     }
 }

@@ -81,6 +81,10 @@ extension RecordAssembler {
             completed.links = Array(repeating: nil, count: relationshipCount)
         }
         completedParent = nil
+        if let failure = record.invalidText {
+            return .rejected(.init("\(plan.shapes[record.entity].name): \(failures[failure])", at: record.position,
+                                   entity: plan.shapes[record.entity].storage))
+        }
         for index in 0..<attributeCount {
             let attribute = events.attributes[Int(entity.firstAttribute) + index]
             switch cells[record.slotBase + index].state(in: record.generation) {

@@ -17,6 +17,13 @@ extension RecordAssembler {
                                at: record.position, entity: entity.storage))
     }
 
+    /// Invalid text inside the innermost open record rejects it when it completes.
+    mutating func invalidText(_ problem: String) -> Bool {
+        guard open > 0 else { return false }
+        if records[open - 1].invalidText == nil { records[open - 1].invalidText = failure(problem) }
+        return true
+    }
+
     /// `kind` (an array, a number, ...) stands where a record of `entity` should.
     mutating func reject(notAnObject kind: String, entity: Int, at position: InputPosition) -> Action {
         recordCount += 1

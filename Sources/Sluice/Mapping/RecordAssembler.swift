@@ -25,6 +25,12 @@ struct RecordAssembler: ~Copyable {
         case object(node: Int, isRecord: Bool, isFamily: Bool = false)
         /// A to-many's array: each element is a link of the innermost open record.
         case links(relationship: Int, priority: Int)
+        /// An object used as a map at a record location: each member's value is a record of
+        /// `entity`, whose `attribute` takes the member's name.
+        case recordMap(entity: Int, attribute: Int)
+        /// An object used as a map at a to-many's key: each member's value is a link (a
+        /// nested record) of the innermost open record.
+        case linkMap(relationship: Int, priority: Int)
     }
 
     /// What the next value means, decided by the key before it or the array around it.
@@ -47,6 +53,9 @@ struct RecordAssembler: ~Copyable {
         var generation: Int
         /// For a nested record: the relationship of the record below it that it is a value of.
         var parent: (relationship: Int, priority: Int)?
+        /// Set by invalid text anywhere inside it (`failures` holds the message): the record is
+        /// rejected when it completes.
+        var invalidText: Int?
     }
 
     /// A `json` attribute's value being serialised while its events stream past.
@@ -116,6 +125,9 @@ struct RecordAssembler: ~Copyable {
     /// the arena with it).
     var hadNestedRecord = false
     var captures: [Capture] = []
+    /// The name of the map member whose value comes next (`Frame.recordMap`, `.linkMap`), and
+    /// the attribute of the record it opens that takes it; nil when the value is not a map's.
+    var mapMember: (name: [UInt8], attribute: Int)?
     var spareWriters: [JSONTextWriter] = []
 
     init(plan: MappingPlan, maxValueBytes: Int = 64 << 20) {

@@ -41,6 +41,11 @@ struct ModelDraft {
         var path: JSONKeyPath
         var entity: String
         var location: ModelLocation
+        /// `{"entity": …, "map": attribute}`: the location is an object used as a map.
+        var map: String?
+        var mapLocation: ModelLocation?
+        /// `{"entity": …, "header": "first" | KEY}`: the records are rows of a table.
+        var header: TabularHeader?
     }
 
     /// nil: no `root`. `isPaths` tells the object form from the string form.
@@ -51,7 +56,13 @@ struct ModelDraft {
         let modelRoot: Model.Root? = root.map { root in
             root.isPaths ? .paths(root.entries.map { ($0.path, $0.entity) }) : .entity(root.entries[0].entity)
         }
-        return Model(root: modelRoot, entities: entities.map(\.entity))
+        var maps: [JSONKeyPath: String] = [:]
+        var table: (path: JSONKeyPath, header: TabularHeader)?
+        for entry in root?.entries ?? [] {
+            if let map = entry.map { maps[entry.path] = map }
+            if let header = entry.header { table = (entry.path, header) }
+        }
+        return Model(root: modelRoot, entities: entities.map(\.entity), rootMaps: maps, rootTable: table)
     }
 }
 
@@ -98,6 +109,7 @@ struct RelationshipDraft {
     var inverseLocation: ModelLocation
     /// The `column` field, or the relationship when the column is derived from its name.
     var columnLocation: ModelLocation
+    var mapLocation: ModelLocation?
 }
 
 // MARK: - Decoder
@@ -134,8 +146,42 @@ struct ModelDecoder {
         case .object(let members):
             var entries: [ModelDraft.RootEntry] = []
             for member in uniqueMembers(members, at: location) {
+                if case .object = member.value {
+                    // `{"entity": "User", "map": "userID"}`; the empty key path is the top-level value.
+                    let path = member.key.isEmpty ? JSONKeyPath([]) : keyPath(member.key, at: member.location)
+                    guard let path, let fields = fields(of: member.value, at: member.location, allowed: ["entity", "map", "header"])
+                    else { continue }
+                    guard let entityField = fields["entity"] else {
+                        report("missing", at: member.location.member("entity", at: .max))
+                        continue
+                    }
+                    guard let name = string(entityField.value, at: entityField.location, expected: "expected an entity name")
+                    else { continue }
+                    var entry = ModelDraft.RootEntry(path: path, entity: name, location: entityField.location)
+                    if let mapField = fields["map"] {
+                        entry.map = string(mapField.value, at: mapField.location, expected: "expected an attribute name")
+                        entry.mapLocation = mapField.location
+                    }
+                    if let headerField = fields["header"],
+                       let text = string(headerField.value, at: headerField.location, expected: "expected \"first\" or a key") {
+                        if entries.contains(where: { $0.header != nil }) {
+                            report("only one location can be a table", at: headerField.location)
+                        } else if text.isEmpty || text.contains(".") {
+                            report("expected \"first\" or a key of the object holding the records", at: headerField.location)
+                        } else if entry.map != nil {
+                            report("a location is a map or a table, not both", at: headerField.location)
+                        } else if text != "first", path.keys.isEmpty {
+                            report("a header under a key needs records under a key (the top-level value has no siblings)",
+                                   at: headerField.location)
+                        } else {
+                            entry.header = TabularHeader(text)
+                        }
+                    }
+                    entries.append(entry)
+                    continue
+                }
                 guard let path = keyPath(member.key, at: member.location),
-                      let name = string(member.value, at: member.location, expected: "expected an entity name")
+                      let name = string(member.value, at: member.location, expected: "expected an entity name or an object")
                 else { continue }
                 entries.append(.init(path: path, entity: name, location: member.location))
             }
@@ -303,7 +349,7 @@ struct ModelDecoder {
             report("a relationship name must not be empty", at: location)
         }
         guard let fields = fields(of: value, at: location, allowed: [
-            "entity", "toMany", "key", "relatedBy", "inverse", "column", "merge", "unresolved",
+            "entity", "toMany", "key", "relatedBy", "inverse", "column", "merge", "unresolved", "map",
         ]) else { return draft }
         if let field = fields["entity"] {
             draft.entityLocation = field.location
@@ -323,6 +369,10 @@ struct ModelDecoder {
         if let field = fields["relatedBy"] {
             draft.relatedByLocation = field.location
             relationship.relatedBy = string(field.value, at: field.location, expected: "expected an attribute name")
+        }
+        if let field = fields["map"] {
+            draft.mapLocation = field.location
+            relationship.map = string(field.value, at: field.location, expected: "expected an attribute name")
         }
         if let field = fields["inverse"] {
             draft.inverseLocation = field.location

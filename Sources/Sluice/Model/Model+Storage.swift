@@ -25,4 +25,16 @@ extension Model {
 
     /// The primary-key column of every entity table; no attribute or relationship may use it.
     public static let primaryKeyColumn = "pk"
+
+    /// The most columns an entity's table may have: SQLite's default `SQLITE_MAX_COLUMN`, the
+    /// limit of the SQLite Sluice links (`Connection.columnLimit` reads it; a test keeps the two
+    /// equal). The same limit holds for a query's result, and finding an entity's rows by
+    /// identity reads every column and one more, so an entity with identity has one column
+    /// fewer. `sluice check` refuses a wider entity, and `sluice infer` never writes one.
+    public static let maxColumns = 2000
+
+    /// The most columns the table of an entity with (or without) identity may have.
+    public static func maxColumns(hasIdentity: Bool) -> Int {
+        hasIdentity ? maxColumns - 1 : maxColumns
+    }
 }

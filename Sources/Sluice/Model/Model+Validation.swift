@@ -29,10 +29,25 @@ struct ModelValidator {
     }
 
     private func validateRoot(into problems: inout ModelProblemCollector) {
-        for entry in draft.root?.entries ?? [] where entities[entry.entity] == nil {
-            problems.report(NameSuggestion.unknownEntity(entry.entity, entities: draft.entities.map(\.name)),
-                            at: entry.location)
+        for entry in draft.root?.entries ?? [] {
+            guard let entity = entities[entry.entity] else {
+                problems.report(NameSuggestion.unknownEntity(entry.entity, entities: draft.entities.map(\.name)),
+                                at: entry.location)
+                continue
+            }
+            if let map = entry.map, let location = entry.mapLocation {
+                validateMapAttribute(map, of: entity, at: location, into: &problems)
+            }
         }
+    }
+
+    /// The attribute that takes a map's member names (`map`) must be one of the records' entity.
+    private func validateMapAttribute(_ name: String, of entity: EntityDraft, at location: ModelLocation,
+                                      into problems: inout ModelProblemCollector) {
+        guard entity.isObject, !entity.attributes.contains(where: { $0.attribute.name == name }) else { return }
+        problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)"
+                            + NameSuggestion.didYouMean(name, among: entity.attributes.map(\.attribute.name)),
+                        at: location)
     }
 
     private func validateIdentity(of entity: EntityDraft, into problems: inout ModelProblemCollector) {
@@ -54,6 +69,19 @@ struct ModelValidator {
                            relationship.columnLocation))
         }
         claims.sort { $0.location.order.lexicographicallyPrecedes($1.location.order) }
+        // The primary key, the attributes and the to-one columns: more than SQLite allows would
+        // pass here and fail the import's CREATE TABLE or its identity lookup.
+        let limit = Model.maxColumns(hasIdentity: !entity.identity.isEmpty)
+        if claims.count + 1 > limit {
+            let reason = entity.identity.isEmpty
+                ? "SQLite allows at most \(limit) in a table"
+                : "an entity with identity may have at most \(limit) (SQLite allows \(Model.maxColumns) in a query's result, "
+                    + "and finding rows by identity reads every column and one more)"
+            problems.report("table \(ModelProblem.quote(entity.table)) would have \(claims.count + 1) columns (pk, "
+                                + "\(entity.attributes.count) attributes, \(claims.count - entity.attributes.count) to-one "
+                                + "relationships); \(reason): keep some keys as one json attribute, or split the entity",
+                            at: entity.location)
+        }
         var owners: [String: String] = [:]
         for claim in claims {
             let folded = Self.fold(claim.column)
@@ -81,6 +109,14 @@ struct ModelValidator {
         }
         // Nothing can be checked against an entity that was not an object.
         guard target.isObject else { return }
+        if let map = relationship.map, let location = draft.mapLocation {
+            if relationship.toMany {
+                validateMapAttribute(map, of: target, at: location, into: &problems)
+            } else {
+                problems.report("only a to-many relationship can be a map (its members are records of \(target.name))",
+                                at: location)
+            }
+        }
         // A target's inherited attributes and relationships count as its own.
         let targetAttributes = model.inheritedAttributes(of: target.name).map(\.name)
         if let relatedBy = relationship.relatedBy, !targetAttributes.contains(relatedBy) {

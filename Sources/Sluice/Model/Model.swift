@@ -5,10 +5,25 @@
 public struct Model: Sendable, Equatable {
     public var root: Root?
     public var entities: [Entity]
+    /// Record locations of `root` that are objects used as maps (`{"u1": {...}, "u2": {...}}`):
+    /// each member's value is a record, and its name goes to this attribute of the entity.
+    /// The empty key path is the top-level value.
+    public var rootMaps: [JSONKeyPath: String] = [:]
+    /// The record location of `root` whose records are rows of a table (arrays), and where
+    /// their header is (`TabularHeader`): at most one.
+    public var rootTable: (path: JSONKeyPath, header: TabularHeader)?
 
-    public init(root: Root? = nil, entities: [Entity]) {
+    public init(root: Root? = nil, entities: [Entity], rootMaps: [JSONKeyPath: String] = [:],
+                rootTable: (path: JSONKeyPath, header: TabularHeader)? = nil) {
         self.root = root
         self.entities = entities
+        self.rootMaps = rootMaps
+        self.rootTable = rootTable
+    }
+
+    public static func == (lhs: Model, rhs: Model) -> Bool {
+        lhs.root == rhs.root && lhs.entities == rhs.entities && lhs.rootMaps == rhs.rootMaps
+            && lhs.rootTable?.path == rhs.rootTable?.path && lhs.rootTable?.header == rhs.rootTable?.header
     }
 
     public func entity(named name: String) -> Entity? {
@@ -147,10 +162,14 @@ extension Model {
         public var column: String
         public var merge: MergePolicy
         public var unresolved: UnresolvedPolicy
+        /// A to-many whose value is an object used as a map: each member's value is a target
+        /// record, and its name goes to this attribute of the target.
+        public var map: String?
 
         public init(name: String, entity: String, toMany: Bool = false, keys: [JSONKeyPath]? = nil,
                     relatedBy: String? = nil, inverse: String? = nil, column: String? = nil,
-                    merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null) {
+                    merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null, map: String? = nil) {
+            self.map = map
             self.name = name
             self.entity = entity
             self.toMany = toMany

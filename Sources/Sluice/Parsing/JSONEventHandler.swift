@@ -16,4 +16,12 @@ protocol JSONEventHandler: AnyObject {
     func number(_ text: UnsafeRawBufferPointer) throws(SluiceError)
     /// A string value: decoded UTF-8 bytes, escapes resolved, validated.
     func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError)
+    /// The next string or key holds invalid text (`error` names it, at its first bad byte);
+    /// it follows with U+FFFD in place of each bad sequence. Throw to stop the parse (what
+    /// every handler does by default: an input error), or return to take it as a record error.
+    func invalidText(_ error: SluiceError) throws(SluiceError)
+}
+
+extension JSONEventHandler {
+    func invalidText(_ error: SluiceError) throws(SluiceError) { throw error }
 }

@@ -24,6 +24,25 @@ extension JSONParser {
         return excerpt.isEmpty ? "invalid JSON: \(reason)" : "invalid JSON: \(reason) near '\(excerpt)'"
     }
 
+    /// A non-ASCII character where a token should start (a no-break space between tokens). Not
+    /// named by its code point: its bytes may go on in the next chunk, and the message must be
+    /// the same however the input is chunked.
+    static func describeNonASCII(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x80...0xBF: TextProblem.strayContinuation.message
+        case 0xC0, 0xC1: TextProblem.overlong.message
+        case 0xF5...0xFF: TextProblem.beyondUnicode.message
+        default: "invalid JSON: unexpected non-ASCII character outside a string"
+        }
+    }
+
+    /// yajl's lexical error for a byte that cannot start a token (not one inside a string).
+    static func isInvalidCharOutsideString(_ handle: yajl_handle) -> Bool {
+        guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
+        defer { yajl_free_error(handle, raw) }
+        return String(cString: raw).contains("invalid char in json text")
+    }
+
     static func isParseError(_ handle: yajl_handle) -> Bool {
         guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
         defer { yajl_free_error(handle, raw) }

@@ -17,10 +17,14 @@ final class JSONParser {
         var maxDepth = 1_000
         /// The largest single token (a string or number) yajl may buffer.
         var maxValueBytes = 64 << 20
-        init(allowComments: Bool = false, maxDepth: Int = 1_000, maxValueBytes: Int = 64 << 20) {
+        /// What invalid UTF-8 or an unpaired surrogate escape in a string or key does.
+        var invalidText = InvalidTextPolicy.reject
+        init(allowComments: Bool = false, maxDepth: Int = 1_000, maxValueBytes: Int = 64 << 20,
+             invalidText: InvalidTextPolicy = .reject) {
             self.allowComments = allowComments
             self.maxDepth = maxDepth
             self.maxValueBytes = maxValueBytes
+            self.invalidText = invalidText
         }
     }
 
@@ -54,6 +58,13 @@ final class JSONParser {
     @exclusivity(unchecked) private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
     @exclusivity(unchecked) private var chunkStart: Int64 = 0
     @exclusivity(unchecked) private var lines = LineTracker()
+    /// Invalid text found ahead of yajl (see `TextScanner`), taken as strings are delivered.
+    @exclusivity(unchecked) fileprivate var scanner = TextScanner()
+    /// The input bytes of a string token begun in an earlier chunk, from its opening quote:
+    /// a string with invalid text is decoded again from them (`StringRepair`).
+    @exclusivity(unchecked) private var spanningString: [UInt8] = []
+    /// U+FFFD put in place of invalid text (`InvalidTextPolicy.replace`).
+    private(set) var replacementCharacters = 0
     /// Debug builds: `parse` and `finish` run on one thread at a time, never re-entered.
     private let use = ExclusiveUse()
 
@@ -68,6 +79,9 @@ final class JSONParser {
         }
         self.handle = handle
         sluice_yajl_config_flag(handle, yajl_allow_multiple_values, 1)
+        // `TextScanner` checks UTF-8 fully, and can make bad text a record error; yajl's partial
+        // check would make some of it an input error first.
+        sluice_yajl_config_flag(handle, yajl_dont_validate_strings, 1)
         if options.allowComments { sluice_yajl_config_flag(handle, yajl_allow_comments, 1) }
     }
 
@@ -86,6 +100,9 @@ final class JSONParser {
         defer { use.leave() }
         guard let handle else { return }
         chunkStart += Int64(chunk.count)
+        // A vertical tab or form feed ends the input: yajl lexes what comes before it.
+        let invalidByte = scanner.scan(bytes, at: chunkStart).map { (index: $0, value: bytes[$0]) }
+        let bytes = invalidByte.map { UnsafeRawBufferPointer(rebasing: bytes[..<$0.index]) } ?? bytes
         chunk = bytes
         if !sawContent { sawContent = bytes.contains { !Self.isWhitespace($0) } }
         eventsInChunk = 0
@@ -108,6 +125,90 @@ final class JSONParser {
         if let start = pendingTokenStart, chunkStart + Int64(bytes.count) - start.offset > Int64(options.maxValueBytes) {
             throw tooLarge(at: start)
         }
+        // After the size check: the bytes before it are lexed as a chunk ending there would be.
+        if let invalidByte {
+            let offset = chunkStart + Int64(invalidByte.index)
+            self.handle = nil
+            yajl_free(handle)
+            throw fail(TextProblem.notWhitespace(invalidByte.value).message, at: lines.position(of: offset))
+        }
+        keepSpanningString()
+    }
+
+    /// Keeps the input bytes of a string token that goes on in the next chunk, from its
+    /// opening quote (bounded by `maxValueBytes`, checked just before).
+    private func keepSpanningString() {
+        guard let start = pendingTokenStart else {
+            spanningString.removeAll()
+            return
+        }
+        if start.offset >= chunkStart {
+            spanningString.removeAll()
+            let index = Int(start.offset - chunkStart)
+            if chunk[index] == UInt8(ascii: "\"") { spanningString.append(contentsOf: chunk[index...]) }
+        } else if eventsInChunk > 0 {
+            spanningString.removeAll()
+        } else if !spanningString.isEmpty {
+            spanningString.append(contentsOf: chunk)
+        }
+    }
+
+    /// Whether the string or key being delivered holds a fault `scanner` found: one compare
+    /// per string when the input has none.
+    @inline(__always)
+    fileprivate var hasTextFault: Bool {
+        scanner.nextFaultOffset != .max && scanner.nextFaultOffset < consumedOffset
+    }
+
+    /// Delivers a string or key whose text `scanner` found faults in, decoded again from its
+    /// input bytes with U+FFFD in place of each bad sequence; under `.reject` the handler
+    /// first hears of the first fault (`invalidText`), with its position.
+    fileprivate func deliverRepaired(key: Bool) -> Int32 {
+        let end = consumedOffset
+        let faults = scanner.takeFaults(before: end)
+        let closing = Int(end - chunkStart) - 1
+        let decoded: (bytes: [UInt8], replacements: Int)
+        if eventsInChunk == 0, pendingTokenStart != nil, !spanningString.isEmpty, closing >= 0 {
+            var raw = spanningString
+            raw.append(contentsOf: chunk[..<closing])
+            decoded = raw.withUnsafeBytes { StringRepair.decode(UnsafeRawBufferPointer(rebasing: $0[1...])) }
+        } else {
+            let opening = openingQuote(before: closing) ?? -1
+            decoded = StringRepair.decode(UnsafeRawBufferPointer(rebasing: chunk[(opening + 1)..<max(closing, opening + 1)]))
+        }
+        var error: SluiceError?
+        if options.invalidText == .replace {
+            replacementCharacters += decoded.replacements
+        } else if let first = faults.first {
+            error = fail(first.problem.message, at: position(of: first.offset))
+        }
+        return decoded.bytes.withUnsafeBytes { text in
+            deliver(key ? .key : .value) { handler throws(SluiceError) in
+                if let error { try handler.invalidText(error) }
+                if key { try handler.key(text) } else { try handler.string(text) }
+            }
+        }
+    }
+
+    /// The opening quote of the string token whose closing quote is at `closing` in this
+    /// chunk: the nearest quote before it not escaped (an even run of backslashes before it).
+    private func openingQuote(before closing: Int) -> Int? {
+        var index = closing - 1
+        while index >= 0 {
+            if chunk[index] == UInt8(ascii: "\"") {
+                var backslashes = 0
+                while index - backslashes - 1 >= 0, chunk[index - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                if backslashes % 2 == 0 { return index }
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The position of an absolute offset in this chunk or in the token that spans into it.
+    private func position(of offset: Int64) -> InputPosition {
+        if offset >= chunkStart { lines.advance(to: offset, in: chunk, chunkStart: chunkStart) }
+        return lines.position(of: offset)
     }
 
     /// Where the token yajl is lexing now starts: the first byte after the last event (in this
@@ -240,7 +341,13 @@ final class JSONParser {
             let offset = chunk.count == 0 ? consumed : consumed - 1
             let position = refused
                 ?? (offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0)))
-            let message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
+            var message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))
+            // A byte of 0x80 or more outside a string: what the byte alone says (the bytes after it
+            // may be in the next chunk, and the message must not depend on the chunking).
+            if refused == nil, offset >= 0, offset < chunk.count, chunk[offset] >= 0x80,
+               Self.isInvalidCharOutsideString(handle) {
+                message = Self.describeNonASCII(chunk[offset])
+            }
             self.handle = nil
             yajl_free(handle)
             throw fail(message, at: position)
@@ -257,9 +364,10 @@ final class JSONParser {
         SluiceError(.data, message, in: sourceName, at: position)
     }
 
-    /// Whitespace as yajl's lexer skips it: JSON's four, plus vertical tab and form feed.
+    /// JSON's whitespace. (yajl also skips vertical tab and form feed; `TextScanner` stops
+    /// the input at them first.)
     static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }
 
@@ -350,6 +458,7 @@ private enum YajlCallbacks {
         yajl_string: { context, bytes, length in
             withParser(context) { parser in
                 if parser.refusesString(length: length) { return 0 }
+                if parser.hasTextFault { return parser.deliverRepaired(key: false) }
                 return parser.deliver { handler throws(SluiceError) in
                     try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
                 }
@@ -361,6 +470,7 @@ private enum YajlCallbacks {
         yajl_map_key: { context, bytes, length in
             withParser(context) { parser in
                 if parser.refusesString(length: length) { return 0 }
+                if parser.hasTextFault { return parser.deliverRepaired(key: true) }
                 return parser.deliver(.key) { handler throws(SluiceError) in
                     try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
                 }

@@ -4,7 +4,11 @@
 func feed(_ json: String, to stream: some RecordEventHandler, chunkSize: Int = 1 << 20) throws {
     let parser = JSONParser(sourceName: "in.json", handler: stream)
     stream.parser = parser
-    let bytes = Array(json.utf8)
+    try parse(Array(json.utf8), with: parser, chunkSize: chunkSize)
+}
+
+/// Feeds `bytes` to `parser` in chunks of `chunkSize` bytes, then finishes it.
+func parse(_ bytes: [UInt8], with parser: JSONParser, chunkSize: Int) throws {
     var start = 0
     while start < bytes.count {
         let end = min(start + chunkSize, bytes.count)

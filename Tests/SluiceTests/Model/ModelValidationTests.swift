@@ -166,7 +166,7 @@ import Testing
         #expect(modelProblems(#"{ "root": "F", "entities": { "E": {} } }"#) == [#"root: unknown entity "F"; the model has: E"#])
         #expect(modelProblems(#"{ "root": { "a..b": "E", "c": 1, "": "E" }, "entities": { "E": {} } }"#) == [
             #"root.a..b: "a..b" is not a valid key path"#,
-            "root.c: expected an entity name",
+            "root.c: expected an entity name or an object",
             #"root: "" is not a valid key path"#,
         ])
     }

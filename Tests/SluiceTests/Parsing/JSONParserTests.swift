@@ -130,7 +130,7 @@ func parseError(_ chunks: [String], options: JSONParser.Options = .init()) -> Sl
         do {
             try bytes.withUnsafeBytes { try parser.parse($0) }
         } catch let error as SluiceError {
-            #expect(error.message == "invalid UTF-8 in a string")
+            #expect(error.message == "invalid UTF-8 (truncated sequence)")
             #expect(error.position?.line == 1)
         } catch {}
     }

@@ -9,6 +9,8 @@ import Testing
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var input: String
+        /// Bytes that are not UTF-8, in place of `input`.
+        var rawInput: [UInt8]? = nil
         var chunkSize: Int
         var maxValueBytes: Int
         var maxDepth = 1_000
@@ -71,12 +73,32 @@ import Testing
         // target's excerpt stripping missed it. Stripping now works on bytes.
         Case(name: "lexical error whose excerpt starts with a combining mark",
              input: "{\"items\"\u{0364}[[]]}", chunkSize: 8, maxValueBytes: 1 << 20,
-             error: "fuzz:1:9: invalid JSON: invalid char in json text"),
+             error: "fuzz:1:9: invalid JSON: unexpected non-ASCII character outside a string"),
         // crash-5ea76c8c: 150 vertical tabs after `{`. yajl skips \v and \f as whitespace;
         // the size check took them for a token, too large once a chunk boundary fell in them.
-        Case(name: "vertical tabs and form feeds are whitespace to yajl",
+        // They are not JSON whitespace: the first one is the error, whole or in chunks.
+        Case(name: "vertical tabs and form feeds are not whitespace",
              input: "{" + String(repeating: "\u{0B}\u{0C}", count: 40) + "\"id\": 1}", chunkSize: 4, maxValueBytes: 48,
-             error: nil),
+             error: "fuzz:1:2: invalid JSON: a vertical tab (0x0B) is not JSON whitespace (only space, tab, LF and CR are) "
+                + "and must be escaped in a string"),
+        // crash-e00b00ee: a truncated UTF-8 sequence (`E0` then `1`) where a token should
+        // start. Whole, the scanner knew it was truncated; in chunks, the chunk ended after `E0`
+        // and it did not. Outside a string the message now rests on the byte alone.
+        Case(name: "non-ASCII lead byte outside a string at a chunk boundary",
+             input: "", rawInput: Array(#"[{"a""#.utf8) + [0xE0] + Array(#"1,"A":2}]"#.utf8), chunkSize: 6,
+             maxValueBytes: 1 << 20, error: "fuzz:1:6: invalid JSON: unexpected non-ASCII character outside a string"),
+        // crash-d60119a7: bytes FF inside a key, then a NUL. yajl refuses the NUL, and its
+        // offset fell on an FF whole but in the previous chunk when chunked, so the FF named
+        // the error in one run only. Only an error outside a string is named by its byte.
+        Case(name: "control character after invalid UTF-8 in a key",
+             input: "", rawInput: Array(#"{"ite"#.utf8) + Array(repeating: 0xFF, count: 11) + [0x00, 0xFF, 0x22, 0x7D],
+             chunkSize: 8, maxValueBytes: 1 << 20, error: "fuzz:1:16: invalid JSON: invalid character inside string"),
+        // crash-88a47522: a vertical tab inside a string already over the limit. Whole, the
+        // tab was reported before the size check; in chunks the size came first. Now the bytes
+        // before the tab are checked as a chunk ending there.
+        Case(name: "vertical tab inside an oversized string",
+             input: "{\"id\":1,\"name\":\"" + String(repeating: "x", count: 60) + "\u{0B}\"}", chunkSize: 4,
+             maxValueBytes: 48, error: "fuzz:1:16: a single value is larger than 48 bytes (--max-value-bytes)"),
         Case(name: "parse error on a separator after an accepted separator",
              input: "[1,\n  ,2]", chunkSize: 3, maxValueBytes: 1 << 20, freeform: true,
              error: "fuzz:2:3: invalid JSON: unallowed token at this point in JSON text"),
@@ -84,7 +106,7 @@ import Testing
 
     @Test(arguments: cases)
     func wholeAndChunkedAgree(_ test: Case) throws {
-        let bytes = Array(test.input.utf8)
+        let bytes = test.rawInput ?? Array(test.input.utf8)
         func run(_ chunkSize: Int) throws -> Fuzzing.Outcome {
             test.freeform
                 ? Fuzzing.mapFreeform(bytes, chunkSize: chunkSize, maxValueBytes: test.maxValueBytes, maxDepth: test.maxDepth)

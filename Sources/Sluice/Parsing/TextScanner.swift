@@ -1,0 +1,206 @@
+/// Finds what yajl lets through in JSON text, chunk by chunk, before yajl lexes the chunk:
+/// invalid UTF-8 (yajl checks only lead bytes and continuation counts, so overlong forms,
+/// encoded surrogates and code points past U+10FFFF pass), `\u` escapes that leave a surrogate
+/// unpaired (yajl writes `?` for a lone high one, and joins a high one with any escape after
+/// it), and vertical tabs and form feeds (yajl skips them as whitespace).
+///
+/// Most JSON is ASCII without escapes: the scan jumps from one byte that needs a look (a byte
+/// of 0x80 or more, a backslash, 0x0B, 0x0C) to the next, found with `memchr` and an 8-bytes-
+/// at-a-time test for the high bit, and steps byte by byte only through a multi-byte sequence or
+/// an escape. Its state carries across chunks, so the faults are the same however the input
+/// is chunked. Faults are queued in input order; the parser takes those inside each string or
+/// key token as the token is delivered (`takeFaults(before:)`).
+struct TextScanner {
+    /// Faults found and not yet taken, in input order, from `head`.
+    private var faults: [TextFault] = []
+    private var head = 0
+    /// The offset of the first fault not yet taken; `Int64.max` when none (one comparison per
+    /// string tells whether it has any).
+    private(set) var nextFaultOffset = Int64.max
+
+    // UTF-8: continuation bytes still expected, the range the next one must be in, and where
+    // the sequence began.
+    private var pendingContinuations = 0
+    private var lowerBound: UInt8 = 0x80
+    private var upperBound: UInt8 = 0xBF
+    private var sequenceStart: Int64 = 0
+    private var sequenceLead: UInt8 = 0
+
+    private enum Escape {
+        case idle
+        /// After `\`; `high` is a high surrogate escape just before it, waiting for its pair.
+        case backslash(start: Int64, high: (offset: Int64, unit: UInt16)?)
+        case hex(start: Int64, digits: Int, unit: UInt16, high: (offset: Int64, unit: UInt16)?)
+        /// A high surrogate escape ended: the next byte must begin its low half.
+        case afterHigh(offset: Int64, unit: UInt16)
+    }
+    private var escape = Escape.idle
+
+    /// Scans the next chunk, which starts at absolute `chunkStart`. Returns the index in the
+    /// chunk of a vertical tab or form feed, where the scan stopped: the input is invalid from
+    /// there (the parser lexes the bytes before it first).
+    mutating func scan(_ chunk: UnsafeRawBufferPointer, at chunkStart: Int64) -> Int? {
+        guard let base = chunk.baseAddress else { return nil }
+        let count = chunk.count
+        // The next index of each byte worth a look, found once and again only when passed.
+        var nextBackslash = -1, nextTab = -1, nextFeed = -1, nextHigh = -1
+        var index = 0
+        while index < count {
+            if pendingContinuations == 0, case .idle = escape {
+                if nextBackslash < index { nextBackslash = MemoryBytes.firstIndex(of: 0x5C, in: base, from: index, to: count) ?? count }
+                if nextTab < index { nextTab = MemoryBytes.firstIndex(of: 0x0B, in: base, from: index, to: count) ?? count }
+                if nextFeed < index { nextFeed = MemoryBytes.firstIndex(of: 0x0C, in: base, from: index, to: count) ?? count }
+                if nextHigh < index { nextHigh = Self.firstNonASCII(base, from: index, to: count) }
+                index = min(nextBackslash, nextTab, nextFeed, nextHigh)
+                guard index < count else { break }
+            }
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == 0x0B || byte == 0x0C { return index }
+            step(byte, at: chunkStart + Int64(index))
+            index += 1
+        }
+        return nil
+    }
+
+    /// The first index in `base[from..<to]` of a byte of 0x80 or more, or `to`.
+    @inline(__always)
+    private static func firstNonASCII(_ base: UnsafeRawPointer, from: Int, to: Int) -> Int {
+        var index = from
+        // 32 bytes a step while all are ASCII, then 8, then 1.
+        while index + 32 <= to {
+            let words = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                | base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+                | base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
+                | base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
+            if words & 0x8080_8080_8080_8080 != 0 { break }
+            index += 32
+        }
+        while index + 8 <= to {
+            if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < to, base.load(fromByteOffset: index, as: UInt8.self) < 0x80 { index += 1 }
+        return index
+    }
+
+    private mutating func step(_ byte: UInt8, at offset: Int64) {
+        if pendingContinuations > 0 || byte >= 0x80 { stepUTF8(byte, at: offset) }
+        stepEscape(byte, at: offset)
+    }
+
+    private mutating func stepUTF8(_ byte: UInt8, at offset: Int64) {
+        if pendingContinuations > 0 {
+            if byte >= lowerBound && byte <= upperBound {
+                pendingContinuations -= 1
+                lowerBound = 0x80
+                upperBound = 0xBF
+                return
+            }
+            // A continuation byte out of the second byte's narrowed range names the problem;
+            // anything else ends the sequence early. The byte then starts afresh.
+            let second = lowerBound != 0x80 || upperBound != 0xBF
+            var problem = TextProblem.truncated
+            if second, byte >= 0x80, byte <= 0xBF {
+                switch sequenceLead {
+                case 0xE0, 0xF0: problem = .overlong
+                case 0xED: problem = .encodedSurrogate
+                default: problem = .beyondUnicode  // F4
+                }
+            }
+            record(TextFault(offset: sequenceStart, problem: problem))
+            pendingContinuations = 0
+            lowerBound = 0x80
+            upperBound = 0xBF
+            guard byte >= 0x80 else { return }
+        }
+        sequenceStart = offset
+        sequenceLead = byte
+        switch byte {
+        case 0x80...0xBF: record(TextFault(offset: offset, problem: .strayContinuation))
+        case 0xC0, 0xC1: record(TextFault(offset: offset, problem: .overlong))
+        case 0xC2...0xDF: pendingContinuations = 1
+        case 0xE0: pendingContinuations = 2; lowerBound = 0xA0
+        case 0xED: pendingContinuations = 2; upperBound = 0x9F
+        case 0xE1...0xEF: pendingContinuations = 2
+        case 0xF0: pendingContinuations = 3; lowerBound = 0x90
+        case 0xF1...0xF3: pendingContinuations = 3
+        case 0xF4: pendingContinuations = 3; upperBound = 0x8F
+        default: record(TextFault(offset: offset, problem: .beyondUnicode))
+        }
+    }
+
+    private mutating func stepEscape(_ byte: UInt8, at offset: Int64) {
+        switch escape {
+        case .idle:
+            if byte == UInt8(ascii: "\\") { escape = .backslash(start: offset, high: nil) }
+        case .afterHigh(let highOffset, let unit):
+            if byte == UInt8(ascii: "\\") {
+                escape = .backslash(start: offset, high: (highOffset, unit))
+            } else {
+                record(TextFault(offset: highOffset, problem: .unpairedSurrogate(unit)))
+                escape = .idle
+            }
+        case .backslash(let start, let high):
+            if byte == UInt8(ascii: "u") {
+                escape = .hex(start: start, digits: 0, unit: 0, high: high)
+            } else {
+                if let high { record(TextFault(offset: high.offset, problem: .unpairedSurrogate(high.unit))) }
+                escape = .idle
+            }
+        case .hex(let start, let digits, let unit, let high):
+            // A bad hex digit is yajl's to report.
+            guard let digit = Self.hexValue(byte) else {
+                escape = .idle
+                return
+            }
+            let value = unit << 4 | UInt16(digit)
+            guard digits == 3 else {
+                escape = .hex(start: start, digits: digits + 1, unit: value, high: high)
+                return
+            }
+            escape = .idle
+            if let high {
+                if value & 0xFC00 == 0xDC00 { return }
+                record(TextFault(offset: high.offset, problem: .unpairedSurrogate(high.unit)))
+            }
+            switch value & 0xFC00 {
+            case 0xD800: escape = .afterHigh(offset: start, unit: value)
+            case 0xDC00: record(TextFault(offset: start, problem: .unpairedSurrogate(value)))
+            default: break
+            }
+        }
+    }
+
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private mutating func record(_ fault: TextFault) {
+        // Faults are found in input order except an unpaired high surrogate, found after the
+        // escape that follows it: keep the queue sorted.
+        var index = faults.count
+        while index > head, faults[index - 1].offset > fault.offset { index -= 1 }
+        faults.insert(fault, at: index)
+        nextFaultOffset = faults[head].offset
+    }
+
+    /// Takes the faults before `end` (absolute): those inside the token that ends there.
+    mutating func takeFaults(before end: Int64) -> ArraySlice<TextFault> {
+        let start = head
+        while head < faults.count, faults[head].offset < end { head += 1 }
+        let taken = faults[start..<head]
+        if head == faults.count {
+            defer { faults.removeAll(keepingCapacity: true); head = 0 }
+            nextFaultOffset = .max
+            return ArraySlice(Array(taken))
+        }
+        nextFaultOffset = faults[head].offset
+        return taken
+    }
+}
