@@ -111,6 +111,14 @@ extension ModelValidator {
                 }
             }
         }
+        // pk, `entity`, then each distinct column once: a family's table is the union of its members'.
+        let columns = Set(claims.map { Self.fold($0.column) }).count + 2
+        if let rootDraft = entities[root], columns > Model.maxColumns(hasIdentity: !rootDraft.identity.isEmpty) {
+            problems.report("the table \(ModelProblem.quote(rootDraft.table)) of \(root)'s family would have \(columns) "
+                                + "columns (pk, entity and its members' \(columns - 2)); SQLite allows at most "
+                                + "\(Model.maxColumns(hasIdentity: !rootDraft.identity.isEmpty)) here: keep some keys "
+                                + "as one json attribute, or split the family", at: rootDraft.location)
+        }
         var owners: [String: Claim] = [:]
         for claim in claims {
             let column = claim.column

@@ -49,6 +49,21 @@ import Testing
         #expect(model.storageModel.entities.map { $0.attributes.map(\.name) } == [["entity", "id", "code"]])
     }
 
+    /// Each member fits, the family's table would not.
+    @Test func aFamilysTableHasEveryMembersColumns() {
+        func attributes(_ prefix: String) -> String {
+            (1...1_000).map { #""\#(prefix)\#($0)": "string""# }.joined(separator: ", ")
+        }
+        let problems = modelProblems("""
+            {"entities": {"Stop": {"table": "stops", "identity": "id", "attributes": {"id": "string"}},
+                          "BusStop": {"parent": "Stop", "attributes": {\(attributes("b"))}},
+                          "RailStop": {"parent": "Stop", "attributes": {\(attributes("r"))}}}}
+            """)
+        #expect(problems == [
+            #"entities.Stop: the table "stops" of Stop's family would have 2003 columns (pk, entity and its members' 2001); SQLite allows at most 1999 here: keep some keys as one json attribute, or split the family"#,
+        ])
+    }
+
     @Test func aModelBuiltInCodeWithACycleIsRefusedByTheImporter() {
         let model = Model(entities: [Model.Entity(name: "A", attributes: [], parent: "B"),
                                      Model.Entity(name: "B", attributes: [], parent: "A")])
