@@ -44,9 +44,11 @@ struct ModelValidator {
     /// The attribute that takes a map's member names (`map`) must be one of the records' entity.
     private func validateMapAttribute(_ name: String, of entity: EntityDraft, at location: ModelLocation,
                                       into problems: inout ModelProblemCollector) {
-        guard entity.isObject, !entity.attributes.contains(where: { $0.attribute.name == name }) else { return }
+        // Inherited attributes count (`docs/model.md#inheritance`).
+        let names = draft.model.inheritedAttributes(of: entity.name).map(\.name)
+        guard entity.isObject, !names.contains(name) else { return }
         problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)"
-                            + NameSuggestion.didYouMean(name, among: entity.attributes.map(\.attribute.name)),
+                            + NameSuggestion.didYouMean(name, among: names),
                         at: location)
     }
 

@@ -49,6 +49,24 @@ import Testing
         #expect(model.storageModel.entities.map { $0.attributes.map(\.name) } == [["entity", "id", "code"]])
     }
 
+    @Test func inheritedAttributesServeRelatedByAndMaps() throws {
+        _ = try Model.parse(Array("""
+            {
+              "entities": {
+                "Stop": { "identity": "id", "attributes": { "id": "string" } },
+                "BusStop": { "parent": "Stop", "attributes": { "code": "string" } },
+                "Route": {
+                  "attributes": { "name": "string" },
+                  "relationships": {
+                    "byID": { "entity": "BusStop", "toMany": true, "map": "id" },
+                    "byCode": { "entity": "BusStop", "relatedBy": "id" }
+                  }
+                }
+              }
+            }
+            """.utf8), sourceName: "model.json")
+    }
+
     /// Each member fits, the family's table would not.
     @Test func aFamilysTableHasEveryMembersColumns() {
         func attributes(_ prefix: String) -> String {
