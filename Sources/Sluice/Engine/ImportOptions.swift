@@ -39,6 +39,9 @@ public struct ImportOptions: Sendable {
     /// prints; the `sluice` CLI draws its progress bar from this.
     public var progress: (@Sendable (ImportProgress) -> Void)?
 
+    /// `--schema`: the PostgreSQL schema of the tables (`docs/postgresql.md`); SQLite has none.
+    public var schema = "public"
+
     public init() {}
 
     /// The largest `maxValueBytes`: the most bytes one value of a column can hold (2 GiB - 1).
