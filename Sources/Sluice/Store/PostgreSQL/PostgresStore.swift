@@ -31,10 +31,12 @@ final class PostgresStore: ImportStore {
                 BEGIN;
                 """)
             try connection.query("SELECT pg_advisory_xact_lock(hashtext($1))", ["sluice import " + schema])
-            try connection.execute("""
-                CREATE SCHEMA IF NOT EXISTS \(quoteIdentifier(schema));
-                SET LOCAL search_path TO \(quoteIdentifier(schema));
-                """)
+            // Created only when missing: a user may write an existing schema without the right
+            // to create schemas.
+            if try connection.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]).rowCount == 0 {
+                try connection.execute("CREATE SCHEMA \(quoteIdentifier(schema))")
+            }
+            try connection.execute("SET LOCAL search_path TO \(quoteIdentifier(schema))")
         } catch {
             connection.close()
             throw error
