@@ -22,9 +22,9 @@ let package = Package(
         .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libpq, for `--db postgresql://…` (docs/postgresql.md); Homebrew's is keg-only, so
-        // PKG_CONFIG_PATH must name it there.
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // libpq's header, for `--db postgresql://…` (docs/postgresql.md). No pkg-config: the
+        // library is opened at run time, by imports into PostgreSQL only (the shim finds the header).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // malloc.h, for the one malloc setting a process running big imports may make.
         .systemLibrary(name: "CMalloc"),
         .target(

@@ -13,22 +13,24 @@ internal import CLibPQ
 final class PostgresConnection {
     /// How messages name the database: the URI without its password.
     let displayName: String
+    private let pq: LibPQ
     private var connection: OpaquePointer?
 
     /// Connects; libpq reads the `PG*` environment variables and `~/.pgpass` for what `uri`
     /// leaves out. Throws `.cannotCreate` with libpq's reason.
     init(uri: String, displayName: String) throws(SluiceError) {
         self.displayName = displayName
-        let handle = PQconnectdb(uri)
-        guard let handle, PQstatus(handle) == CONNECTION_OK else {
-            let reason = handle.map { Self.oneLine(String(cString: PQerrorMessage($0))) } ?? "out of memory"
-            PQfinish(handle)
+        pq = try LibPQ.shared.get()
+        let handle = pq.connectdb(uri)
+        guard let handle, pq.status(handle) == CONNECTION_OK else {
+            let reason = handle.map { Self.oneLine(String(cString: pq.errorMessage($0)!)) } ?? "out of memory"
+            pq.finish(handle)
             throw SluiceError(.cannotCreate, "cannot connect to database '\(displayName)': \(reason)")
         }
         connection = handle
         // Notices (an identifier truncated to 63 bytes, "relation already exists, skipping")
         // would go to stderr: the CLI prints errors only.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        pq.setNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     deinit {
@@ -38,7 +40,7 @@ final class PostgresConnection {
     /// Closes the connection; the server rolls back a transaction still open.
     func close() {
         guard let connection else { return }
-        PQfinish(connection)
+        pq.finish(connection)
         self.connection = nil
     }
 
@@ -52,7 +54,7 @@ final class PostgresConnection {
     /// Runs one or more `;`-separated statements without parameters; returns the last result.
     @discardableResult
     func execute(_ sql: String) throws(SluiceError) -> PostgresResult {
-        try check(PQexec(handle, sql), sql: sql)
+        try check(pq.exec(handle, sql), sql: sql)
     }
 
     /// Runs one statement with `$1`… parameters in text form (nil: NULL); results in text form.
@@ -71,7 +73,7 @@ final class PostgresConnection {
         let result = buffer.withUnsafeBufferPointer { bytes in
             let values: [UnsafePointer<CChar>?] = offsets.map { $0.map { bytes.baseAddress! + $0 } }
             return values.withUnsafeBufferPointer { values in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
+                pq.execParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
             }
         }
         return try check(result, sql: sql)
@@ -79,7 +81,7 @@ final class PostgresConnection {
 
     /// Runs `COPY … FROM STDIN` (text format) with `data` as its rows.
     func copy(_ sql: String, _ data: [UInt8]) throws(SluiceError) {
-        let start = PostgresResult(PQexec(handle, sql))
+        let start = PostgresResult(pq.exec(handle, sql), pq)
         guard start.status == PGRES_COPY_IN else {
             throw error(start, sql: sql)
         }
@@ -89,17 +91,17 @@ final class PostgresConnection {
             let count = min(1 << 20, data.count - sent)
             let ok = data.withUnsafeBufferPointer { bytes in
                 bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: data.count) {
-                    PQputCopyData(handle, $0 + sent, Int32(count))
+                    pq.putCopyData(handle, $0 + sent, Int32(count))
                 }
             }
             guard ok == 1 else { break }
             sent += count
         }
-        let ended = PQputCopyEnd(handle, sent == data.count ? nil : "sluice: could not send the rows")
+        let ended = pq.putCopyEnd(handle, sent == data.count ? nil : "sluice: could not send the rows")
         var failure: SluiceError?
         // Every result of the COPY must be read before the connection takes another command.
-        while let next = PQgetResult(handle) {
-            let result = PostgresResult(next)
+        while let next = pq.getResult(handle) {
+            let result = PostgresResult(next, pq)
             if failure == nil, result.status != PGRES_COMMAND_OK { failure = error(result, sql: sql) }
         }
         if let failure { throw failure }
@@ -107,7 +109,7 @@ final class PostgresConnection {
     }
 
     private func check(_ handle: OpaquePointer?, sql: String) throws(SluiceError) -> PostgresResult {
-        let result = PostgresResult(handle)
+        let result = PostgresResult(handle, pq)
         switch result.status {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return result
         default: throw error(result, sql: sql)
@@ -117,9 +119,9 @@ final class PostgresConnection {
     /// The failure of a statement: lost connection (`.io`), data the server refuses (`.data`:
     /// classes 22 and 23 of SQLSTATE), anything else `.cannotCreate`.
     private func error(_ result: PostgresResult, sql: String) -> SluiceError {
-        if connection == nil || PQstatus(handle) != CONNECTION_OK { return lostConnection() }
+        if connection == nil || pq.status(handle) != CONNECTION_OK { return lostConnection() }
         let state = result.field(UInt8(ascii: "C")) ?? ""
-        let message = result.field(UInt8(ascii: "M")) ?? Self.oneLine(String(cString: PQerrorMessage(handle)))
+        let message = result.field(UInt8(ascii: "M")) ?? Self.oneLine(String(cString: pq.errorMessage(handle)!))
         let detail = result.field(UInt8(ascii: "D")).map { " (\($0))" } ?? ""
         let subject = "cannot write database '\(displayName)': \(Self.oneLine(message + detail))"
         switch state.prefix(2) {
@@ -132,7 +134,7 @@ final class PostgresConnection {
     }
 
     private func lostConnection() -> SluiceError {
-        let reason = connection.map { Self.oneLine(String(cString: PQerrorMessage($0))) } ?? ""
+        let reason = connection.map { Self.oneLine(String(cString: pq.errorMessage($0)!)) } ?? ""
         return SluiceError(.io, "lost the connection to database '\(displayName)'" + (reason.isEmpty ? "" : ": \(reason)"))
     }
 
@@ -148,30 +150,32 @@ final class PostgresConnection {
 /// One `PGresult*`, cleared in `deinit`. Values are read as text.
 final class PostgresResult {
     private let handle: OpaquePointer?
+    private let pq: LibPQ
 
-    init(_ handle: OpaquePointer?) {
+    init(_ handle: OpaquePointer?, _ pq: LibPQ) {
         self.handle = handle
+        self.pq = pq
     }
 
     deinit {
-        PQclear(handle)
+        pq.clear(handle)
     }
 
-    var status: ExecStatusType { handle.map(PQresultStatus) ?? PGRES_FATAL_ERROR }
-    var rowCount: Int { handle.map { Int(PQntuples($0)) } ?? 0 }
-    var columnCount: Int { handle.map { Int(PQnfields($0)) } ?? 0 }
+    var status: ExecStatusType { handle.map { pq.resultStatus($0) } ?? PGRES_FATAL_ERROR }
+    var rowCount: Int { handle.map { Int(pq.ntuples($0)) } ?? 0 }
+    var columnCount: Int { handle.map { Int(pq.nfields($0)) } ?? 0 }
     /// Rows an INSERT, UPDATE or DELETE changed.
-    var changes: Int { handle.flatMap { Int(String(cString: PQcmdTuples($0))) } ?? 0 }
+    var changes: Int { handle.flatMap { pq.cmdTuples($0).flatMap { Int(String(cString: $0)) } } ?? 0 }
 
     /// The type of column `column` (a `pg_type` oid).
-    func type(_ column: Int) -> UInt32 { UInt32(PQftype(handle, Int32(column))) }
+    func type(_ column: Int) -> UInt32 { UInt32(pq.ftype(handle, Int32(column))) }
 
-    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
+    func isNull(_ row: Int, _ column: Int) -> Bool { pq.getisnull(handle, Int32(row), Int32(column)) == 1 }
 
     /// The value's text bytes, valid while the result lives.
     func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
-        let start = PQgetvalue(handle, Int32(row), Int32(column))
-        return UnsafeRawBufferPointer(start: start, count: Int(PQgetlength(handle, Int32(row), Int32(column))))
+        let start = UnsafeRawPointer(pq.getvalue(handle, Int32(row), Int32(column)))
+        return UnsafeRawBufferPointer(start: start, count: Int(pq.getlength(handle, Int32(row), Int32(column))))
     }
 
     func text(_ row: Int, _ column: Int) -> String {
@@ -180,7 +184,7 @@ final class PostgresResult {
 
     /// A field of the error (`PQresultErrorField`): C for SQLSTATE, M for the message, D for detail.
     func field(_ code: UInt8) -> String? {
-        guard let handle, let value = PQresultErrorField(handle, Int32(code)) else { return nil }
+        guard let handle, let value = pq.resultErrorField(handle, Int32(code)) else { return nil }
         return String(cString: value)
     }
 }
