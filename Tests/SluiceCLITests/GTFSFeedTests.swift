@@ -11,12 +11,8 @@ import Testing
 
     @Test(arguments: feeds)
     func everyLinkOfARealFeedMatchesItsCSV(_ feed: String) throws {
-        let zip = PackageFiles.root + "/Examples/gtfs/feeds/" + feed
         let workspace = Workspace()
-        let json = workspace.file("feed.json")
-        try GTFSFixture.python([PackageFiles.path("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
-        let input = Array(try Data(contentsOf: URL(fileURLWithPath: json)))
-        let model = PackageFiles.path("LargeFixtures/models/document.json")
+        let (zip, input, model) = try converted(feed, in: workspace)
 
         let first = try workspace.sluice("import", "--db", "gtfs.sqlite", "--model", model, stdin: input)
         try #require(first.status == 0, "\(first)")
@@ -65,12 +61,8 @@ import Testing
     /// that writes nothing.
     @Test(.enabled(if: PostgresServer.isAvailable, "no PostgreSQL server binaries on this machine"), arguments: feeds)
     func everyLinkOfARealFeedMatchesItsCSVInPostgreSQL(_ feed: String) throws {
-        let zip = PackageFiles.root + "/Examples/gtfs/feeds/" + feed
         let workspace = Workspace()
-        let json = workspace.file("feed.json")
-        try GTFSFixture.python([PackageFiles.path("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
-        let input = Array(try Data(contentsOf: URL(fileURLWithPath: json)))
-        let model = PackageFiles.path("LargeFixtures/models/document.json")
+        let (zip, input, model) = try converted(feed, in: workspace)
         let db = try StoreKind.postgres.makeDatabase(in: workspace)
 
         let first = try db.sluiceImport("--model", model, stdin: input)
@@ -97,6 +89,14 @@ import Testing
         for line in second.entityLines {
             #expect(line.contains(": inserted 0, updated 0, ") && line.hasSuffix(", rejected 0, links 0, unresolved 0"), "\(line)")
         }
+    }
+
+    /// The feed's zip, the feed as one JSON document (stop times first), and the model.
+    private func converted(_ feed: String, in workspace: Workspace) throws -> (zip: String, input: [UInt8], model: String) {
+        let zip = PackageFiles.root + "/Examples/gtfs/feeds/" + feed
+        let json = workspace.file("feed.json")
+        try GTFSFixture.python([PackageFiles.path("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
+        return (zip, Array(try Data(contentsOf: URL(fileURLWithPath: json))), PackageFiles.path("LargeFixtures/models/document.json"))
     }
 
     /// The named columns of a CSV file in the zip, one tab-separated line per row.

@@ -69,18 +69,9 @@ final class PostgresPendingLinks: PendingLinkStore {
             outcome.stubs = try connection.execute("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)").changes
             outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy)
         case .null, .fail:
-            outcome.unresolved = count
-            let rows = try connection.execute("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.\"n\" LIMIT 3")
-            outcome.examples = (0..<rows.rowCount).map { row in
-                let input = Int(rows.text(row, 1)) ?? -1
-                return PendingLinks.Example(relationship: plan.name, key: PostgresValues.value(rows, row, 0), position: SourcePosition(
-                    source: sources.indices.contains(input) ? sources[input] : "?",
-                    line: Int(rows.text(row, 2)) ?? 0, column: Int(rows.text(row, 3)) ?? 0, offset: 0))
-            }
-            if policy == .fail, let first = outcome.examples.first {
-                let more = count > 1 ? " (and \(count - 1) more)" : ""
-                throw SluiceError(.data, "\(plan.name): unresolved reference \(first.key)\(more)", at: first.position)
-            }
+            let rows = try PostgresRunner(connection: connection)
+                .rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.\"n\" LIMIT 3", [])
+            try outcome.leaveUnresolved(count, examples: rows, plan: plan, policy: policy, sources: sources)
         }
         return outcome
     }
