@@ -150,6 +150,7 @@ struct PostgresCommandTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let bytes = Array(records.utf8)
+        signal(SIGPIPE, SIG_IGN)
         try input.fileHandleForWriting.write(contentsOf: Data(bytes[..<(bytes.count / 2)]))
         // Batches are being written (rows COPYed in the open transaction) when it is killed.
         let deadline = Date().addingTimeInterval(30)
@@ -172,6 +173,38 @@ struct PostgresCommandTests {
         #expect(try server.rows(database, #"SELECT count(*) FROM "sluice_imports""#) == ["1"])
         // And the next import goes ahead (the lock went with the killed connection).
         #expect(try transitImport(server.uri(database)).status == 0)
+    }
+
+    @Test func aLostConnectionIsOneLineAndExit74() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = ["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel),
+                             "--batch-size", "10"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        // The import's transaction is open (its advisory lock held) when its backend is ended.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
+            usleep(20_000)
+        }
+        try server.psql(database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
+        // The import may be gone already: a write to its pipe must fail, not kill the tests.
+        signal(SIGPIPE, SIG_IGN)
+        try? input.fileHandleForWriting.write(contentsOf: Data(PackageFiles.bytes(Fixtures.transitSample)))
+        try? input.fileHandleForWriting.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74, "\(stderr)")
+        let lines = stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(stderr)")
+        #expect(lines.first?.hasPrefix("sluice: error: lost the connection to database '\(server.uri(database))'") == true, "\(stderr)")
+        #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }
 
     @Test func aSecondImportWaitsForTheFirst() throws {
