@@ -49,7 +49,8 @@ public final class Importer {
         case freeform(FreeformWriter, FreeformStream)
     }
 
-    /// Opens (or prepares to create) the database and brings its schema up to the model.
+    /// Opens (or prepares to create) the database — an SQLite path, or a PostgreSQL URI
+    /// (`docs/postgresql.md`) — and brings its schema up to the model.
     /// - Parameter modelSHA256: recorded in `sluice_imports`; by default the digest of the model
     ///   file's bytes as loaded by `ModelFile`, or empty.
     public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
