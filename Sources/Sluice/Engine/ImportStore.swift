@@ -88,7 +88,8 @@ struct SQLDialect: Sendable {
     static let sqlite = SQLDialect(isDistinctFrom: "IS NOT", insertOrIgnore: true, integer: "INTEGER", keyOnlyTable: " WITHOUT ROWID")
     static let postgres = SQLDialect(isDistinctFrom: "IS DISTINCT FROM", insertOrIgnore: false, integer: "bigint", keyOnlyTable: "")
 
-    /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there.
+    /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there
+    /// (`values` may hold several rows: `?, ?), (?, ?`).
     func insertIgnoringDuplicates(into table: String, columns: String, values: String) -> String {
         insertOrIgnore
             ? "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(values))"

@@ -18,11 +18,26 @@ final class TouchedRows {
 
     func record(_ writer: EntityWriter) throws(SluiceError) {
         guard entities.contains(writer.entity) else { return }
-        for record in 0..<writer.count where writer.isRepresentative(record) {
-            try sql.run(sql.dialect.insertIgnoringDuplicates(into: "\"sluice_touched\"", columns: "\"entity\", \"pk\"", values: "?, ?"),
-                        [.integer(Int64(writer.entity)), .integer(writer.pk(of: record))])
+        var pks: [Int64] = []
+        for record in 0..<writer.count where writer.isRepresentative(record) { pks.append(writer.pk(of: record)) }
+        // Up to `rowsPerInsert` rows a statement (a round trip each on a server), the list
+        // padded to a power of two with its last row, which the insert then ignores.
+        var start = 0
+        while start < pks.count {
+            let end = min(start + Self.rowsPerInsert, pks.count)
+            let size = SQLParameters.listSize(for: end - start, limit: Self.rowsPerInsert)
+            var arguments: [ColumnValue] = []
+            for index in 0..<size {
+                arguments += [.integer(Int64(writer.entity)), .integer(pks[min(start + index, end - 1)])]
+            }
+            try sql.run(sql.dialect.insertIgnoringDuplicates(into: "\"sluice_touched\"", columns: "\"entity\", \"pk\"",
+                                                             values: Array(repeating: "?, ?", count: size).joined(separator: "), (")),
+                        arguments)
+            start = end
         }
     }
+
+    private static let rowsPerInsert = SQLParameters.maxPerStatement / 2
 
     /// Deletes the rows not mentioned and unlinks everything that pointed at them; returns
     /// the number deleted per entity.
