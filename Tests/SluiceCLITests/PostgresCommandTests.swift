@@ -207,6 +207,37 @@ struct PostgresCommandTests {
         #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }
 
+    @Test func interruptedImportRollsBack() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = ["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel),
+                             "--batch-size", "10"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        signal(SIGPIPE, SIG_IGN)
+        // Some batches are written; then the import waits for more input and gets Ctrl-C.
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        try input.fileHandleForWriting.write(contentsOf: Data(sample[..<(sample.count / 2)]))
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
+            usleep(20_000)
+        }
+        usleep(300_000)
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.hasSuffix("sluice: error: import into database '\(server.uri(database))' interrupted: nothing was written\n"), "\(stderr)")
+        #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
+    }
+
     @Test func aSecondImportWaitsForTheFirst() throws {
         let server = try server()
         let database = try server.makeDatabase()
