@@ -22,13 +22,16 @@ let package = Package(
         .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpq's header, for `--db postgresql://…` (docs/postgresql.md). No pkg-config: the
+        // library is opened at run time, by imports into PostgreSQL only (the shim finds the header).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // malloc.h, for the one malloc setting a process running big imports may make.
         .systemLibrary(name: "CMalloc"),
         // libxml2, for Core Data models (XML); on Apple platforms the SDK has it.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .target(
             name: "Sluice",
-            dependencies: ["CYajl", "CSQLite", "CZlib", "CMalloc", "CLibXML2"]
+            dependencies: ["CYajl", "CSQLite", "CZlib", "CLibPQ", "CMalloc", "CLibXML2"]
         ),
         // The `sluice` command. The target is not called `sluice`: a case-insensitive disk
         // would make its folder one with the library's `Sources/Sluice`.

@@ -37,8 +37,11 @@ struct ImportCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The SQLite database to create or update.")
+    @Option(name: .long, help: "The SQLite database to create or update, or a PostgreSQL URI (postgresql://user@host:5432/db).")
     var db: String
+
+    @Option(name: .long, help: "With a PostgreSQL --db: the schema of the tables (created if missing).")
+    var schema: String = "public"
 
     @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents). Without it the import is zero-config.")
     var model: String?
@@ -134,6 +137,7 @@ struct ImportCommand: ParsableCommand {
         options.analyze = analyze
         options.vacuum = vacuum
         options.rejectsPath = rejects
+        options.schema = schema
         return options
     }
 

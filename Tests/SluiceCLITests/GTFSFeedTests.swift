@@ -11,12 +11,8 @@ import Testing
 
     @Test(arguments: feeds)
     func everyLinkOfARealFeedMatchesItsCSV(_ feed: String) throws {
-        let zip = PackageFiles.root + "/Examples/gtfs/feeds/" + feed
         let workspace = Workspace()
-        let json = workspace.file("feed.json")
-        try GTFSFixture.python([PackageFiles.path("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
-        let input = Array(try Data(contentsOf: URL(fileURLWithPath: json)))
-        let model = PackageFiles.path("LargeFixtures/models/document.json")
+        let (zip, input, model) = try converted(feed, in: workspace)
 
         let first = try workspace.sluice("import", "--db", "gtfs.sqlite", "--model", model, stdin: input)
         try #require(first.status == 0, "\(first)")
@@ -59,6 +55,48 @@ import Testing
         }
         let after = try ["stops", "routes", "trips", "stop_times"].map { try workspace.database("gtfs.sqlite").dump($0) }
         #expect(after == before)
+    }
+
+    /// The same feeds into PostgreSQL, every link checked against the CSV, and a re-import
+    /// that writes nothing.
+    @Test(.enabled(if: PostgresServer.isAvailable, "no PostgreSQL server binaries on this machine"), arguments: feeds)
+    func everyLinkOfARealFeedMatchesItsCSVInPostgreSQL(_ feed: String) throws {
+        let workspace = Workspace()
+        let (zip, input, model) = try converted(feed, in: workspace)
+        let db = try StoreKind.postgres.makeDatabase(in: workspace)
+
+        let first = try db.sluiceImport("--model", model, stdin: input)
+        try #require(first.status == 0, "\(first)")
+        #expect(first.stderr.contains("unresolved (links left empty)") == false, "\(first)")
+        func tabbed(_ sql: String) throws -> [String] { try db.rows(sql).map { $0.replacing("|", with: "\t") } }
+
+        let stopTimes = try csv(zip, "stop_times.txt", ["trip_id", "stop_sequence", "stop_id"])
+        let linkedStopTimes = try tabbed("""
+            SELECT t."tripID", st."sequence", s."stopID" FROM "stop_times" st
+            JOIN "trips" t ON st."trip_pk" = t."pk" JOIN "stops" s ON st."stop_pk" = s."pk"
+            """)
+        #expect(Set(linkedStopTimes) == Set(stopTimes))
+        #expect(linkedStopTimes.count == stopTimes.count)
+        let trips = try csv(zip, "trips.txt", ["trip_id", "route_id"])
+        let linkedTrips = try tabbed(#"SELECT t."tripID", r."routeID" FROM "trips" t JOIN "routes" r ON t."route_pk" = r."pk""#)
+        #expect(Set(linkedTrips) == Set(trips))
+        let parents = try csv(zip, "stops.txt", ["stop_id", "parent_station"]).filter { !$0.hasSuffix("\t") }
+        let linkedParents = try tabbed(#"SELECT s."stopID", p."stopID" FROM "stops" s JOIN "stops" p ON s."parent_pk" = p."pk""#)
+        #expect(Set(linkedParents) == Set(parents))
+
+        let second = try db.sluiceImport("--model", model, stdin: input)
+        try #require(second.status == 0, "\(second)")
+        for line in second.entityLines {
+            #expect(line.contains(": inserted 0, updated 0, ") && line.hasSuffix(", rejected 0, links 0, unresolved 0"), "\(line)")
+        }
+    }
+
+    /// The feed's zip, the feed as one JSON document (stop times first), and the model.
+    private func converted(_ feed: String, in workspace: Workspace) throws -> (zip: String, input: [UInt8], model: String) {
+        let zip = PackageFiles.root + "/Examples/gtfs/feeds/" + feed
+        let json = workspace.file("feed.json")
+        try GTFSFixture.python([PackageFiles.path("LargeFixtures/gtfs_to_json.py"), zip, "-o", json])
+        return (zip, Array(try Data(contentsOf: URL(fileURLWithPath: json))), PackageFiles.path("LargeFixtures/models/document.json"))
     }
 
     /// The named columns of a CSV file in the zip, one tab-separated line per row.

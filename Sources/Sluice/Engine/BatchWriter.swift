@@ -8,13 +8,13 @@
 ///
 /// The connection changes threads with the batches: the writer thread owns it while it
 /// writes one, the caller before the first is handed over and once the thread is stopped
-/// (`Connection.owner`, checked in debug builds).
+/// (`ImportStore.owner`, checked in debug builds).
 final class BatchWriter: RecordSink {
     /// Used by the writer thread while the import runs; by the caller only after `finish()`.
     let writers: [EntityWriter]
     let links: LinkWriter
     /// Remembers the rows this import touched, for `--delete-missing`.
-    let touched: TouchedRows?
+    let touched: (any TouchedRowStore)?
     /// The index of the input being read, recorded with each record for messages.
     @exclusivity(unchecked) var input = 0
     private let batchSize: Int
@@ -22,8 +22,8 @@ final class BatchWriter: RecordSink {
     private let rejects: RejectsFile?
     private let cancellation: ImportCancellation?
     private let databaseName: String
-    /// The connection of every writer, whose owner changes with the thread that writes.
-    private let connection: Connection
+    /// The store of every writer, whose owner changes with the thread that writes.
+    private let store: any ImportStore
     /// The batch being filled, one `EntityBatch` per entity. Touched for every record by the
     /// parsing thread only: no dynamic exclusivity checks.
     @exclusivity(unchecked) private var filling: [EntityBatch]
@@ -41,11 +41,11 @@ final class BatchWriter: RecordSink {
     /// Batches handed to the writer thread so far; read by the importing thread only.
     private(set) var handOvers = 0
 
-    init(writers: [EntityWriter], links: LinkWriter, touched: TouchedRows?, connection: Connection, batchSize: Int,
+    init(writers: [EntityWriter], links: LinkWriter, touched: (any TouchedRowStore)?, store: any ImportStore, batchSize: Int,
          onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil, cancellation: ImportCancellation? = nil,
          databaseName: String = "") {
         self.writers = writers
-        self.connection = connection
+        self.store = store
         self.links = links
         self.touched = touched
         self.batchSize = max(batchSize, 1)
@@ -114,7 +114,7 @@ final class BatchWriter: RecordSink {
     private func stop(_ pipeline: BatchPipeline<[EntityBatch]>) -> SluiceError? {
         self.pipeline = nil
         let failure = pipeline.stop()
-        connection.owner.takeOver()
+        store.owner.takeOver()
         return failure
     }
 
@@ -124,10 +124,10 @@ final class BatchWriter: RecordSink {
         if pipeline == nil {
             // From here until `stop`, the connection is the writer thread's for each batch it
             // writes, and no thread's in between.
-            connection.owner.release()
+            store.owner.release()
             pipeline = BatchPipeline { [unowned self] (batch: inout [EntityBatch]) throws(SluiceError) in
-                self.connection.owner.takeOver()
-                defer { self.connection.owner.release() }
+                self.store.owner.takeOver()
+                defer { self.store.owner.release() }
                 try self.write(&batch)
             }
         }

@@ -9,8 +9,7 @@
 /// batch size whatever the input. A batch is written in steps that `BatchWriter` runs for
 /// all entities together: `prepare()` (merge, find), `write()` (rows), then links, `reset()`.
 ///
-/// What it decides is here; the SQL is in `Store/`: `IdentityLookup` finds rows,
-/// `RowInserter` numbers and inserts new ones, `RowUpdater` writes changed columns.
+/// What it decides is here; the SQL is the store's (`EntityRowStore`, one call per batch).
 ///
 /// One thread at a time uses a writer (the batch writer's while an import runs), and its
 /// steps never re-enter one another: the per-record state is marked
@@ -26,9 +25,8 @@ final class EntityWriter {
     let width: Int
     private let attributeCount: Int
     private let relationshipCount: Int
-    private let lookup: IdentityLookup
-    private let inserter: RowInserter
-    private let updater: RowUpdater
+    /// Finds, inserts and updates the rows, a batch at a time (`Store/`).
+    private let rows: any EntityRowStore
 
     /// The batch being written: swapped in by `BatchWriter` for the steps below, swapped out
     /// (emptied, capacity kept) once they ran.
@@ -41,13 +39,16 @@ final class EntityWriter {
     private let existing: ExistingRows
     @exclusivity(unchecked) private var identities = IdentityTable()
     @exclusivity(unchecked) private var pks: [Int64] = []
+    /// Filled by `write()`: the records inserted, and the changes of existing rows.
+    @exclusivity(unchecked) private var newRows: [Int] = []
+    @exclusivity(unchecked) private var changes: [RowChange] = []
     /// Indexes into the columns of the identity, in model order; empty for append-only.
     /// `plan.identity` kept beside the plan: read per record, and a stored array of the
     /// class is read without going through the plan struct.
     private let identity: [Int]
 
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
-         connection: Connection) throws(SluiceError) {
+         store: any ImportStore) throws(SluiceError) {
         self.plan = plan
         self.entity = entity
         identity = plan.identity
@@ -60,9 +61,7 @@ final class EntityWriter {
         counts = ImportReport.EntityCounts(entity: plan.name, hasRelationships: !plan.relationships.isEmpty)
         let columnNames = plan.attributes.map(\.column) + toOnes.map(\.column)
         let defaults = plan.attributes.map(\.defaultValue) + toOnes.map { _ in nil }
-        inserter = try RowInserter(table: plan.table, columns: columnNames, defaults: defaults, connection: connection)
-        updater = RowUpdater(table: plan.table, columns: columnNames, connection: connection)
-        lookup = IdentityLookup(table: plan.table, columns: columnNames, identity: plan.identity, connection: connection)
+        rows = try store.entityRows(table: plan.table, columns: columnNames, defaults: defaults, identity: plan.identity)
         existing = ExistingRows(width: width, attributeCount: attributeCount)
         batch = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
     }
@@ -152,45 +151,43 @@ final class EntityWriter {
 
     /// Finds the rows of `records` (the first record of each identity in the batch) and
     /// marks them for update with the row's pk, keeping what they hold (`existing`).
-    private func lookUp(_ records: [Int], in rows: CellRows) throws(SluiceError) {
-        var start = 0
-        while start < records.count {
-            let end = min(start + lookup.rowsPerQuery, records.count)
-            let found = try lookup.find(records[start..<end], of: rows)
-            while try found.next() {
-                let record = found.row
-                existing.add(found, for: record, of: rows)
-                fates[record] = .update(pk: found.pk)
-            }
-            start = end
+    private func lookUp(_ records: [Int], in cells: CellRows) throws(SluiceError) {
+        try rows.find(records, of: cells, into: existing)
+        for record in records {
+            if let pk = existing.pk(of: record) { fates[record] = .update(pk: pk) }
         }
     }
 
     /// Inserts the new rows and updates the changed columns of existing ones.
     func write() throws(SluiceError) {
         pks = Array(repeating: 0, count: count)
+        newRows.removeAll(keepingCapacity: true)
+        changes.removeAll(keepingCapacity: true)
         // Text and blobs are bound in place from the batch's arena, unchanged until `reset()`.
-        try batch.withRows { rows throws(SluiceError) in try existing.storedBytes.withArena { stored throws(SluiceError) in
-            for record in 0..<count {
-                switch fates[record] {
-                case .merged:
-                    continue
-                case .append, .write:
-                    pks[record] = try inserter.insert(record, of: rows)
-                    counts.inserted += 1
-                case .update(let pk):
-                    pks[record] = pk
-                    let changed = existing.changes(of: record, in: rows, storedArena: stored)
-                    if changed.isEmpty {
-                        counts.unchanged += 1
-                    } else {
-                        try updater.update(record, of: rows, changed: changed, pk: pk)
-                        counts.updated += 1
+        try batch.withRows { cells throws(SluiceError) in
+            existing.storedBytes.withUnsafeBytes { stored in
+                for record in 0..<count {
+                    switch fates[record] {
+                    case .merged:
+                        continue
+                    case .append, .write:
+                        newRows.append(record)
+                        counts.inserted += 1
+                    case .update(let pk):
+                        pks[record] = pk
+                        let changed = existing.changes(of: record, in: cells, storedArena: stored)
+                        if changed.isEmpty {
+                            counts.unchanged += 1
+                        } else {
+                            changes.append(RowChange(row: record, columns: changed, pk: pk))
+                            counts.updated += 1
+                        }
                     }
                 }
             }
-            try inserter.flush(rows)
-        } }
+            try rows.insert(newRows, of: cells, pks: &pks)
+            try rows.update(changes, of: cells)
+        }
     }
 
     func reset() {

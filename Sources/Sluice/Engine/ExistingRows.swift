@@ -15,6 +15,8 @@ final class ExistingRows {
     @exclusivity(unchecked) private var rowOf: [Int32] = []
     /// Per row found: the attributes that differ.
     @exclusivity(unchecked) private var changedAttributes: [ColumnSet] = []
+    /// Per row found: its pk.
+    @exclusivity(unchecked) private var pks: [Int64] = []
     /// Per row found: its to-one columns as stored, `width - attributeCount` each.
     @exclusivity(unchecked) private var stored: [Cell] = []
     /// The bytes of `stored`'s text and blobs.
@@ -28,14 +30,18 @@ final class ExistingRows {
     /// Forgets the rows found for the last batch, for a batch of `count` records.
     func reset(count: Int) {
         changedAttributes.removeAll(keepingCapacity: true)
+        pks.removeAll(keepingCapacity: true)
         stored.removeAll(keepingCapacity: true)
         rowOf = Array(repeating: -1, count: count)
         storedBytes.removeAll(keepingCapacity: true)
     }
 
     /// Keeps what the current row of `found` holds, the row of `record` (its cells in `rows`).
-    func add(_ found: FoundRows, for record: Int, of rows: CellRows) {
+    /// Generic, not an existential: each store's lookup calls it with its own row type, so
+    /// the per-column reads below are direct calls.
+    func add(_ found: some FoundRow, for record: Int, pk: Int64, of rows: CellRows) {
         rowOf[record] = Int32(changedAttributes.count)
+        pks.append(pk)
         // Attributes are final once records are merged; to-ones get their value later.
         var changed = ColumnSet(width: width)
         for column in 0..<attributeCount {
@@ -64,6 +70,11 @@ final class ExistingRows {
         return changed
     }
 
+    /// The pk of the row found for `record`, nil when none was.
+    func pk(of record: Int) -> Int64? {
+        rowOf[record] >= 0 ? pks[Int(rowOf[record])] : nil
+    }
+
     /// The stored value of a to-one column before this batch, for a record whose row existed.
     func storedValue(_ record: Int, _ column: Int) -> ColumnValue? {
         precondition(column >= attributeCount, "only to-one columns are kept")
@@ -74,4 +85,13 @@ final class ExistingRows {
     private func storedIndex(_ record: Int, _ column: Int) -> Int {
         Int(rowOf[record]) * (width - attributeCount) + column - attributeCount
     }
+}
+
+/// A row a store's identity lookup found, read in place (`FoundRows` for SQLite).
+protocol FoundRow {
+    /// Whether the row's column `column` (among the entity's columns, the pk aside) holds
+    /// `cell` (bytes in `arena`), compared as `Cell.equals` compares.
+    func column(_ column: Int, holds cell: Cell, in arena: UnsafeRawBufferPointer) -> Bool
+    /// The row's column `column` as a cell, its bytes appended to `arena`.
+    func cell(_ column: Int, into arena: inout [UInt8]) -> Cell
 }

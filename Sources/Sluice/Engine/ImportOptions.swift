@@ -52,6 +52,9 @@ public struct ImportOptions: Sendable {
     /// nearest ancestor's.
     public var hooks: [String: EntityHooks] = [:]
 
+    /// `--schema`: the PostgreSQL schema of the tables (`docs/postgresql.md`); SQLite has none.
+    public var schema = "public"
+
     public init() {}
 
     /// The largest `maxValueBytes`: the most bytes one value of a column can hold (2 GiB - 1).

@@ -21,7 +21,8 @@ public final class Importer {
     /// Released before the commit: its statements would keep the connection (and a new
     /// database's exclusive lock) open for as long as the importer lives.
     private var target: Target?
-    private let database: ImportDatabase
+    /// The database, SQLite or PostgreSQL (`ImportStore`).
+    private let database: any ImportStore
     /// `--rejects`: opened before the import begins, written as records are rejected.
     private let rejects: RejectsFile?
     /// Indexes built after the load; nil only before the schema is migrated.
@@ -46,7 +47,7 @@ public final class Importer {
     private var finishingProgress: FinishingProgress?
 
     /// The connection the import writes through (for tests that trace its SQL).
-    var connection: Connection { database.connection }
+    var connection: Connection { (database as! SQLiteStore).connection }
 
     /// Runs `options.hooks` in front of the batch writer; nil without hooks.
     private var hooked: HookedSink?
@@ -58,7 +59,8 @@ public final class Importer {
         case freeform(FreeformWriter, FreeformStream)
     }
 
-    /// Opens (or prepares to create) the database and brings its schema up to the model.
+    /// Opens (or prepares to create) the database — an SQLite path, or a PostgreSQL URI
+    /// (`docs/postgresql.md`) — and brings its schema up to the model.
     /// - Parameter modelSHA256: recorded in `sluice_imports`; by default the digest of the model
     ///   file's bytes as loaded by `ModelFile`, or empty.
     public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
@@ -76,18 +78,17 @@ public final class Importer {
         let layout = DatabaseLayout(model)
         let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
-                      tables: layout.tables) { connection, rejects, indexes throws(SluiceError) in
+                      tables: layout.tables) { store, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
-                                                connection: connection))
+                                                store: store))
             }
-            let sql = SQLRunner(connection: connection, databaseName: databasePath)
-            let links = LinkWriter(plans: linkPlans, sql: sql, pending: PendingLinks(sql: sql), indexes: indexes)
+            let links = LinkWriter(plans: linkPlans, sql: store.sql, pending: store.pendingLinks(), indexes: indexes)
             let touched = options.deleteMissing
-                ? try TouchedRows(sql: sql, entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
+                ? try store.touchedRows(entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
-            return .model(plan, BatchWriter(writers: writers, links: links, touched: touched, connection: connection,
+            return .model(plan, BatchWriter(writers: writers, links: links, touched: touched, store: store,
                                             batchSize: options.batchSize, onError: options.onError,
                                             rejects: rejects, cancellation: options.cancellation,
                                             databaseName: databasePath))
@@ -115,7 +116,10 @@ public final class Importer {
         }
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
-                      tables: [DatabaseLayout.importsTable]) { connection, rejects, _ throws(SluiceError) in
+                      tables: [DatabaseLayout.importsTable]) { store, rejects, _ throws(SluiceError) in
+            guard let connection = (store as? SQLiteStore)?.connection else {
+                throw SluiceError(.usage, "a zero-config import (without --model) writes SQLite only; give a model for \(store.displayName)")
+            }
             let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError, rejects: rejects)
             return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey, sink: writer,
                                                     capturesRejectedRecords: rejects != nil,
@@ -126,7 +130,7 @@ public final class Importer {
     /// Begins the import's transaction, brings `tables` up to date, then makes the target.
     private init(databasePath: String, model: Model?, options: ImportOptions, modelSHA256: String,
                  tables: [TableDefinition],
-                 makeTarget: (Connection, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> Target)
+                 makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> Target)
         throws(SluiceError)
     {
         try options.validate()
@@ -134,7 +138,7 @@ public final class Importer {
         self.options = options
         self.modelSHA256 = modelSHA256
         startedAt = UnixTime.now()
-        database = try ImportDatabase.begin(path: databasePath)
+        database = try ImportStores.begin(databasePath, schema: options.schema)
         do {
             rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
         } catch {
@@ -143,15 +147,12 @@ public final class Importer {
         }
         do {
             if let cancellation = options.cancellation {
-                // A long statement (a big lookup, ANALYZE) stops within a few thousand VM steps.
-                database.connection.setInterruptCheck { cancellation.isCancelled }
+                database.setInterruptCheck { cancellation.isCancelled }
             }
             try checkCancellation()
             // Plain indexes of the tables created now are built after the load (`finish()`).
-            let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
-            try migration.apply(to: database.connection)
-            indexes = SecondaryIndexes(connection: database.connection, deferred: migration.deferredIndexes)
-            target = try makeTarget(database.connection, rejects, indexes!)
+            indexes = SecondaryIndexes(sql: database.sql, deferred: try database.migrate(to: tables))
+            target = try makeTarget(database, rejects, indexes!)
             stageStartedAt = clock.elapsedSeconds
         } catch {
             database.rollback()
@@ -218,7 +219,7 @@ public final class Importer {
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
                 inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
                 rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256)
-            try ImportLog.insert(log, into: database.connection)
+            try database.log(log)
             if options.analyze {
                 enter(.analyzing)
                 try database.analyze()
@@ -229,7 +230,7 @@ public final class Importer {
             // finishes whole (an interrupted COMMIT or VACUUM would only be confusing).
             try checkCancellation()
             committing = true
-            database.connection.setInterruptCheck(nil)
+            database.setInterruptCheck(nil)
             try database.commit(vacuum: options.vacuum) { enter(.vacuuming) }
             finished = true
             report.seconds = clock.elapsedSeconds
@@ -351,14 +352,14 @@ public final class Importer {
     }
 
     private func checkCancellation() throws(SluiceError) {
-        if options.cancellation?.isCancelled == true { throw .interrupted(database: database.path) }
+        if options.cancellation?.isCancelled == true { throw .interrupted(database: database.displayName) }
     }
 
     /// Once cancelled, whatever failed is reported as the interruption: on Ctrl-C the input's
     /// producer dies too, so the input may end early or a statement stop half-way, and that
     /// is not the user's data's fault.
     private func interruptedIfCancelled(_ error: SluiceError) -> SluiceError {
-        options.cancellation?.isCancelled == true && !committing ? .interrupted(database: database.path) : error
+        options.cancellation?.isCancelled == true && !committing ? .interrupted(database: database.displayName) : error
     }
 
     private func makeReport() -> ImportReport {

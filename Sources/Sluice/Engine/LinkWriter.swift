@@ -8,8 +8,8 @@
 /// so a re-import makes no write.
 final class LinkWriter {
     let plans: [[LinkPlan]]
-    let sql: SQLRunner
-    let pending: PendingLinks
+    let sql: any SQLRunning
+    let pending: any PendingLinkStore
     /// Indexes of this import's new tables, built before a statement looks rows up by them.
     let indexes: SecondaryIndexes?
     // Read per link by the writer thread, which alone uses a link writer and never re-enters
@@ -21,7 +21,7 @@ final class LinkWriter {
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
 
-    init(plans: [[LinkPlan]], sql: SQLRunner, pending: PendingLinks, indexes: SecondaryIndexes? = nil) {
+    init(plans: [[LinkPlan]], sql: any SQLRunning, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
         self.sql = sql
         self.pending = pending
@@ -59,7 +59,7 @@ final class LinkWriter {
     private func mayHoldRows(_ plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Bool {
         if writers[plan.target].counts.inserted > 0 { return true }
         if let empty = emptyAtStart[plan.targetTable] { return !empty }
-        let empty = try sql.rows("SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) LIMIT 1").isEmpty
+        let empty = try sql.rows("SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) LIMIT 1", []).isEmpty
         emptyAtStart[plan.targetTable] = empty
         return !empty
     }
@@ -119,7 +119,7 @@ final class LinkWriter {
                 return 0
             }
             return try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
-                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) IS NOT ?1", [.integer(pk), .integer(source)])
+                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(sql.dialect.isDistinctFrom) ?1", [.integer(pk), .integer(source)])
 
         case .inverse(let column):
             let table = quoteIdentifier(plan.targetTable)
@@ -131,7 +131,7 @@ final class LinkWriter {
             }
             return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
                                 current: "SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?",
-                                link: "UPDATE \(table) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1",
+                                link: "UPDATE \(table) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) \(sql.dialect.isDistinctFrom) ?1",
                                 unlink: "UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?1 AND \"pk\" = ?2")
 
         case .join(let table, let sourceColumn, let targetColumn):
@@ -143,7 +143,7 @@ final class LinkWriter {
             }
             return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
                                 current: "SELECT \(targetName) FROM \(joinTable) WHERE \(sourceName) = ?",
-                                link: "INSERT OR IGNORE INTO \(joinTable) (\(sourceName), \(targetName)) VALUES (?1, ?2)",
+                                link: sql.dialect.insertIgnoringDuplicates(into: joinTable, columns: "\(sourceName), \(targetName)", values: "?1, ?2"),
                                 unlink: "DELETE FROM \(joinTable) WHERE \(sourceName) = ?1 AND \(targetName) = ?2")
         }
     }

@@ -116,17 +116,8 @@ final class PendingLinks {
             outcome.stubs = try sql.run("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)")
             outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy, done: linked)
         case .null, .fail:
-            outcome.unresolved = Int(count)
             let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3")
-            outcome.examples = rows.map { row in
-                Example(relationship: plan.name, key: row[0],
-                        source: Self.integer(row[1]).map { sources.indices.contains($0) ? sources[$0] : "?" } ?? "?",
-                        position: InputPosition(line: Self.integer(row[2]) ?? 0, column: Self.integer(row[3]) ?? 0, offset: 0))
-            }
-            if policy == .fail, let first = outcome.examples.first {
-                let more = count > 1 ? " (and \(count - 1) more)" : ""
-                throw SluiceError(.data, "\(plan.name): unresolved reference \(first.key)\(more)", in: first.source, at: first.position)
-            }
+            try outcome.leaveUnresolved(Int(count), examples: rows, plan: plan, policy: policy, sources: sources)
         }
         return outcome
     }
@@ -178,10 +169,5 @@ final class PendingLinks {
             first = last + 1
         }
         return changed
-    }
-
-    private static func integer(_ value: ColumnValue) -> Int? {
-        if case .integer(let number) = value { return Int(number) }
-        return nil
     }
 }

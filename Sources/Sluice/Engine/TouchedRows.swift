@@ -2,26 +2,42 @@
 /// import mentioned — in a temporary table, not in memory — and at the end deletes the
 /// others, with every link to them.
 final class TouchedRows {
-    private let sql: SQLRunner
+    private let sql: any SQLRunning
     /// Entity indexes whose rows are kept only if mentioned.
     private let entities: Set<Int>
 
-    init(sql: SQLRunner, entities: Set<Int>) throws(SluiceError) {
+    init(sql: any SQLRunning, entities: Set<Int>) throws(SluiceError) {
         self.sql = sql
         self.entities = entities
         try sql.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS "sluice_touched" ("entity" INTEGER, "pk" INTEGER, PRIMARY KEY ("entity", "pk")) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS "sluice_touched" ("entity" INTEGER, "pk" \(sql.dialect.integer), \
+            PRIMARY KEY ("entity", "pk"))\(sql.dialect.keyOnlyTable);
             DELETE FROM "sluice_touched";
             """)
     }
 
     func record(_ writer: EntityWriter) throws(SluiceError) {
         guard entities.contains(writer.entity) else { return }
-        for record in 0..<writer.count where writer.isRepresentative(record) {
-            try sql.run("INSERT OR IGNORE INTO \"sluice_touched\" VALUES (?, ?)",
-                        [.integer(Int64(writer.entity)), .integer(writer.pk(of: record))])
+        var pks: [Int64] = []
+        for record in 0..<writer.count where writer.isRepresentative(record) { pks.append(writer.pk(of: record)) }
+        // Up to `rowsPerInsert` rows a statement (a round trip each on a server), the list
+        // padded to a power of two with its last row, which the insert then ignores.
+        var start = 0
+        while start < pks.count {
+            let end = min(start + Self.rowsPerInsert, pks.count)
+            let size = SQLParameters.listSize(for: end - start, limit: Self.rowsPerInsert)
+            var arguments: [ColumnValue] = []
+            for index in 0..<size {
+                arguments += [.integer(Int64(writer.entity)), .integer(pks[min(start + index, end - 1)])]
+            }
+            try sql.run(sql.dialect.insertIgnoringDuplicates(into: "\"sluice_touched\"", columns: "\"entity\", \"pk\"",
+                                                             values: Array(repeating: "?, ?", count: size).joined(separator: "), (")),
+                        arguments)
+            start = end
         }
     }
+
+    private static let rowsPerInsert = SQLParameters.maxPerStatement / 2
 
     /// Deletes the rows not mentioned and unlinks everything that pointed at them; returns
     /// the number deleted per entity. `willDelete` is told each entity first.
@@ -29,11 +45,11 @@ final class TouchedRows {
         throws(SluiceError) -> [Int: Int]
     {
         var deleted: [Int: Int] = [:]
-        try sql.execute("CREATE TEMP TABLE IF NOT EXISTS \"sluice_gone\" (\"pk\" INTEGER PRIMARY KEY)")
+        try sql.execute("CREATE TEMP TABLE IF NOT EXISTS \"sluice_gone\" (\"pk\" \(sql.dialect.integer) PRIMARY KEY)")
         for entity in entities.sorted() {
             willDelete(entity)
             let table = quoteIdentifier(tables[entity])
-            try sql.run("DELETE FROM \"sluice_gone\"")
+            try sql.run("DELETE FROM \"sluice_gone\"", [])
             try sql.run("""
                 INSERT INTO "sluice_gone" SELECT "pk" FROM \(table)
                 WHERE "pk" NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)
@@ -43,20 +59,20 @@ final class TouchedRows {
                 switch plan.storage {
                 case .column(_, let name) where plan.target == entity:
                     try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL "
-                        + "WHERE \(quoteIdentifier(name)) IN \(gone)")
+                        + "WHERE \(quoteIdentifier(name)) IN \(gone)", [])
                 case .inverse(let name) where plan.source == entity:
                     try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL "
-                        + "WHERE \(quoteIdentifier(name)) IN \(gone)")
+                        + "WHERE \(quoteIdentifier(name)) IN \(gone)", [])
                 case .join(let joinTable, let sourceColumn, let targetColumn):
                     // Both sides for a many-to-many of an entity with itself.
                     for (side, column) in [(plan.source, sourceColumn), (plan.target, targetColumn)] where side == entity {
-                        try sql.run("DELETE FROM \(quoteIdentifier(joinTable)) WHERE \(quoteIdentifier(column)) IN \(gone)")
+                        try sql.run("DELETE FROM \(quoteIdentifier(joinTable)) WHERE \(quoteIdentifier(column)) IN \(gone)", [])
                     }
                 default:
                     break
                 }
             }
-            deleted[entity] = try sql.run("DELETE FROM \(table) WHERE \"pk\" IN \(gone)")
+            deleted[entity] = try sql.run("DELETE FROM \(table) WHERE \"pk\" IN \(gone)", [])
         }
         return deleted
     }

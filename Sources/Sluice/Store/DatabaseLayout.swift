@@ -71,7 +71,7 @@ public struct DatabaseLayout: Sendable {
     static func entityTable(_ entity: Model.Entity, in model: Model) -> TableDefinition {
         var columns = [TableDefinition.ColumnDefinition(name: "pk", sqlType: "INTEGER")]
         for attribute in entity.attributes {
-            columns.append(.init(name: attribute.column, sqlType: attribute.type.sqlType))
+            columns.append(.init(name: attribute.column, sqlType: attribute.type.sqlType, attributeType: attribute.type))
         }
         var indexes: [[String]] = []
         for relationship in entity.relationships where !relationship.toMany {
@@ -97,8 +97,8 @@ public struct DatabaseLayout: Sendable {
         name: importsTableName,
         columns: [
             .init(name: "id", sqlType: "INTEGER"),
-            .init(name: "started_at", sqlType: "TEXT"),
-            .init(name: "finished_at", sqlType: "TEXT"),
+            .init(name: "started_at", sqlType: "TEXT", attributeType: .date),
+            .init(name: "finished_at", sqlType: "TEXT", attributeType: .date),
             .init(name: "sources", sqlType: "TEXT"),
             .init(name: "bytes", sqlType: "INTEGER"),
             .init(name: "records", sqlType: "INTEGER"),

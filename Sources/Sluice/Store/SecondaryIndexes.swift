@@ -15,11 +15,11 @@ final class SecondaryIndexes {
         var sql: String
     }
 
-    private let connection: Connection
+    private let sql: any SQLRunning
     private(set) var deferred: [Deferred]
 
-    init(connection: Connection, deferred: [Deferred]) {
-        self.connection = connection
+    init(sql: any SQLRunning, deferred: [Deferred]) {
+        self.sql = sql
         self.deferred = deferred
     }
 
@@ -40,10 +40,6 @@ final class SecondaryIndexes {
     }
 
     private func execute(_ sql: String) throws(SluiceError) {
-        do {
-            try connection.execute(sql)
-        } catch {
-            throw error.sluiceError(database: connection.displayName)
-        }
+        try self.sql.execute(sql)
     }
 }

@@ -7,11 +7,15 @@ public struct TableDefinition: Sendable, Equatable {
         public var sqlType: String
         /// The table whose `"pk"` this column refers to.
         public var references: String?
+        /// The attribute type the column holds, for stores whose types say more than SQLite's
+        /// four (PostgreSQL: numeric, timestamptz, uuid…); nil for keys and plain integers.
+        public var attributeType: AttributeType?
 
-        public init(name: String, sqlType: String, references: String? = nil) {
+        public init(name: String, sqlType: String, references: String? = nil, attributeType: AttributeType? = nil) {
             self.name = name
             self.sqlType = sqlType
             self.references = references
+            self.attributeType = attributeType
         }
     }
 

@@ -71,7 +71,7 @@ final class IdentityLookup {
 
 /// The rows one `IdentityLookup.find` found, read one at a time: which row of the batch each
 /// matched, its pk, and its columns, read in place. Valid until the next `find`.
-struct FoundRows {
+struct FoundRows: FoundRow {
     fileprivate let statement: Statement
     /// Where the row's columns start among the query's: after the row's number and the pk.
     private static let firstColumn: Int32 = 2

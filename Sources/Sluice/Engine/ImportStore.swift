@@ -1,0 +1,118 @@
+/// The seam between the engine and the database it writes (`docs/architecture.md`, stores):
+/// everything an import asks of a database, inside the one transaction that opening the store
+/// began. `SQLiteStore` (`Store/SQLite/`) and `PostgresStore` (`Store/PostgreSQL/`) implement
+/// it; the engine above does not know which one it drives.
+///
+/// The engine calls across it once per import (schema, log, commit), once per batch and entity
+/// (find, insert, update: `EntityRowStore`), or once per link statement — never per value — so
+/// an existential costs nothing measurable here, and each store's per-row loops stay
+/// statically dispatched inside its own types.
+protocol ImportStore: AnyObject {
+    /// How messages name the database: the path the user gave, or a URI without its password.
+    var displayName: String { get }
+    /// The thread that may use the store now, handed over with the batches (`BatchWriter`).
+    var owner: ThreadOwner { get set }
+    /// The engine's smaller statements (links, indexes built after the load).
+    var sql: any SQLRunning { get }
+    /// Makes long statements stop once `shouldStop` returns true (nil: never).
+    func setInterruptCheck(_ shouldStop: (() -> Bool)?)
+    /// Brings the schema up to `tables` (`docs/database-layout.md`, existing databases); returns
+    /// the plain indexes of the tables it created, for `SecondaryIndexes` to build after the load.
+    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred]
+    /// Finds, inserts and updates the rows of `table`, whose `columns` (the pk aside) a batch's
+    /// rows hold in order; `identity` indexes into `columns`, empty for append-only.
+    func entityRows(table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
+        throws(SluiceError) -> any EntityRowStore
+    /// Where forward references wait for the second pass.
+    func pendingLinks() -> any PendingLinkStore
+    /// What `--delete-missing` remembers of the rows of `entities` an import mentions.
+    func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore
+    /// Writes the `sluice_imports` row, inside the import's transaction.
+    func log(_ record: ImportRecord) throws(SluiceError)
+    /// `--analyze`: refreshes the query planner's statistics before the commit.
+    func analyze() throws(SluiceError)
+    /// Makes the import permanent; on failure nothing of it is left and the error is thrown.
+    /// `vacuum` runs `VACUUM` after the commit; `willVacuum` is called just before it (progress).
+    func commit(vacuum: Bool, willVacuum: () -> Void) throws(SluiceError)
+    /// Undoes the import. Harmless after `commit` or a previous `rollback`.
+    func rollback()
+}
+
+/// The rows of one entity's table, a batch at a time (`EntityWriter` decides, this writes).
+protocol EntityRowStore: AnyObject {
+    /// Finds the rows whose identity the rows `records` of `rows` hold (the first record of
+    /// each identity in the batch), keeping each found row's pk and stored values in `existing`.
+    func find(_ records: [Int], of rows: CellRows, into existing: ExistingRows) throws(SluiceError)
+    /// Inserts the rows `records` of `rows` (a missing cell takes its column's default) and
+    /// sets `pks[record]` to each new row's pk.
+    func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError)
+    /// Writes the changed columns of existing rows.
+    func update(_ changes: [RowChange], of rows: CellRows) throws(SluiceError)
+}
+
+/// The columns of an existing row that a record changes.
+struct RowChange {
+    /// The record's row in the batch's `CellRows`.
+    var row: Int
+    var columns: ColumnSet
+    var pk: Int64
+}
+
+/// Runs the engine's smaller statements, written with `?` (or `?N`) placeholders and the few
+/// spellings that differ between databases taken from `dialect`.
+protocol SQLRunning: AnyObject {
+    var dialect: SQLDialect { get }
+    /// Runs a statement to its end; returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: some Collection<ColumnValue>) throws(SluiceError) -> Int
+    /// The rows of a query, each value as the engine's keys are (`ColumnValue`).
+    func rows(_ sql: String, _ arguments: [ColumnValue]) throws(SluiceError) -> [[ColumnValue]]
+    /// Runs SQL that takes no arguments and returns nothing (DDL).
+    func execute(_ sql: String) throws(SluiceError)
+}
+
+/// What differs in the SQL of links between SQLite and PostgreSQL.
+struct SQLDialect: Sendable {
+    /// The null-safe inequality: `IS NOT` in SQLite, `IS DISTINCT FROM` in PostgreSQL.
+    var isDistinctFrom: String
+    /// Whether an insert that hits a unique key is skipped with `INSERT OR IGNORE` (SQLite) or
+    /// `ON CONFLICT DO NOTHING` (PostgreSQL).
+    var insertOrIgnore: Bool
+    /// A 64-bit integer column: `INTEGER` (SQLite's is 64-bit, and `INTEGER PRIMARY KEY` is
+    /// the rowid), `bigint` (PostgreSQL's `integer` is 32-bit).
+    var integer: String
+    /// After the columns of a table whose primary key is all it holds: SQLite's
+    /// ` WITHOUT ROWID` makes the key its only b-tree.
+    var keyOnlyTable: String
+
+    static let sqlite = SQLDialect(isDistinctFrom: "IS NOT", insertOrIgnore: true, integer: "INTEGER", keyOnlyTable: " WITHOUT ROWID")
+    static let postgres = SQLDialect(isDistinctFrom: "IS DISTINCT FROM", insertOrIgnore: false, integer: "bigint", keyOnlyTable: "")
+
+    /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there
+    /// (`values` may hold several rows: `?, ?), (?, ?`).
+    func insertIgnoringDuplicates(into table: String, columns: String, values: String) -> String {
+        insertOrIgnore
+            ? "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(values))"
+            : "INSERT INTO \(table) (\(columns)) VALUES (\(values)) ON CONFLICT DO NOTHING"
+    }
+}
+
+/// Forward references waiting for the second pass (`PendingLinks` for SQLite).
+protocol PendingLinkStore: AnyObject {
+    var isEmpty: Bool { get }
+    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition) throws(SluiceError)
+    /// How many links of `plan` wait.
+    func waiting(_ plan: LinkPlan) -> Int
+    /// Links what can be linked now, then applies `policy` to the rest; `linked` is told how
+    /// many waiting links are done as they are (for progress).
+    func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
+                 linked: (Int) -> Void) throws(SluiceError) -> PendingLinks.Outcome
+}
+
+/// The rows an import mentioned, for `--delete-missing` (`TouchedRows` for SQLite).
+protocol TouchedRowStore: AnyObject {
+    func record(_ writer: EntityWriter) throws(SluiceError)
+    /// Deletes the rows not mentioned and unlinks what pointed at them; deleted rows per entity.
+    /// `willDelete` is told each entity before its rows go (for progress).
+    func deleteUntouched(plans: [[LinkPlan]], tables: [String], willDelete: (Int) -> Void) throws(SluiceError) -> [Int: Int]
+}

@@ -1,0 +1,10 @@
+/// Opens the store a `--db` value names: a PostgreSQL connection URI
+/// (`postgresql://…`, `postgres://…`), or else the path of an SQLite file.
+enum ImportStores {
+    static func begin(_ database: String, schema: String) throws(SluiceError) -> any ImportStore {
+        if PostgresURI.isURI(database) {
+            return try PostgresStore(uri: database, schema: schema)
+        }
+        return try SQLiteStore(path: database)
+    }
+}

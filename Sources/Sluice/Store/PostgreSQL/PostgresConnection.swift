@@ -1,0 +1,190 @@
+internal import CLibPQ
+
+/// One libpq connection: the only owner of its `PGconn*`, closed (`PQfinish`) in `deinit` or
+/// earlier by `close()`. Synchronous calls only: the batch writer is a thread of its own, and
+/// a blocking `PQexecParams` or `PQputCopyData` is the simplest fit for it.
+///
+/// Errors become `SluiceError` here: the server's message, one line, never the password
+/// (libpq does not put it in its messages; `PostgresURI.displayName` leaves it out of the
+/// name). A lost connection is `.io` (exit 74), anything else the server refuses is
+/// `.cannotCreate` (73) or, for data it cannot store, `.data` (65).
+///
+/// Not `Sendable`: used by one thread at a time, like an SQLite `Connection`.
+final class PostgresConnection {
+    /// How messages name the database: the URI without its password.
+    let displayName: String
+    private let pq: LibPQ
+    private var connection: OpaquePointer?
+
+    /// Connects; libpq reads the `PG*` environment variables and `~/.pgpass` for what `uri`
+    /// leaves out. Throws `.cannotCreate` with libpq's reason.
+    init(uri: String, displayName: String) throws(SluiceError) {
+        self.displayName = displayName
+        pq = try LibPQ.shared.get()
+        let handle = pq.connectdb(uri)
+        guard let handle, pq.status(handle) == CONNECTION_OK else {
+            let reason = handle.map { Self.oneLine(String(cString: pq.errorMessage($0)!)) } ?? "out of memory"
+            pq.finish(handle)
+            throw SluiceError(.cannotCreate, "cannot connect to database '\(displayName)': \(reason)")
+        }
+        connection = handle
+        // Notices (an identifier truncated to 63 bytes, "relation already exists, skipping")
+        // would go to stderr: the CLI prints errors only.
+        pq.setNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection; the server rolls back a transaction still open.
+    func close() {
+        guard let connection else { return }
+        pq.finish(connection)
+        self.connection = nil
+    }
+
+    var isClosed: Bool { connection == nil }
+
+    private var handle: OpaquePointer {
+        guard let connection else { preconditionFailure("PostgreSQL connection used after close()") }  // our bug
+        return connection
+    }
+
+    /// Runs one or more `;`-separated statements without parameters; returns the last result.
+    @discardableResult
+    func execute(_ sql: String) throws(SluiceError) -> PostgresResult {
+        try check(pq.exec(handle, sql), sql: sql)
+    }
+
+    /// Runs one statement with `$1`… parameters in text form (nil: NULL); results in text form.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [String?]) throws(SluiceError) -> PostgresResult {
+        guard !parameters.isEmpty else { return try execute(sql) }
+        // The parameters' bytes, each NUL-terminated, in one buffer that outlives the call.
+        var buffer: [CChar] = []
+        var offsets: [Int?] = []
+        for parameter in parameters {
+            guard let parameter else { offsets.append(nil); continue }
+            offsets.append(buffer.count)
+            buffer.append(contentsOf: parameter.utf8.map { CChar(bitPattern: $0) })
+            buffer.append(0)
+        }
+        let result = buffer.withUnsafeBufferPointer { bytes in
+            let values: [UnsafePointer<CChar>?] = offsets.map { $0.map { bytes.baseAddress! + $0 } }
+            return values.withUnsafeBufferPointer { values in
+                pq.execParams(handle, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
+            }
+        }
+        return try check(result, sql: sql)
+    }
+
+    /// Runs `COPY … FROM STDIN` (text format) with `data` as its rows.
+    func copy(_ sql: String, _ data: [UInt8]) throws(SluiceError) {
+        let start = PostgresResult(pq.exec(handle, sql), pq)
+        guard start.status == PGRES_COPY_IN else {
+            throw error(start, sql: sql)
+        }
+        var sent = 0
+        // At most 1 MiB a call, so libpq's own send buffer stays small.
+        while sent < data.count {
+            let count = min(1 << 20, data.count - sent)
+            let ok = data.withUnsafeBufferPointer { bytes in
+                bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: data.count) {
+                    pq.putCopyData(handle, $0 + sent, Int32(count))
+                }
+            }
+            guard ok == 1 else { break }
+            sent += count
+        }
+        let ended = pq.putCopyEnd(handle, sent == data.count ? nil : "sluice: could not send the rows")
+        var failure: SluiceError?
+        // Every result of the COPY must be read before the connection takes another command.
+        while let next = pq.getResult(handle) {
+            let result = PostgresResult(next, pq)
+            if failure == nil, result.status != PGRES_COMMAND_OK { failure = error(result, sql: sql) }
+        }
+        if let failure { throw failure }
+        if ended != 1 || sent != data.count { throw lostConnection() }
+    }
+
+    private func check(_ handle: OpaquePointer?, sql: String) throws(SluiceError) -> PostgresResult {
+        let result = PostgresResult(handle, pq)
+        switch result.status {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return result
+        default: throw error(result, sql: sql)
+        }
+    }
+
+    /// The failure of a statement: lost connection (`.io`), data the server refuses (`.data`:
+    /// classes 22 and 23 of SQLSTATE), anything else `.cannotCreate`.
+    private func error(_ result: PostgresResult, sql: String) -> SluiceError {
+        if connection == nil || pq.status(handle) != CONNECTION_OK { return lostConnection() }
+        let state = result.field(UInt8(ascii: "C")) ?? ""
+        let message = result.field(UInt8(ascii: "M")) ?? Self.oneLine(String(cString: pq.errorMessage(handle)!))
+        let detail = result.field(UInt8(ascii: "D")).map { " (\($0))" } ?? ""
+        let subject = "cannot write database '\(displayName)': \(Self.oneLine(message + detail))"
+        switch state.prefix(2) {
+        case "22", "23": return SluiceError(.data, subject)
+        case "08", "53", "58": return SluiceError(.io, subject)
+        case "57" where state == "57014": return .interrupted(database: displayName)
+        case "42" where state != "42P01": return SluiceError(.cannotCreate, subject + " (in: \(Self.oneLine(sql)))")
+        default: return SluiceError(.cannotCreate, subject)
+        }
+    }
+
+    private func lostConnection() -> SluiceError {
+        let reason = connection.map { Self.oneLine(String(cString: pq.errorMessage($0)!)) } ?? ""
+        return SluiceError(.io, "lost the connection to database '\(displayName)'" + (reason.isEmpty ? "" : ": \(reason)"))
+    }
+
+    /// libpq's messages end in a newline and may continue on indented lines: one line.
+    static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+            .map { $0.trimmingPrefix(while: { $0 == " " || $0 == "\t" }) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
+}
+
+/// One `PGresult*`, cleared in `deinit`. Values are read as text.
+final class PostgresResult {
+    private let handle: OpaquePointer?
+    private let pq: LibPQ
+
+    init(_ handle: OpaquePointer?, _ pq: LibPQ) {
+        self.handle = handle
+        self.pq = pq
+    }
+
+    deinit {
+        pq.clear(handle)
+    }
+
+    var status: ExecStatusType { handle.map { pq.resultStatus($0) } ?? PGRES_FATAL_ERROR }
+    var rowCount: Int { handle.map { Int(pq.ntuples($0)) } ?? 0 }
+    var columnCount: Int { handle.map { Int(pq.nfields($0)) } ?? 0 }
+    /// Rows an INSERT, UPDATE or DELETE changed.
+    var changes: Int { handle.flatMap { pq.cmdTuples($0).flatMap { Int(String(cString: $0)) } } ?? 0 }
+
+    /// The type of column `column` (a `pg_type` oid).
+    func type(_ column: Int) -> UInt32 { UInt32(pq.ftype(handle, Int32(column))) }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool { pq.getisnull(handle, Int32(row), Int32(column)) == 1 }
+
+    /// The value's text bytes, valid while the result lives.
+    func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
+        let start = UnsafeRawPointer(pq.getvalue(handle, Int32(row), Int32(column)))
+        return UnsafeRawBufferPointer(start: start, count: Int(pq.getlength(handle, Int32(row), Int32(column))))
+    }
+
+    func text(_ row: Int, _ column: Int) -> String {
+        String(decoding: bytes(row, column), as: UTF8.self)
+    }
+
+    /// A field of the error (`PQresultErrorField`): C for SQLSTATE, M for the message, D for detail.
+    func field(_ code: UInt8) -> String? {
+        guard let handle, let value = pq.resultErrorField(handle, Int32(code)) else { return nil }
+        return String(cString: value)
+    }
+}

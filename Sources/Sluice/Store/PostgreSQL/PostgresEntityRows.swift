@@ -1,0 +1,137 @@
+/// The rows of one entity's table in PostgreSQL, set-based, a few round trips per batch
+/// whatever its size (`docs/postgresql.md`):
+///
+/// * find: the batch's identities are `COPY`ed into a temporary table and joined to the table
+///   on its identity index, one query;
+/// * insert: the pks come from the table's own sequence (one `nextval` query for the batch),
+///   then the rows are streamed with one `COPY`;
+/// * update: the changed rows are `COPY`ed into a temporary table of the table's shape, then
+///   one `UPDATE … FROM` per set of changed columns sets exactly those columns.
+final class PostgresEntityRows: EntityRowStore {
+    private let connection: PostgresConnection
+    private let table: String
+    private let columns: [String]
+    private let defaults: [ColumnValue?]
+    private let identity: [Int]
+    /// Whether each column is jsonb, whose stored text is normalised by the server.
+    private let isJSON: [Bool]
+    /// The temporary tables of this entity's lookups and updates.
+    private let keys: String
+    private let staged: String
+    private var sequence: String?
+    /// Reused per batch.
+    private var copy = CopyText()
+
+    init(table: String, columns: [TableDefinition.ColumnDefinition], defaults: [ColumnValue?], identity: [Int],
+         number: Int, connection: PostgresConnection) throws(SluiceError)
+    {
+        self.connection = connection
+        self.table = table
+        self.columns = columns.map(\.name)
+        self.defaults = defaults
+        self.identity = identity
+        isJSON = columns.map { $0.attributeType == .json }
+        keys = quoteIdentifier("sluice_keys_\(number)")
+        staged = quoteIdentifier("sluice_rows_\(number)")
+        var keyColumns = ["\"n\" integer"]
+        for (offset, column) in identity.enumerated() {
+            keyColumns.append("\"k\(offset)\" \(PostgresSchema.type(of: columns[column]))")
+        }
+        try connection.execute("""
+            CREATE TEMP TABLE \(keys) (\(keyColumns.joined(separator: ", ")));
+            CREATE TEMP TABLE \(staged) (LIKE \(quoteIdentifier(table)), "sluice_group" integer);
+            """)
+    }
+
+    func find(_ records: [Int], of rows: CellRows, into existing: ExistingRows) throws(SluiceError) {
+        guard !records.isEmpty else { return }
+        copy.removeAll()
+        for record in records {
+            copy.append(Int64(record))
+            for column in identity { copy.append(rows[record, column], in: rows.arena) }
+            copy.endRow()
+        }
+        try connection.execute("TRUNCATE \(keys)")
+        try connection.copy("COPY \(keys) FROM STDIN", copy.bytes)
+        let selected = (["pk"] + columns).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
+        let match = identity.enumerated().map { "t.\(quoteIdentifier(columns[$1])) = k.\"k\($0)\"" }.joined(separator: " AND ")
+        let result = try connection.execute("SELECT k.\"n\", \(selected) FROM \(keys) AS k JOIN \(quoteIdentifier(table)) AS t ON \(match)")
+        for row in 0..<result.rowCount {
+            let found = PostgresFoundRow(result: result, row: row, isJSON: isJSON)
+            guard let record = Int(result.text(row, 0)), let pk = Int64(result.text(row, 1)) else { continue }
+            existing.add(found, for: record, pk: pk, of: rows)
+        }
+    }
+
+    func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
+        guard !records.isEmpty else { return }
+        let numbers = try connection.query("SELECT nextval($1::regclass) FROM generate_series(1, $2)",
+                                           [try sequenceName(), String(records.count)])
+        copy.removeAll()
+        for (offset, record) in records.enumerated() {
+            guard let pk = Int64(numbers.text(offset, 0)) else { continue }
+            pks[record] = pk
+            copy.append(pk)
+            for column in 0..<rows.width {
+                let cell = rows[record, column]
+                if cell.isMissing, let value = defaults[column] { copy.append(value) } else { copy.append(cell, in: rows.arena) }
+            }
+            copy.endRow()
+        }
+        let names = (["pk"] + columns).map(quoteIdentifier).joined(separator: ", ")
+        try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN", copy.bytes)
+    }
+
+    func update(_ changes: [RowChange], of rows: CellRows) throws(SluiceError) {
+        guard !changes.isEmpty else { return }
+        var groups: [ColumnSet: Int] = [:]
+        copy.removeAll()
+        for change in changes {
+            let group = groups[change.columns] ?? groups.count
+            groups[change.columns] = group
+            copy.append(change.pk)
+            for column in 0..<rows.width { copy.append(rows[change.row, column], in: rows.arena) }
+            copy.append(Int64(group))
+            copy.endRow()
+        }
+        let names = (["pk"] + columns + ["sluice_group"]).map(quoteIdentifier).joined(separator: ", ")
+        try connection.execute("TRUNCATE \(staged)")
+        try connection.copy("COPY \(staged) (\(names)) FROM STDIN", copy.bytes)
+        for (set, group) in groups.sorted(by: { $0.value < $1.value }) {
+            let assignments = set.members.map { "\(quoteIdentifier(columns[$0])) = s.\(quoteIdentifier(columns[$0]))" }
+            try connection.execute("UPDATE \(quoteIdentifier(table)) AS t SET \(assignments.joined(separator: ", ")) "
+                + "FROM \(staged) AS s WHERE t.\"pk\" = s.\"pk\" AND s.\"sluice_group\" = \(group)")
+        }
+    }
+
+    /// The sequence that numbers the table's pks (its identity column's).
+    private func sequenceName() throws(SluiceError) -> String {
+        if let sequence { return sequence }
+        let result = try connection.query("SELECT pg_get_serial_sequence($1, 'pk')", [quoteIdentifier(table)])
+        guard result.rowCount == 1, !result.isNull(0, 0) else {
+            throw SluiceError(.cannotCreate, "cannot write database '\(connection.displayName)': table "
+                + "\(quoteIdentifier(table)) has no sequence for \"pk\" (make it GENERATED BY DEFAULT AS IDENTITY)")
+        }
+        sequence = result.text(0, 0)
+        return sequence!
+    }
+}
+
+/// A row `PostgresEntityRows.find` found: the row's number, its pk, then its columns.
+struct PostgresFoundRow: FoundRow {
+    let result: PostgresResult
+    let row: Int
+    let isJSON: [Bool]
+
+    func column(_ column: Int, holds cell: Cell, in arena: UnsafeRawBufferPointer) -> Bool {
+        let stored = PostgresValues.value(result, row, column + 2)
+        if cell.equals(stored, in: arena) { return true }
+        // jsonb prints its own normal form (spaces, key order): compare the documents.
+        guard isJSON[column], cell.kind == .text, case .text(let text) = stored else { return false }
+        return PostgresJSON.same(String(decoding: cell.bytes(in: arena), as: UTF8.self), text)
+    }
+
+    func cell(_ column: Int, into arena: inout [UInt8]) -> Cell {
+        Cell(PostgresValues.value(result, row, column + 2), in: &arena)
+    }
+}

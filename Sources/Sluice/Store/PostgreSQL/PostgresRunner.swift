@@ -1,0 +1,74 @@
+/// Runs the engine's smaller statements on PostgreSQL (`SQLRunning`): the engine writes them
+/// with SQLite's `?` and `?N` placeholders, which become `$N` here (outside quoted names and
+/// string literals), once per distinct statement.
+final class PostgresRunner: SQLRunning {
+    let connection: PostgresConnection
+    /// (Used by one thread at a time, never re-entered: no dynamic exclusivity checks.)
+    @exclusivity(unchecked) private var translated: [String: String] = [:]
+
+    init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    var dialect: SQLDialect { .postgres }
+
+    @discardableResult
+    func run(_ sql: String, _ arguments: some Collection<ColumnValue>) throws(SluiceError) -> Int {
+        try connection.query(postgres(sql), arguments.map(PostgresValues.parameter)).changes
+    }
+
+    func rows(_ sql: String, _ arguments: [ColumnValue]) throws(SluiceError) -> [[ColumnValue]] {
+        let result = try connection.query(postgres(sql), arguments.map(PostgresValues.parameter))
+        return (0..<result.rowCount).map { row in
+            (0..<result.columnCount).map { PostgresValues.value(result, row, $0) }
+        }
+    }
+
+    func execute(_ sql: String) throws(SluiceError) {
+        try connection.execute(sql)
+    }
+
+    private func postgres(_ sql: String) -> String {
+        if let done = translated[sql] { return done }
+        if translated.count >= 256 { translated.removeAll() }
+        let done = Self.numberingPlaceholders(sql)
+        translated[sql] = done
+        return done
+    }
+
+    /// `?` → `$1`, `$2`… in order; `?N` → `$N`.
+    static func numberingPlaceholders(_ sql: String) -> String {
+        var result: [UInt8] = []
+        var next = 1
+        var quote: UInt8?
+        let bytes = Array(sql.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+                result.append(byte)
+                continue
+            }
+            guard byte == UInt8(ascii: "?") else {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
+                result.append(byte)
+                continue
+            }
+            var digits: [UInt8] = []
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                digits.append(bytes[index])
+                index += 1
+            }
+            result.append(UInt8(ascii: "$"))
+            if digits.isEmpty {
+                result += String(next).utf8
+                next += 1
+            } else {
+                result += digits
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}

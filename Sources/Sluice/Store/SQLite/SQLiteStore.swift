@@ -1,0 +1,62 @@
+/// An import into an SQLite file: the engine's `ImportStore` over `ImportDatabase` (the
+/// all-or-nothing file), `SchemaMigration`, the row writers and `SQLRunner`. It adds no
+/// behaviour of its own: each requirement is one call into the types that do the work.
+final class SQLiteStore: ImportStore {
+    let database: ImportDatabase
+    let runner: SQLRunner
+
+    init(path: String) throws(SluiceError) {
+        database = try ImportDatabase.begin(path: path)
+        runner = SQLRunner(connection: database.connection, databaseName: path)
+    }
+
+    var connection: Connection { database.connection }
+    var displayName: String { database.path }
+    var sql: any SQLRunning { runner }
+
+    var owner: ThreadOwner {
+        get { database.connection.owner }
+        set { database.connection.owner = newValue }
+    }
+
+    func setInterruptCheck(_ shouldStop: (() -> Bool)?) {
+        // A long statement (a big lookup, ANALYZE) stops within a few thousand VM steps.
+        database.connection.setInterruptCheck(shouldStop)
+    }
+
+    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred] {
+        let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
+        try migration.apply(to: database.connection)
+        return migration.deferredIndexes
+    }
+
+    func entityRows(table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
+        throws(SluiceError) -> any EntityRowStore
+    {
+        try SQLiteEntityRows(table: table, columns: columns, defaults: defaults, identity: identity,
+                             connection: database.connection)
+    }
+
+    func pendingLinks() -> any PendingLinkStore { PendingLinks(sql: runner) }
+
+    func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore {
+        try TouchedRows(sql: runner, entities: entities)
+    }
+
+    func log(_ record: ImportRecord) throws(SluiceError) {
+        try ImportLog.insert(record, into: database.connection)
+    }
+
+    func analyze() throws(SluiceError) { try database.analyze() }
+    func commit(vacuum: Bool, willVacuum: () -> Void) throws(SluiceError) {
+        try database.commit(vacuum: vacuum, willVacuum: willVacuum)
+    }
+    func rollback() { database.rollback() }
+}
+
+extension SQLRunner: SQLRunning {
+    var dialect: SQLDialect { .sqlite }
+}
+
+extension PendingLinks: PendingLinkStore {}
+extension TouchedRows: TouchedRowStore {}

@@ -1,0 +1,270 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+@testable import Sluice
+
+/// `sluice import --db postgresql://…` end to end against the test process's own server
+/// (`PostgresServer`): connection forms and their errors, the transit example, a re-import
+/// that writes nothing, `--schema`, and all or nothing under `kill -9`.
+@Suite(.enabled(if: PostgresServer.isAvailable, "no PostgreSQL server binaries (initdb, pg_ctl) on this machine"))
+struct PostgresCommandTests {
+    let workspace = Workspace()
+
+    private func server() throws -> PostgresServer {
+        try PostgresServer.started()
+    }
+
+    private func transitImport(_ target: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> SluiceResult {
+        try workspace.sluice(["import", "--db", target, "--model", PackageFiles.path(Fixtures.transitModel)] + extra,
+                             stdin: PackageFiles.bytes(Fixtures.transitSample), environment: environment)
+    }
+
+    @Test func transitExampleThroughStandardInput() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        let result = try transitImport(server.uri(database))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.entityLines.last == "total: inserted 155, updated 0, unchanged 0, rejected 0, links 192, unresolved 0")
+        #expect(try server.rows(database, #"SELECT count(*) FROM "stop_times" WHERE "trip_pk" IS NULL OR "stop_pk" IS NULL"#) == ["0"])
+        #expect(try server.rows(database, #"SELECT t."headsign", r."routeID" FROM "trips" t JOIN "routes" r ON r."pk" = t."route_pk" ORDER BY 1 LIMIT 1"#)
+            == ["South Ferry|1"])
+        #expect(try server.rows(database, #"SELECT "records", "inserted", "sources" FROM "sluice_imports""#) == ["155|155|<stdin>"])
+        // PostgreSQL's own types, and the indexes of docs/database-layout.md.
+        #expect(try server.rows(database, """
+            SELECT column_name || ' ' || data_type FROM information_schema.columns
+            WHERE table_name = 'trips' ORDER BY ordinal_position
+            """) == ["pk bigint", "tripID text", "headsign text", "route_pk bigint"])
+        #expect(try server.rows(database, "SELECT indexname FROM pg_indexes WHERE tablename = 'trips' ORDER BY 1")
+            == ["trips_identity", "trips_pkey", "trips_route_pk"])
+    }
+
+    @Test func reimportWritesNothing() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        #expect(try transitImport(server.uri(database)).status == 0)
+        // A trigger on every table counts the rows any statement writes.
+        try server.psql(database, """
+            CREATE TABLE writes (n integer);
+            CREATE FUNCTION count_write() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN INSERT INTO writes VALUES (1); RETURN NULL; END $$;
+            CREATE TRIGGER w AFTER INSERT OR UPDATE OR DELETE ON stops FOR EACH ROW EXECUTE FUNCTION count_write();
+            CREATE TRIGGER w AFTER INSERT OR UPDATE OR DELETE ON routes FOR EACH ROW EXECUTE FUNCTION count_write();
+            CREATE TRIGGER w AFTER INSERT OR UPDATE OR DELETE ON trips FOR EACH ROW EXECUTE FUNCTION count_write();
+            CREATE TRIGGER w AFTER INSERT OR UPDATE OR DELETE ON stop_times FOR EACH ROW EXECUTE FUNCTION count_write();
+            """)
+        let second = try transitImport(server.uri(database))
+        #expect(second.status == 0, "\(second)")
+        #expect(second.entityLines.last == "total: inserted 0, updated 0, unchanged 155, rejected 0, links 0, unresolved 0")
+        #expect(try server.rows(database, "SELECT count(*) FROM writes") == ["0"])
+        #expect(try server.rows(database, #"SELECT count(*) FROM "sluice_imports""#) == ["2"])
+    }
+
+    @Test func everyConnectionForm() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        // A Unix socket named in the URI, TCP, the postgres:// scheme, and the local socket
+        // with host and port from libpq's environment variables.
+        #expect(try transitImport(server.uri(database)).status == 0)
+        #expect(try transitImport(server.tcpURI(database)).status == 0)
+        #expect(try transitImport(server.tcpURI(database).replacing("postgresql://", with: "postgres://")).status == 0)
+        let environment = ["PGHOST": server.folder, "PGPORT": String(server.port), "PGUSER": "sluice"]
+        #expect(try transitImport("postgresql:///\(database)", environment: environment).status == 0)
+        #expect(try server.rows(database, #"SELECT count(*) FROM "sluice_imports""#) == ["4"])
+    }
+
+    @Test func passwordsFromTheURIThePasswordFileAndTheEnvironment() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        try server.psql(database, "GRANT ALL ON SCHEMA public TO secret")
+        let withPassword = try transitImport(server.tcpURI(database, user: "secret", password: "hunter2"))
+        #expect(withPassword.status == 0, "\(withPassword)")
+        #expect(!withPassword.stderr.contains("hunter2"))
+        let fromEnvironment = try transitImport(server.tcpURI(database, user: "secret"), environment: ["PGPASSWORD": "hunter2"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
+        let passFile = workspace.file("pgpass")
+        try workspace.writeFile(Array("127.0.0.1:\(server.port):*:secret:hunter2\n".utf8), named: "pgpass")
+        chmod(passFile, 0o600)
+        let fromFile = try transitImport(server.tcpURI(database, user: "secret"), environment: ["PGPASSFILE": passFile])
+        #expect(fromFile.status == 0, "\(fromFile)")
+    }
+
+    @Test func badCredentialsAreOneLineWithoutThePassword() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        let uri = server.tcpURI(database, user: "secret", password: "wrong-s3cret")
+        let result = try transitImport(uri)
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        let name = "postgresql://secret:***@127.0.0.1:\(server.port)/\(database)"
+        #expect(result.stderrLines.first?.hasPrefix("sluice: error: cannot connect to database '\(name)': ") == true, "\(result)")
+        #expect(result.stderr.contains("password authentication failed for user \"secret\""), "\(result)")
+        #expect(!result.stderr.contains("wrong-s3cret"))
+    }
+
+    @Test func unreachableServerAndBadURI() throws {
+        let unreachable = try transitImport("postgresql://sluice:pw@127.0.0.1:1/nowhere")
+        #expect(unreachable.status == 73, "\(unreachable)")
+        #expect(unreachable.stderrLines.count == 1, "\(unreachable)")
+        #expect(unreachable.stderrLines.first?.hasPrefix(
+            "sluice: error: cannot connect to database 'postgresql://sluice:***@127.0.0.1:1/nowhere': ") == true, "\(unreachable)")
+        #expect(unreachable.stderr.contains("Connection refused"), "\(unreachable)")
+        #expect(!unreachable.stderr.contains(":pw@"))
+
+        let bad = try transitImport("postgresql://sluice@127.0.0.1:notaport/x")
+        #expect(bad.status == 73, "\(bad)")
+        #expect(bad.stderrLines.count == 1, "\(bad)")
+        #expect(bad.stderr.contains("invalid"), "\(bad)")
+    }
+
+    @Test func schemaOptionCreatesAndFillsTheSchema() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        let result = try transitImport(server.uri(database), ["--schema", "Transit Data"])
+        #expect(result.status == 0, "\(result)")
+        #expect(try server.rows(database, #"SELECT count(*) FROM "Transit Data"."stops""#) == ["76"])
+        #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
+    }
+
+    @Test func killedImportLeavesTheServerAsItWas() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        #expect(try transitImport(server.uri(database)).status == 0)
+        let before = try server.rows(database, #"SELECT count(*), sum("pk") FROM "stop_times""#)
+        // Many stop times, fed slowly through a pipe: the import is under way when it dies.
+        var records = ""
+        for index in 0..<20_000 {
+            records += #"{"trip_id": "T\#(index % 50)", "stop_id": "S\#(index % 300)", "stop_sequence": \#(index)}"# + "\n"
+        }
+        let model = try workspace.write("""
+            {"root": "StopTime", "entities": {
+              "StopTime": {"table": "stop_times", "identity": ["sequence"],
+                "attributes": {"sequence": {"type": "integer", "key": "stop_sequence"}},
+                "relationships": {"stop": {"entity": "Stop", "key": "stop_id"}}},
+              "Stop": {"table": "stops", "identity": "stopID", "attributes": {"stopID": {"type": "string", "key": "stop_id"}}}}}
+            """, to: "model.json")
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = ["import", "--db", server.uri(database), "--model", workspace.file(model), "--batch-size", "100"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = Array(records.utf8)
+        signal(SIGPIPE, SIG_IGN)
+        try input.fileHandleForWriting.write(contentsOf: Data(bytes[..<(bytes.count / 2)]))
+        // Batches are being written (rows COPYed in the open transaction) when it is killed.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              (try? server.rows(database, "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND xact_start IS NOT NULL")) == ["0"] {
+            usleep(20_000)
+        }
+        usleep(300_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        // The server notices the lost connection and rolls the transaction back.
+        var after: [String] = []
+        for _ in 0..<100 {
+            after = try server.rows(database, #"SELECT count(*), sum("pk") FROM "stop_times""#)
+            if after == before { break }
+            usleep(50_000)
+        }
+        #expect(after == before)
+        #expect(try server.rows(database, #"SELECT count(*) FROM "sluice_imports""#) == ["1"])
+        // And the next import goes ahead (the lock went with the killed connection).
+        #expect(try transitImport(server.uri(database)).status == 0)
+    }
+
+    @Test func aLostConnectionIsOneLineAndExit74() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = ["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel),
+                             "--batch-size", "10"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        // The import's transaction is open (its advisory lock held) when its backend is ended.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
+            usleep(20_000)
+        }
+        try server.psql(database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
+        // The import may be gone already: a write to its pipe must fail, not kill the tests.
+        signal(SIGPIPE, SIG_IGN)
+        try? input.fileHandleForWriting.write(contentsOf: Data(PackageFiles.bytes(Fixtures.transitSample)))
+        try? input.fileHandleForWriting.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74, "\(stderr)")
+        let lines = stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(stderr)")
+        #expect(lines.first?.hasPrefix("sluice: error: lost the connection to database '\(server.uri(database))'") == true, "\(stderr)")
+        #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
+    }
+
+    @Test func interruptedImportRollsBack() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = ["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel),
+                             "--batch-size", "10"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        signal(SIGPIPE, SIG_IGN)
+        // Some batches are written; then the import waits for more input and gets Ctrl-C.
+        let sample = try PackageFiles.bytes(Fixtures.transitSample)
+        try input.fileHandleForWriting.write(contentsOf: Data(sample[..<(sample.count / 2)]))
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
+            usleep(20_000)
+        }
+        usleep(300_000)
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.hasSuffix("sluice: error: import into database '\(server.uri(database))' interrupted: nothing was written\n"), "\(stderr)")
+        #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
+    }
+
+    @Test func aSecondImportWaitsForTheFirst() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        #expect(try transitImport(server.uri(database)).status == 0)
+        // The first import holds its transaction open while its standard input stays open.
+        let first = Process()
+        first.executableURL = SluiceRunner.executable
+        first.arguments = ["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel), "--quiet"]
+        let input = Pipe()
+        first.standardInput = input
+        try first.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline,
+              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
+            usleep(20_000)
+        }
+        let started = Date()
+        let holder = DispatchQueue(label: "first import")
+        holder.asyncAfter(deadline: .now() + 1.5) {
+            try? input.fileHandleForWriting.write(contentsOf: Data(try! PackageFiles.bytes(Fixtures.transitSample)))
+            try? input.fileHandleForWriting.close()
+        }
+        let second = try transitImport(server.uri(database))
+        #expect(second.status == 0, "\(second)")
+        #expect(Date().timeIntervalSince(started) >= 1.4, "the second import did not wait")
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(try server.rows(database, #"SELECT count(*) FROM "sluice_imports""#) == ["3"])
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+@testable import Sluice
+
+/// Import scenarios run unchanged against SQLite and PostgreSQL (`StoreKind`): every attribute
+/// type and its re-import, every kind of relationship with forward references, `merge:
+/// replace`, and rejects.
+@Suite struct StoreScenarioTests {
+    static let stores = StoreKind.allCases.filter(\.isAvailable)
+
+    static let typesModel = """
+        {"root": "V", "entities": {"V": {"table": "v", "identity": "id", "attributes": {
+          "id": "integer", "s": "string", "d": "double", "m": "decimal", "b": "boolean",
+          "t": "date", "u": "uuid", "x": "binary", "j": "json"}}}}
+        """
+    static let typesInput = """
+        {"id": 1, "s": "tab\\there \\\\ back", "d": 2.5, "m": "12.50", "b": true, "t": "2024-01-05T10:30:00.125+01:00",
+         "u": "3F2504E0-4F89-11D3-9A0C-0305E82C3301", "x": "AAEC/w==", "j": {"b": [1, 2.0, null], "a": "x"}}
+        {"id": 2, "s": null, "d": -1e-7, "m": 3, "b": "no", "t": 0, "u": null, "x": "", "j": [{}]}
+
+        """
+
+    @Test(arguments: stores)
+    func everyTypeRoundTripsAndReimportsUnchanged(_ store: StoreKind) throws {
+        let workspace = Workspace()
+        try workspace.write(Self.typesModel, to: "model.json")
+        let db = try store.makeDatabase(in: workspace)
+        let first = try db.sluiceImport("--model", "model.json", stdin: Array(Self.typesInput.utf8))
+        #expect(first.status == 0, "\(first)")
+        #expect(try db.rows(#"SELECT "id", "s", "d", "m" FROM "v" ORDER BY "id""#)
+            == ["1|tab\there \\ back|2.5|12.50", "2||-1e-07|3"])
+        let second = try db.sluiceImport("--model", "model.json", stdin: Array(Self.typesInput.utf8))
+        #expect(second.status == 0, "\(second)")
+        #expect(second.entityLines == ["V: inserted 0, updated 0, unchanged 2, rejected 0"], "\(second)")
+        // A changed value is written, and only that record counts as updated.
+        let changed = Self.typesInput.replacing("\"d\": 2.5", with: "\"d\": 3.5")
+        let third = try db.sluiceImport("--model", "model.json", stdin: Array(changed.utf8))
+        #expect(third.entityLines == ["V: inserted 0, updated 1, unchanged 1, rejected 0"], "\(third)")
+    }
+
+    static let linksModel = """
+        {"root": "Person", "entities": {
+          "Person": {"table": "people", "identity": "id",
+            "attributes": {"id": "string"},
+            "relationships": {
+              "employer": {"entity": "Company", "key": "employer"},
+              "pets": {"entity": "Pet", "toMany": true, "inverse": "owner", "key": "pets"},
+              "friends": {"entity": "Person", "toMany": true, "key": "friends", "merge": "replace"}}},
+          "Company": {"table": "companies", "identity": "id", "attributes": {"id": "string", "name": "string"}},
+          "Pet": {"table": "pets", "identity": "id", "attributes": {"id": "string"},
+            "relationships": {"owner": {"entity": "Person", "key": "owner"}}}}}
+        """
+
+    @Test(arguments: stores)
+    func everyRelationshipKindWithForwardReferences(_ store: StoreKind) throws {
+        let workspace = Workspace()
+        try workspace.write(Self.linksModel, to: "model.json")
+        let db = try store.makeDatabase(in: workspace)
+        // Ann names Bob, Cy and ACME before they exist (forward references: a to-one and a join
+        // table); Bob has a nested company; pets are nested (a to-many stored by its inverse).
+        let input = """
+            {"id": "ann", "employer": "acme", "friends": ["bob", "cy"], "pets": [{"id": "rex"}]}
+            {"id": "bob", "employer": {"id": "acme", "name": "ACME"}, "pets": [{"id": "tom"}], "friends": ["ann"]}
+            {"id": "cy"}
+
+            """
+        let first = try db.sluiceImport("--model", "model.json", "--batch-size", "1", stdin: Array(input.utf8))
+        #expect(first.status == 0, "\(first)")
+        #expect(try db.rows(#"SELECT p."id", c."name" FROM "people" p LEFT JOIN "companies" c ON c."pk" = p."employer_pk" ORDER BY p."id""#)
+            == ["ann|ACME", "bob|ACME", "cy|"])
+        #expect(try db.rows(#"SELECT x."id", o."id" FROM "pets" x JOIN "people" o ON o."pk" = x."owner_pk" ORDER BY x."id""#)
+            == ["rex|ann", "tom|bob"])
+        let friends = #"SELECT a."id", b."id" FROM "people_friends" f JOIN "people" a ON a."pk" = f."source_pk" JOIN "people" b ON b."pk" = f."target_pk" ORDER BY 1, 2"#
+        #expect(try db.rows(friends) == ["ann|bob", "ann|cy", "bob|ann"])
+
+        // Again: nothing changes. Then `merge: replace` drops a friend no longer listed.
+        let again = try db.sluiceImport("--model", "model.json", stdin: Array(input.utf8))
+        #expect(again.entityLines.last == "total: inserted 0, updated 0, unchanged 6, rejected 0, links 0, unresolved 0", "\(again)")
+        let replaced = try db.sluiceImport("--model", "model.json", stdin: Array(#"{"id": "ann", "friends": ["cy"]}"#.utf8))
+        #expect(replaced.status == 0, "\(replaced)")
+        #expect(try db.rows(friends) == ["ann|cy", "bob|ann"])
+    }
+
+    @Test(arguments: stores)
+    func rejectedRecordsAreSkippedAndKept(_ store: StoreKind) throws {
+        let workspace = Workspace()
+        try workspace.write(Fixtures.numberModel, to: "model.json")
+        let db = try store.makeDatabase(in: workspace)
+        let input = "{\"id\": 1, \"n\": 5}\n{\"id\": 2, \"n\": \"five\"}\n{\"id\": 3, \"n\": 7}\n"
+        let result = try db.sluiceImport("--model", "model.json", "--on-error", "skip", "--rejects", "rejects.ndjson",
+                                         stdin: Array(input.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(try db.rows(#"SELECT "id", "n" FROM "t" ORDER BY "id""#) == ["1|5", "3|7"])
+        #expect(String(decoding: workspace.bytes(of: "rejects.ndjson") ?? [], as: UTF8.self).contains("\"five\""))
+        #expect(try db.rows(#"SELECT "inserted", "rejected" FROM "sluice_imports""#) == ["2|1"])
+    }
+}
