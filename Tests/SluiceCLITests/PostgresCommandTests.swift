@@ -153,11 +153,7 @@ struct PostgresCommandTests {
         signal(SIGPIPE, SIG_IGN)
         try input.fileHandleForWriting.write(contentsOf: Data(bytes[..<(bytes.count / 2)]))
         // Batches are being written (rows COPYed in the open transaction) when it is killed.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-              (try? server.rows(database, "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND xact_start IS NOT NULL")) == ["0"] {
-            usleep(20_000)
-        }
+        try Self.waitUntil(server, database, "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND xact_start IS NOT NULL")
         usleep(300_000)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -188,11 +184,7 @@ struct PostgresCommandTests {
         process.standardError = errors
         try process.run()
         // The import's transaction is open (its advisory lock held) when its backend is ended.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
-            usleep(20_000)
-        }
+        try Self.waitForAnImportsLock(server, database)
         try server.psql(database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
         // The import may be gone already: a write to its pipe must fail, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
@@ -223,11 +215,7 @@ struct PostgresCommandTests {
         // Some batches are written; then the import waits for more input and gets Ctrl-C.
         let sample = try PackageFiles.bytes(Fixtures.transitSample)
         try input.fileHandleForWriting.write(contentsOf: Data(sample[..<(sample.count / 2)]))
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
-            usleep(20_000)
-        }
+        try Self.waitForAnImportsLock(server, database)
         usleep(300_000)
         kill(process.processIdentifier, SIGINT)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -249,11 +237,7 @@ struct PostgresCommandTests {
         let input = Pipe()
         first.standardInput = input
         try first.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline,
-              (try? server.rows(database, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")) == ["0"] {
-            usleep(20_000)
-        }
+        try Self.waitForAnImportsLock(server, database)
         let started = Date()
         let holder = DispatchQueue(label: "first import")
         holder.asyncAfter(deadline: .now() + 1.5) {
@@ -266,5 +250,26 @@ struct PostgresCommandTests {
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)
         #expect(try server.rows(database, #"SELECT count(*) FROM "sluice_imports""#) == ["3"])
+    }
+
+    /// Waits (at most 60 s) until an import into `database` holds its advisory lock. Only that
+    /// database's locks count: the suites run in parallel, each import in a database of its own.
+    private static func waitForAnImportsLock(_ server: PostgresServer, _ database: String) throws {
+        try waitUntil(server, database, """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """)
+    }
+
+    /// Waits (at most 60 s) until `countQuery` counts something. A failed query (a busy
+    /// machine) means "not yet": a test must not go on before the import has begun.
+    private static func waitUntil(_ server: PostgresServer, _ database: String, _ countQuery: String) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let count = try? server.rows(database, countQuery), count != ["0"] { return }
+            usleep(20_000)
+        }
+        Issue.record("waited 60 s for: \(countQuery)")
+        throw CancellationError()
     }
 }
