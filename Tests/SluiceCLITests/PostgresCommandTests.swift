@@ -174,15 +174,7 @@ struct PostgresCommandTests {
     @Test func aLostConnectionIsOneLineAndExit74() throws {
         let server = try server()
         let database = try server.makeDatabase()
-        let process = Process()
-        process.executableURL = SluiceRunner.executable
-        process.arguments = ["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel),
-                             "--batch-size", "10"]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        try process.run()
+        let (process, input, errors) = try Self.startTransitImport(server.uri(database))
         // The import's transaction is open (its advisory lock held) when its backend is ended.
         try Self.waitForAnImportsLock(server, database)
         try server.psql(database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
@@ -202,15 +194,7 @@ struct PostgresCommandTests {
     @Test func interruptedImportRollsBack() throws {
         let server = try server()
         let database = try server.makeDatabase()
-        let process = Process()
-        process.executableURL = SluiceRunner.executable
-        process.arguments = ["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel),
-                             "--batch-size", "10"]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        try process.run()
+        let (process, input, errors) = try Self.startTransitImport(server.uri(database))
         signal(SIGPIPE, SIG_IGN)
         // Some batches are written; then the import waits for more input and gets Ctrl-C.
         let sample = try PackageFiles.bytes(Fixtures.transitSample)
@@ -271,5 +255,19 @@ struct PostgresCommandTests {
         }
         Issue.record("waited 60 s for: \(countQuery)")
         throw CancellationError()
+    }
+
+    /// Starts `sluice import` of the transit model into `uri`, 10 records a batch, its standard
+    /// input and error on pipes the test holds (the import waits for input until it is closed).
+    private static func startTransitImport(_ uri: String) throws -> (Process, input: Pipe, errors: Pipe) {
+        let process = Process()
+        process.executableURL = SluiceRunner.executable
+        process.arguments = ["import", "--db", uri, "--model", PackageFiles.path(Fixtures.transitModel), "--batch-size", "10"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        return (process, input, errors)
     }
 }

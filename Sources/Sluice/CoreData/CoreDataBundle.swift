@@ -61,7 +61,7 @@ enum CoreDataBundle {
     /// `path`, which must be a folder.
     private static func folder(_ path: String) throws(SluiceError) -> String {
         guard let status = SystemCalls.status(ofPath: path) else {
-            throw SluiceError(.cannotOpenInput, "cannot open '\(path)': \(SluiceError.describe(errno: SystemCalls.errno))")
+            throw SluiceError(.cannotOpenInput, "cannot open '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
         }
         guard status.isDirectory else {
             throw SluiceError(.usage, "'\(path)' is not a folder, as a Core Data model of that name is")

@@ -17,7 +17,7 @@ final class RejectsFile {
     init(path: String) throws(SluiceError) {
         let fd = SystemCalls.createForWriting(path)
         guard fd >= 0 else {
-            throw SluiceError(.cannotCreate, "cannot create rejects file '\(path)': \(SluiceError.describe(errno: SystemCalls.errno))")
+            throw SluiceError(.cannotCreate, "cannot create rejects file '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
         }
         self.path = path
         descriptor = fd
@@ -60,7 +60,7 @@ final class RejectsFile {
     private func writeLine() throws(SluiceError) {
         let failure = line.withUnsafeBytes { SystemCalls.writeAll(descriptor, $0) }
         if let failure {
-            throw SluiceError(.io, "cannot write rejects file '\(path)': \(SluiceError.describe(errno: failure))")
+            throw SluiceError(.io, "cannot write rejects file '\(path)': \(SystemCalls.describe(errno: failure))")
         }
     }
 }

@@ -18,13 +18,8 @@ protocol ByteSource: AnyObject {
 }
 
 extension SluiceError {
-    /// The text of an `errno` value, as `perror` prints it.
-    static func describe(errno code: Int32) -> String {
-        SystemCalls.describe(errno: code)
-    }
-
     /// `read error on '<name>': <strerror>` (exit 74).
     static func readError(on name: String, errno code: Int32) -> SluiceError {
-        SluiceError(.io, "read error on '\(name)': \(describe(errno: code))")
+        SluiceError(.io, "read error on '\(name)': \(SystemCalls.describe(errno: code))")
     }
 }

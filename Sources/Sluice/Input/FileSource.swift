@@ -75,7 +75,7 @@ final class FileSource: ByteSource {
     }
 
     private static func cannotOpen(_ path: String, errno code: Int32) -> SluiceError {
-        SluiceError(.cannotOpenInput, "cannot open '\(path)': \(SluiceError.describe(errno: code))")
+        SluiceError(.cannotOpenInput, "cannot open '\(path)': \(SystemCalls.describe(errno: code))")
     }
 
     /// The bytes left to read in a regular file: its size less the current offset (which

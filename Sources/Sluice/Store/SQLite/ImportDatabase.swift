@@ -67,7 +67,7 @@ final class ImportDatabase {
         }
         let error = SystemCalls.errno
         guard error == SystemCalls.notFound else {
-            throw SluiceError(.cannotCreate, "cannot write database '\(path)': \(systemMessage(error))")
+            throw SluiceError(.cannotCreate, "cannot write database '\(path)': \(SystemCalls.describe(errno: error))")
         }
         return try createNew(path: path)
     }
@@ -102,7 +102,7 @@ final class ImportDatabase {
         // Say why the file cannot be made (a missing directory, a read-only file system, no
         // permission) before SQLite tries and reports only its last fallback's errno.
         if !SystemCalls.isWritable(directory) {
-            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(systemMessage(SystemCalls.errno))")
+            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
         }
         removeStaleTemporaryFiles(directory: directory, name: name)
         SystemCalls.removeFile(temporaryPath)  // ours by name: a leftover of an earlier process with our pid
@@ -172,7 +172,7 @@ final class ImportDatabase {
         }
         if let error = SystemCalls.rename(temporaryPath, to: path) {
             discardTemporaryFile()
-            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(Self.systemMessage(error))")
+            throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(SystemCalls.describe(errno: error))")
         }
         // Best effort: the file itself is durable; some file systems refuse fsync on a
         // directory, and failing now would leave the finished database in place anyway.
@@ -205,7 +205,7 @@ final class ImportDatabase {
 
     /// Opens and fsyncs `path`; returns the failure's description, nil on success.
     private func fsyncFile(_ path: String, directory: Bool = false) -> String? {
-        SystemCalls.fsync(path: path, directory: directory).map(Self.systemMessage)
+        SystemCalls.fsync(path: path, directory: directory).map(SystemCalls.describe(errno:))
     }
 
     /// The directory ("." for a bare name) and the last component of `path`.
@@ -227,10 +227,6 @@ final class ImportDatabase {
                 SystemCalls.removeFile(stale)
             }
         }
-    }
-
-    static func systemMessage(_ code: Int32) -> String {
-        SystemCalls.describe(errno: code)
     }
 }
 
