@@ -12,14 +12,18 @@ final class LinkChangeCounter {
     static let functionName = "sluice_link"
     /// Links changed per slot since the last `reset`.
     private(set) var changed: [Int]
-    private let connection: Connection
+    /// Weak: SQLite holds the counter, and the connection must still close when its owners
+    /// let go of it.
+    private weak var connection: Connection?
 
     /// Defines the function on `connection` for `slots` slots (0 to `slots - 1`); it stays
     /// defined, counting into this object, until `remove()`.
     init(connection: Connection, slots: Int) throws(SQLiteError) {
         self.connection = connection
         changed = Array(repeating: 0, count: slots)
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        // SQLite holds a reference until the function is replaced or removed, or the connection
+        // closes (its destructor releases it): a statement can never call into a freed counter.
+        let context = Unmanaged.passRetained(self).toOpaque()
         let rc = sqlite3_create_function_v2(
             connection.handle, Self.functionName, 3, SQLITE_UTF8, context,
             { context, count, arguments in
@@ -37,7 +41,9 @@ final class LinkChangeCounter {
                     if counter.changed.indices.contains(index) { counter.changed[index] += 1 }
                 }
                 sqlite3_result_value(context, new)
-            }, nil, nil, nil)
+            }, nil, nil, { context in
+                if let context { Unmanaged<LinkChangeCounter>.fromOpaque(context).release() }
+            })
         guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, db: connection.handle) }
     }
 
@@ -45,9 +51,9 @@ final class LinkChangeCounter {
         for slot in changed.indices { changed[slot] = 0 }
     }
 
-    /// Removes the function from the connection: SQLite must not call into a freed counter.
+    /// Removes the function from the connection, which releases the counter.
     func remove() {
-        guard !connection.isClosed else { return }
+        guard let connection, !connection.isClosed else { return }
         sqlite3_create_function_v2(connection.handle, Self.functionName, 3, SQLITE_UTF8, nil, nil, nil, nil, nil)
     }
 }
