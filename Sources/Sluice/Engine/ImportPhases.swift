@@ -6,8 +6,9 @@ extension ImportReport {
         /// From opening the database until the last batch is written: reading, parsing and
         /// writing the records (the batches are written while the next ones are read).
         public var reading = 0.0
-        /// The second pass, per relationship with references waiting (`Entity.relationship`),
-        /// in the order they were linked.
+        /// The second pass, per pass with references waiting, named by its relationships
+        /// (`Entity.relationship`, or `Entity.a, Entity.b` for to-ones linked together), in the
+        /// order they were linked.
         public var linking: [Relationship] = []
         /// Building the indexes deferred until after the load.
         public var indexing = 0.0

@@ -30,9 +30,10 @@ public struct ImportProgress: Sendable, Equatable {
         /// Every input is read; the batches still waiting are written. Reported once, when
         /// `finish()` begins.
         case finishing
-        /// The second pass of one relationship (`Entity.relationship`): linking the references
-        /// that came before their targets. `done` of `total` such references are linked or
-        /// found missing so far.
+        /// A pass of the second pass: linking the references that came before their targets, of
+        /// one relationship (`Entity.relationship`) or, on SQLite, of the to-ones of one entity
+        /// together (`Entity.a, Entity.b`). `done` of `total` such references — for to-ones
+        /// linked together, records whose references wait — are linked or found missing so far.
         case linking(relationship: String, done: Int, total: Int)
         /// Building an index that was deferred until after the load.
         case indexing(name: String)

@@ -98,15 +98,68 @@ struct SQLDialect: Sendable {
 }
 
 /// Forward references waiting for the second pass (`PendingLinks` for SQLite).
+///
+/// A store may link several relationships in one pass (`passes`): SQLite links all the
+/// to-ones of one entity together, so that each of its rows is rewritten once, not once per
+/// relationship (`docs/architecture.md`, the second pass). The defaults below link one
+/// relationship at a time, each waiting link on its own.
 protocol PendingLinkStore: AnyObject {
     var isEmpty: Bool { get }
     func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition) throws(SluiceError)
+    /// The to-ones of one record (`plans`, an entity's to-ones that link by id): `keys[i]` is
+    /// the id of `plans[i]` when its link waits, nil otherwise; `decided[i]` says the record
+    /// made or cleared that link itself. `existingRow`: the row was there before its batch, so
+    /// links of an earlier record of the same row may be waiting, and this record's win.
+    func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
+                   input: Int, position: InputPosition) throws(SluiceError)
+    /// Whether to-ones of `entity` wait in `addToOnes`'s rows, which a later record of the
+    /// same row must then update (false for a store that keeps no such rows).
+    func hasWaitingToOnes(of entity: Int) -> Bool
     /// How many links of `plan` wait.
     func waiting(_ plan: LinkPlan) -> Int
+    /// The relationships with links waiting, in the order and groups the second pass links
+    /// them (`plans` in model order).
+    func passes(_ plans: [LinkPlan]) -> [[LinkPlan]]
+    /// What a pass's progress counts: its waiting links, or for several to-ones linked
+    /// together, the records whose links wait.
+    func waiting(pass: [LinkPlan]) -> Int
     /// Links what can be linked now, then applies `policy` to the rest; `linked` is told how
-    /// many waiting links are done as they are (for progress).
+    /// many of `waiting(pass:)` are done as they are (for progress). One outcome per plan.
+    func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
+                 linked: (Int) -> Void) throws(SluiceError) -> [PendingLinks.Outcome]
+    /// Links what can be linked now of one relationship, then applies `policy` to the rest.
     func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
                  linked: (Int) -> Void) throws(SluiceError) -> PendingLinks.Outcome
+}
+
+extension PendingLinkStore {
+    func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
+                   input: Int, position: InputPosition) throws(SluiceError) {
+        for (plan, key) in zip(plans, keys) {
+            if let key { try add(plan: plan, source: source, key: key, input: input, position: position) }
+        }
+    }
+
+    func hasWaitingToOnes(of entity: Int) -> Bool { false }
+
+    func passes(_ plans: [LinkPlan]) -> [[LinkPlan]] {
+        plans.filter { waiting($0) > 0 }.map { [$0] }
+    }
+
+    func waiting(pass: [LinkPlan]) -> Int {
+        pass.reduce(0) { $0 + waiting($1) }
+    }
+
+    func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
+                 linked: (Int) -> Void) throws(SluiceError) -> [PendingLinks.Outcome] {
+        var outcomes: [PendingLinks.Outcome] = []
+        var before = 0
+        for plan in pass {
+            outcomes.append(try resolve(plan, policy: policy(plan), sources: sources) { linked(before + $0) })
+            before += waiting(plan)
+        }
+        return outcomes
+    }
 }
 
 /// The rows an import mentioned, for `--delete-missing` (`TouchedRows` for SQLite).

@@ -265,22 +265,28 @@ public final class Importer {
     /// The second pass: links every reference that waited for a later record, then applies
     /// each relationship's `unresolved` policy (or `--unresolved`). Returns the first
     /// unresolved references, described for the report.
+    ///
+    /// A pass may link several relationships at once (the store's `passes`: on SQLite, the
+    /// to-ones of one entity); its stage and phase are named by all of them, `A.x, A.y`.
     private func linkPending(_ writer: BatchWriter) throws(SluiceError) -> [String] {
-        guard !writer.links.pending.isEmpty else { return [] }
+        let pending = writer.links.pending
+        guard !pending.isEmpty else { return [] }
         var examples: [String] = []
-        for plan in writer.links.plans.joined() {
-            let total = writer.links.pending.waiting(plan)
+        for pass in pending.passes(Array(writer.links.plans.joined())) {
+            let total = pending.waiting(pass: pass)
             guard total > 0 else { continue }
-            enter(.linking(relationship: plan.name, done: 0, total: total))
-            let outcome = try writer.links.pending.resolve(plan, policy: options.unresolved ?? plan.unresolved,
-                                                           sources: sources) { done in
-                finishingProgress?.enter(.linking(relationship: plan.name, done: done, total: total))
+            let name = pass.map(\.name).joined(separator: ", ")
+            enter(.linking(relationship: name, done: 0, total: total))
+            let outcomes = try pending.resolve(pass, policy: { options.unresolved ?? $0.unresolved }, sources: sources) { done in
+                finishingProgress?.enter(.linking(relationship: name, done: done, total: total))
             }
-            writer.writers[plan.source].counts.links += outcome.linked
-            writer.writers[plan.source].counts.unresolved += outcome.unresolved
-            writer.writers[plan.target].counts.inserted += outcome.stubs
-            for example in outcome.examples where examples.count < 5 {
-                examples.append("\(example.relationship) \(example.key) at \(example.source):\(example.position)")
+            for (plan, outcome) in zip(pass, outcomes) {
+                writer.writers[plan.source].counts.links += outcome.linked
+                writer.writers[plan.source].counts.unresolved += outcome.unresolved
+                writer.writers[plan.target].counts.inserted += outcome.stubs
+                for example in outcome.examples where examples.count < 5 {
+                    examples.append("\(example.relationship) \(example.key) at \(example.source):\(example.position)")
+                }
             }
         }
         return examples

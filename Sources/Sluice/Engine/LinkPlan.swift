@@ -25,8 +25,18 @@ struct LinkPlan {
     var relatedByColumn: String?
     /// The attribute index of that column in the target's values.
     var relatedByAttribute: Int?
+    /// Whether that column is the target's identity, so at most one row holds each id (its
+    /// unique index makes it so).
+    var relatedByIsIdentity = false
     var merge: Model.MergePolicy
     var unresolved: Model.UnresolvedPolicy
+
+    /// A to-one that links by id: its link may wait for the second pass in the source's row
+    /// of waiting to-ones (`PendingLinkStore.addToOnes`).
+    var mayWaitAsToOne: Bool {
+        if case .column = storage, relatedByColumn != nil { return true }
+        return false
+    }
 
     /// One plan per relationship of every entity: `plans[entity][relationship]`.
     static func plans(model: Model, mapping: MappingPlan, layout: DatabaseLayout) -> [[LinkPlan]] {
@@ -54,6 +64,7 @@ struct LinkPlan {
                     sourceTable: entity.table, targetTable: target.table,
                     relatedByColumn: mapped.relatedBy.map { target.attributes[$0.attribute].column },
                     relatedByAttribute: mapped.relatedBy?.attribute,
+                    relatedByIsIdentity: mapped.relatedBy.map { target.identity == [$0.attribute] } ?? false,
                     merge: relationship.merge, unresolved: relationship.unresolved))
                 id += 1
             }

@@ -21,8 +21,29 @@ final class LinkWriter {
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
 
+    /// Per entity: its to-ones that link by id, whose links may wait for the second pass
+    /// together (`writeToOnes`).
+    let waitingToOnes: [[LinkPlan]]
+    /// Per slot of `waitingToOnes`: one record's waiting ids, and whether it decided each link
+    /// itself (reused from record to record).
+    @exclusivity(unchecked) private var toOneKeys: [ColumnValue?]
+    @exclusivity(unchecked) private var toOneDecided: [Bool]
+    private let toOneSlots: [[ToOneSlot]]
+
     init(plans: [[LinkPlan]], sql: any SQLRunning, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
+        waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
+        toOneSlots = waitingToOnes.map { toOnes in
+            toOnes.compactMap { plan in
+                guard case .column(let column, let name) = plan.storage else { return nil }
+                return ToOneSlot(relationship: plan.relationship, column: column,
+                                 update: "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
+                                    + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(sql.dialect.isDistinctFrom) ?1")
+            }
+        }
+        let slots = waitingToOnes.map(\.count).max() ?? 0
+        toOneKeys = Array(repeating: nil, count: slots)
+        toOneDecided = Array(repeating: false, count: slots)
         self.sql = sql
         self.pending = pending
         self.indexes = indexes
@@ -93,7 +114,10 @@ final class LinkWriter {
     /// Makes every link the batch's rows did not carry, or records it as pending.
     func writeLinks(_ writers: [EntityWriter]) throws(SluiceError) {
         for writer in writers where !writer.isEmpty {
+            let toOnes = waitingToOnes[writer.entity]
+            if !toOnes.isEmpty { try writeToOnes(toOnes, of: writer, writers: writers) }
             for plan in plans[writer.entity] {
+                if case .column = plan.storage, plan.relatedByColumn != nil { continue }
                 for record in 0..<writer.count where writer.isRepresentative(record) {
                     guard let link = writer.link(record, plan.relationship) else { continue }
                     let made = try write(link, of: record, in: writer, plan: plan, writers: writers)
@@ -101,6 +125,53 @@ final class LinkWriter {
                 }
             }
         }
+    }
+
+    /// The to-ones of each record that may wait for the second pass (`waitingToOnes`): those
+    /// not known yet wait together, one entry per record (`PendingLinkStore.addToOnes`).
+    private func writeToOnes(_ toOnes: [LinkPlan], of writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) {
+        let slots = toOneSlots[writer.entity]
+        let earlierMayWait = pending.hasWaitingToOnes(of: writer.entity)
+        for record in 0..<writer.count where writer.isRepresentative(record) {
+            var waits = false
+            var decides = false
+            for (slot, toOne) in slots.enumerated() {
+                toOneKeys[slot] = nil
+                toOneDecided[slot] = false
+                guard let link = writer.link(record, toOne.relationship) else { continue }
+                if let value = writer.value(record, toOne.column) {
+                    // Written with the row; a change there counts as a link made.
+                    if value != (writer.storedValue(record, toOne.column) ?? .null) { writer.counts.links += 1 }
+                    toOneDecided[slot] = true
+                    decides = true
+                    continue
+                }
+                guard case .one(let target) = link else { continue }
+                if let pk = try resolve(target, plan: toOnes[slot], writers: writers) {
+                    writer.counts.links += try sql.run(toOne.update, [.integer(pk), .integer(writer.pk(of: record))])
+                    toOneDecided[slot] = true
+                    decides = true
+                } else if case .key(let key) = target {
+                    // A nested record always has its row by now; only ids can wait.
+                    toOneKeys[slot] = key
+                    waits = true
+                }
+            }
+            // A new row has no links waiting from an earlier record; an existing one may.
+            let existing = earlierMayWait && !writer.wasInserted(record)
+            guard waits || (existing && decides) else { continue }
+            try pending.addToOnes(toOnes, source: writer.pk(of: record), keys: toOneKeys, decided: toOneDecided,
+                                  existingRow: existing, input: writer.source(of: record), position: writer.position(of: record))
+        }
+    }
+
+    /// What `writeToOnes` reads of a to-one per record, taken from its plan once.
+    private struct ToOneSlot {
+        var relationship: Int
+        /// Among the row's columns.
+        var column: Int
+        /// Links one row whose target became known after the row was written.
+        var update: String
     }
 
     private func write(_ link: Link, of record: Int, in writer: EntityWriter, plan: LinkPlan, writers: [EntityWriter])

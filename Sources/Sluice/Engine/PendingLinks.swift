@@ -1,9 +1,15 @@
 /// Links whose target was not known when their batch was written: the target comes later in
 /// the input, or never. They wait in temporary tables of the import's connection — on disk,
-/// not in memory; one per relationship, so that its second pass reads only its own rows —
-/// and are linked after the last batch with one set-based statement per relationship and slice
-/// (`UPDATE … FROM`, `INSERT … SELECT`) over the id-to-pk mapping that the target's table
-/// and its identity index already are.
+/// not in memory — and are linked after the last batch with set-based statements over the
+/// id-to-pk mapping that the target's table and its identity index already are.
+///
+/// * The to-ones of an entity wait together, one row per record keyed by the record's pk
+///   with one id column per to-one (`PendingLinks+ToOnes.swift`), and are linked in one
+///   `UPDATE … FROM` per slice that sets all of them: each row is rewritten once, however
+///   many of its links waited.
+/// * A to-many's links wait in a table of their own, one row per link, and are linked with
+///   one statement per slice (`UPDATE … FROM` of the inverse column, `INSERT … SELECT` into
+///   the join table).
 ///
 /// What is still missing then follows the relationship's `unresolved` policy: `null` leaves
 /// the link empty and reports it, `stub` creates target rows holding only the id, `fail`
@@ -17,7 +23,7 @@ final class PendingLinks {
         var position: InputPosition
     }
 
-    private let sql: SQLRunner
+    let sql: SQLRunner
     /// Indexed by plan id (numbered from 0): how many links each has waiting (its table
     /// exists once it has one), and the rows not yet inserted, `columns` values each. They go
     /// in `rowsPerInsert` at a time, since a statement's own overhead (bind, step, reset)
@@ -25,6 +31,8 @@ final class PendingLinks {
     /// (Touched per waiting link by the one thread that writes: no dynamic exclusivity checks.)
     @exclusivity(unchecked) private var counts: [Int] = []
     @exclusivity(unchecked) private var buffered: [[ColumnValue]] = []
+    /// Per source entity: its to-ones' waiting rows, once one has waited.
+    @exclusivity(unchecked) var toOneRows: [ToOneRows?] = []
     private static let columns = 5
     private static let rowsPerInsert = 128
     private static let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
@@ -34,12 +42,15 @@ final class PendingLinks {
         self.sql = sql
     }
 
-    var isEmpty: Bool { !counts.contains { $0 > 0 } }
+    var isEmpty: Bool { !counts.contains { $0 > 0 } && !toOneRows.contains { ($0?.count ?? 0) > 0 } }
 
     private func waiting(_ plan: Int) -> Int { plan < counts.count ? counts[plan] : 0 }
 
     /// How many links of `plan` wait for the second pass.
-    func waiting(_ plan: LinkPlan) -> Int { waiting(plan.id) }
+    func waiting(_ plan: LinkPlan) -> Int {
+        if plan.mayWaitAsToOne { return toOneRows(of: plan.source)?.waiting(plan) ?? 0 }
+        return waiting(plan.id)
+    }
 
     /// The temporary table of a relationship's waiting links.
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }

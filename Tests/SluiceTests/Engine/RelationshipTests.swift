@@ -161,7 +161,7 @@ private func people(_ records: String, companies: String = "") -> String {
         let lookup = #"SELECT "code", "pk" FROM "companies" WHERE "code" IN"#
         let cold = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
         #expect(!cold.contains { $0.hasPrefix(lookup) })
-        #expect(cold.contains { $0.hasPrefix(#"UPDATE "people" SET "employer_pk" = t."pk""#) })  // the second pass
+        #expect(cold.contains { $0.hasPrefix(#"UPDATE "people" SET "employer_pk" = sluice_link("#) })  // the second pass
         let again = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
         #expect(again.filter { $0.hasPrefix(lookup) }.count == 2)  // one per batch of a person
         #expect(!again.contains { $0.hasPrefix(#"INSERT INTO "sluice_pending_"#) })

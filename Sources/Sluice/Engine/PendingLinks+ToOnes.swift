@@ -1,0 +1,275 @@
+/// The to-ones of one entity that wait for the second pass, together: one row per record in
+/// a temporary table keyed by the record's pk, holding the id of each to-one that waits
+/// (NULL for one that does not) and where the record is in its input.
+///
+/// One row per record rather than per link halves what a record with two forward references
+/// writes while the import runs, and lets the second pass set every to-one column of a row in
+/// one `UPDATE`, so each row is rewritten once (`docs/architecture.md`, the second pass). New
+/// rows' pks come in ascending order, so their waiting rows are appended to the table's b-tree.
+///
+/// A row found again by its identity later in the import (`existingRow`) may already have a
+/// waiting row: the later record wins, link by link — an id it names replaces the waiting
+/// one, a link it makes or clears itself removes it, and a link it does not mention keeps it.
+extension PendingLinks {
+    final class ToOneRows {
+        /// The entity's to-ones that link by id, in relationship order: column `k<slot>`.
+        let plans: [LinkPlan]
+        /// `"sluice_pending_row_<entity>"`, quoted.
+        let table: String
+        /// Rows waiting (in the table or `buffered`).
+        var count = 0
+        /// Per slot, the rows whose id for it waits.
+        var keys: [Int]
+        /// Rows not yet inserted, `width` values each.
+        var buffered: [ColumnValue] = []
+        var width: Int { plans.count + 4 }
+        let rowsPerInsert: Int
+        let insertMany: String
+        let insertOne: String
+
+        init(plans: [LinkPlan], entity: Int) {
+            self.plans = plans
+            table = "\"sluice_pending_row_\(entity)\""
+            keys = Array(repeating: 0, count: plans.count)
+            let width = plans.count + 4
+            rowsPerInsert = max(1, min(128, SQLParameters.maxPerStatement / width))
+            let row = "(" + SQLParameters.placeholders(width) + ")"
+            insertOne = "INSERT OR REPLACE INTO \(table) VALUES \(row)"
+            insertMany = "INSERT INTO \(table) VALUES " + Array(repeating: row, count: rowsPerInsert).joined(separator: ", ")
+        }
+
+        func slot(_ plan: LinkPlan) -> Int? { plans.firstIndex { $0.id == plan.id } }
+
+        func waiting(_ plan: LinkPlan) -> Int { slot(plan).map { keys[$0] } ?? 0 }
+
+        static func keyColumn(_ slot: Int) -> String { "\"k\(slot)\"" }
+    }
+
+    func toOneRows(of entity: Int) -> ToOneRows? {
+        entity < toOneRows.count ? toOneRows[entity] : nil
+    }
+
+    func hasWaitingToOnes(of entity: Int) -> Bool { (toOneRows(of: entity)?.count ?? 0) > 0 }
+
+    func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
+                   input: Int, position: InputPosition) throws(SluiceError) {
+        guard let entity = plans.first?.source else { return }
+        if let rows = toOneRows(of: entity), rows.count > 0, existingRow {
+            try replace(source, in: rows, keys: keys, decided: decided, input: input, position: position)
+            return
+        }
+        guard keys.contains(where: { $0 != nil }) else { return }
+        let rows = try makeToOneRows(plans, entity: entity)
+        rows.buffered.append(.integer(source))
+        for slot in rows.plans.indices {
+            let key = slot < keys.count ? keys[slot] : nil
+            rows.buffered.append(key ?? .null)
+            if key != nil { rows.keys[slot] += 1 }
+        }
+        rows.buffered.append(.integer(Int64(input)))
+        rows.buffered.append(.integer(Int64(position.line)))
+        rows.buffered.append(.integer(Int64(position.column)))
+        rows.count += 1
+        if rows.buffered.count == rows.width * rows.rowsPerInsert { try insertBuffered(rows) }
+    }
+
+    /// The waiting rows of `entity`, their table created (and emptied) with the first of them.
+    private func makeToOneRows(_ plans: [LinkPlan], entity: Int) throws(SluiceError) -> ToOneRows {
+        if entity >= toOneRows.count { toOneRows += repeatElement(nil, count: entity + 1 - toOneRows.count) }
+        if let rows = toOneRows[entity] { return rows }
+        let rows = ToOneRows(plans: plans, entity: entity)
+        let keys = plans.indices.map { ToOneRows.keyColumn($0) + ", " }.joined()
+        try sql.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS \(rows.table) (
+              "source_pk" INTEGER PRIMARY KEY, \(keys)"input" INTEGER, "line" INTEGER, "column" INTEGER);
+            DELETE FROM \(rows.table);
+            """)
+        toOneRows[entity] = rows
+        return rows
+    }
+
+    /// Inserts the buffered rows: a full group with one statement, the rest one by one.
+    private func insertBuffered(_ rows: ToOneRows) throws(SluiceError) {
+        guard !rows.buffered.isEmpty else { return }
+        if rows.buffered.count == rows.width * rows.rowsPerInsert {
+            try sql.run(rows.insertMany, rows.buffered)
+        } else {
+            var start = 0
+            while start < rows.buffered.count {
+                try sql.run(rows.insertOne, rows.buffered[start..<start + rows.width])
+                start += rows.width
+            }
+        }
+        rows.buffered.removeAll(keepingCapacity: true)
+    }
+
+    /// A later record of a row that may have a waiting row: merges the two, link by link.
+    private func replace(_ source: Int64, in rows: ToOneRows, keys: [ColumnValue?], decided: [Bool],
+                         input: Int, position: InputPosition) throws(SluiceError) {
+        try insertBuffered(rows)
+        let columns = rows.plans.indices.map { ToOneRows.keyColumn($0) }.joined(separator: ", ")
+        let old = try sql.rows("SELECT \(columns), \"input\", \"line\", \"column\" FROM \(rows.table) WHERE \"source_pk\" = ?", [.integer(source)]).first
+        var merged: [ColumnValue] = [.integer(source)]
+        var any = false
+        var fresh = false
+        for slot in rows.plans.indices {
+            let previous = old.map { $0[slot] } ?? .null
+            let key: ColumnValue
+            if slot < keys.count, let new = keys[slot] {
+                key = new
+                fresh = true
+            } else {
+                key = slot < decided.count && decided[slot] ? .null : previous
+            }
+            if previous != .null { rows.keys[slot] -= 1 }
+            if key != .null {
+                rows.keys[slot] += 1
+                any = true
+            }
+            merged.append(key)
+        }
+        if old != nil { rows.count -= 1 }
+        guard any else {
+            if old != nil { try sql.run("DELETE FROM \(rows.table) WHERE \"source_pk\" = ?", [.integer(source)]) }
+            return
+        }
+        // Where the record is that names a waiting id: the later one when it named any.
+        if fresh || old == nil {
+            merged += [.integer(Int64(input)), .integer(Int64(position.line)), .integer(Int64(position.column))]
+        } else if let old {
+            merged += old.suffix(3)
+        }
+        try sql.run(rows.insertOne, merged)
+        rows.count += 1
+    }
+
+    /// The relationships with links waiting, in model order; the to-ones of an entity form one
+    /// pass, where the first of them is.
+    func passes(_ plans: [LinkPlan]) -> [[LinkPlan]] {
+        var passes: [[LinkPlan]] = []
+        var grouped = Set<Int>()
+        for plan in plans where waiting(plan) > 0 {
+            guard plan.mayWaitAsToOne, let rows = toOneRows(of: plan.source) else {
+                passes.append([plan])
+                continue
+            }
+            guard grouped.insert(plan.source).inserted else { continue }
+            passes.append(rows.plans.filter { rows.waiting($0) > 0 })
+        }
+        return passes
+    }
+
+    /// For the to-ones of one entity: the records whose links wait.
+    func waiting(pass: [LinkPlan]) -> Int {
+        if let plan = pass.first, plan.mayWaitAsToOne, let rows = toOneRows(of: plan.source) { return rows.count }
+        return pass.reduce(0) { $0 + waiting($1) }
+    }
+
+    func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
+                 linked: (Int) -> Void) throws(SluiceError) -> [Outcome] {
+        guard let first = pass.first, first.mayWaitAsToOne, let rows = toOneRows(of: first.source) else {
+            var outcomes: [Outcome] = []
+            for plan in pass { outcomes.append(try resolve(plan, policy: policy(plan), sources: sources, linked: linked)) }
+            return outcomes
+        }
+        return try resolveToOnes(pass, rows: rows, policy: policy, sources: sources, linked: linked)
+    }
+
+    /// Links the waiting to-ones `pass` of one entity: one `UPDATE` per slice of its waiting
+    /// rows sets every column whose target exists, counting the links it changes
+    /// (`LinkChangeCounter`); then each relationship's policy takes what is still missing.
+    private func resolveToOnes(_ pass: [LinkPlan], rows: ToOneRows, policy: (LinkPlan) -> Model.UnresolvedPolicy,
+                               sources: [String], linked: (Int) -> Void) throws(SluiceError) -> [Outcome] {
+        try insertBuffered(rows)
+        let counter: LinkChangeCounter
+        do {
+            counter = try LinkChangeCounter(connection: sql.connection, slots: rows.plans.count)
+        } catch {
+            throw error.sluiceError(database: sql.databaseName)
+        }
+        defer { counter.remove() }
+        let slots = pass.map { rows.slot($0)! }
+        let update = Self.updateSQL(pass, slots: slots, rows: rows)
+        try linkSlices(rows, update: update, done: linked)
+        var outcomes = slots.map { Outcome(linked: counter.changed[$0]) }
+        // A link is changed at most once: when every waiting one was, none is missing.
+        if zip(slots, outcomes).allSatisfy({ rows.keys[$0] == $1.linked }) { return outcomes }
+
+        var stubbed = false
+        for (index, plan) in pass.enumerated() where outcomes[index].linked < rows.keys[slots[index]] {
+            guard let column = plan.relatedByColumn else { continue }
+            let key = "p." + ToOneRows.keyColumn(slots[index])
+            let missing = "FROM \(rows.table) AS p WHERE \(key) IS NOT NULL AND NOT EXISTS "
+                + "(SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(column)) = \(key))"
+            guard case .integer(let count)? = try sql.rows("SELECT count(*) \(missing)").first?.first, count > 0 else { continue }
+            switch policy(plan) {
+            case .stub:
+                outcomes[index].stubs = try sql.run("INSERT INTO \(quoteIdentifier(plan.targetTable)) (\(quoteIdentifier(column))) "
+                    + "SELECT DISTINCT \(key) \(missing)")
+                stubbed = true
+            case .null, .fail:
+                let examples = try sql.rows("SELECT \(key), p.\"input\", p.\"line\", p.\"column\" \(missing) "
+                    + "ORDER BY p.\"input\", p.\"line\", p.\"column\" LIMIT 3")
+                try outcomes[index].leaveUnresolved(Int(count), examples: examples, plan: plan, policy: policy(plan), sources: sources)
+            }
+        }
+        if stubbed {
+            counter.reset()
+            try linkSlices(rows, update: update, done: linked)
+            for (index, slot) in slots.enumerated() { outcomes[index].linked += counter.changed[slot] }
+        }
+        return outcomes
+    }
+
+    /// The `UPDATE` of one slice of waiting rows (`?1` to `?2`, their pks): each to-one of
+    /// `pass` takes its target's pk where the target exists and keeps its value where not; a
+    /// row none of whose columns would change is not written.
+    private static func updateSQL(_ pass: [LinkPlan], slots: [Int], rows: ToOneRows) -> String {
+        let source = quoteIdentifier(pass[0].sourceTable)
+        var set: [String] = []
+        var joins: [String] = []
+        var changes: [String] = []
+        for (plan, slot) in zip(pass, slots) {
+            guard case .column(_, let name) = plan.storage, let relatedBy = plan.relatedByColumn else { continue }
+            let column = "\(source).\(quoteIdentifier(name))"
+            let target = quoteIdentifier(plan.targetTable)
+            let alias = "t\(slot)"
+            let key = "p." + ToOneRows.keyColumn(slot)
+            set.append("\(quoteIdentifier(name)) = \(LinkChangeCounter.functionName)(\(slot), \(alias).\"pk\", \(column))")
+            // One target row per id, so that each row is changed (and counted) once: the
+            // identity's unique index makes it so; for another attribute, the first row.
+            joins.append(plan.relatedByIsIdentity
+                ? "LEFT JOIN \(target) AS \(alias) ON \(alias).\(quoteIdentifier(relatedBy)) = \(key)"
+                : "LEFT JOIN \(target) AS \(alias) ON \(alias).\"pk\" = "
+                    + "(SELECT \"pk\" FROM \(target) WHERE \(quoteIdentifier(relatedBy)) = \(key) LIMIT 1)")
+            changes.append("\(column) IS NOT coalesce(\(alias).\"pk\", \(column))")
+        }
+        return """
+            UPDATE \(source) SET \(set.joined(separator: ", "))
+            FROM \(rows.table) AS p \(joins.joined(separator: " "))
+            WHERE p."source_pk" BETWEEN ?1 AND ?2 AND \(source)."pk" = p."source_pk"
+              AND (\(changes.joined(separator: " OR ")))
+            """
+    }
+
+    /// Runs `update` over the waiting rows in slices of `linksPerSlice` rows, in pk order;
+    /// `done` is told the rows gone through after each.
+    private func linkSlices(_ rows: ToOneRows, update: String, done: (Int) -> Void) throws(SluiceError) {
+        let boundary = "SELECT \"source_pk\" FROM \(rows.table) WHERE \"source_pk\" >= ?1 ORDER BY \"source_pk\" LIMIT 1 OFFSET ?2"
+        var first = Int64.min
+        var through = 0
+        while through < rows.count {
+            let end: Int64
+            if case .integer(let last)? = try sql.rows(boundary, [.integer(first), .integer(Int64(Self.linksPerSlice - 1))]).first?.first {
+                end = last
+            } else {
+                end = .max
+            }
+            try sql.run(update, [.integer(first), .integer(end)])
+            through = min(rows.count, through + Self.linksPerSlice)
+            done(through)
+            guard end < .max else { break }
+            first = end + 1
+        }
+    }
+}
