@@ -372,6 +372,21 @@ private func writes(_ path: String) throws -> [String: Int64] {
         }
     }
 
+    /// The same after a second pass, whose statements read the waiting links.
+    @Test func theDatabaseIsFreeAsSoonAsFinishReturnsAfterASecondPass() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("t.sqlite")
+        let json = #"{"items": [{"id": 1, "box": "B1", "shelf": "S9"}], "boxes": [{"code": "B1"}], "shelves": []}"#
+        let importer = try Importer(databasePath: db, model: SecondPassTests.model(shelf: .stub))
+        try importer.importBytes(Array(json.utf8))
+        let report = try importer.finish()
+        #expect(report.unresolved == 0)
+        let other = try Connection(path: db)
+        other.setBusyTimeout(ms: 0)
+        try other.execute("UPDATE items SET id = 2; UPDATE items SET id = 1")
+        withExtendedLifetime(importer) {}
+    }
+
     @Test func analyzeAndVacuum() throws {
         var options = ImportOptions()
         options.analyze = true

@@ -11,6 +11,13 @@ final class SQLRunner {
         self.databaseName = databaseName
     }
 
+    /// Finalizes the cached statements. The store calls it before the connection closes: a
+    /// statement left unfinalized keeps a closed connection open (SQLite's "zombie"), and with
+    /// it the exclusive lock of a new database's file for as long as the runner lives.
+    func finalizeStatements() {
+        statements.removeAll()
+    }
+
     /// Runs a statement to its end; returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ arguments: some Collection<ColumnValue> = []) throws(SluiceError) -> Int {

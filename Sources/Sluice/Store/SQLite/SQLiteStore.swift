@@ -49,9 +49,13 @@ final class SQLiteStore: ImportStore {
 
     func analyze() throws(SluiceError) { try database.analyze() }
     func commit(vacuum: Bool, willVacuum: () -> Void) throws(SluiceError) {
+        runner.finalizeStatements()
         try database.commit(vacuum: vacuum, willVacuum: willVacuum)
     }
-    func rollback() { database.rollback() }
+    func rollback() {
+        runner.finalizeStatements()
+        database.rollback()
+    }
 }
 
 extension SQLRunner: SQLRunning {
