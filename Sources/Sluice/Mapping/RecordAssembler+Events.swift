@@ -34,8 +34,10 @@ extension RecordAssembler {
                         skipDepth = 1
                     }
                 } else {
-                    // A nested record of the relationship's target, linked when it completes.
+                    // A nested record of the relationship's target, linked when it completes; a
+                    // to-many given one object treats it as a list of one (its position is 0).
                     beginNested(relationship: relationship, priority: priority, at: position())
+                    setPosition(0, relationship: relationship)
                 }
             } else if keyNode.keyCount == 0 {
                 skipDepth = 1
@@ -43,10 +45,21 @@ extension RecordAssembler {
                 frames.append(.object(node: node, isRecord: false))
             }
         case .link(let relationship, let priority):
+            let element = records[open - 1].element
             beginNested(relationship: relationship, priority: priority, at: position())
-            if let member { setMemberName(member) }
+            if let member { setMemberName(member) } else { setPosition(element, relationship: relationship) }
         }
         return .none
+    }
+
+    /// The nested record just begun is the element `element` of a to-many's array: its
+    /// position goes to the relationship's `position` attribute, ahead of any key of the record.
+    private mutating func setPosition(_ element: Int, relationship: Int) {
+        guard let attribute = plan.shapes[records[open - 2].entity].relationships[relationship].positionAttribute else {
+            return
+        }
+        let text = Array(String(element).utf8)
+        text.withUnsafeBytes { setConverted(attribute, priority: -1, .number($0)) }
     }
 
     /// The record just begun is a map's member: its name is the value of the map's attribute,
@@ -106,6 +119,7 @@ extension RecordAssembler {
             if let link = events.links(of: events.keyNodes[node]).first,
                startLinkArray(Int(link.index), Int(link.priority)) {
                 frames.append(.links(relationship: Int(link.index), priority: Int(link.priority)))
+                records[open - 1].element = -1
             } else {
                 skipDepth = 1
             }
@@ -210,7 +224,10 @@ extension RecordAssembler {
         case nil: return .location(MappingPlan.rootLocation)
         case .locationArray(let node)?: return .location(node)
         case .records(let entity)?: return .record(entity)
-        case .links(let relationship, let priority)?: return .link(relationship: relationship, priority: priority)
+        case .links(let relationship, let priority)?:
+            // Every element counts, nulls and ids too: a position is the place in the array as written.
+            records[open - 1].element += 1
+            return .link(relationship: relationship, priority: priority)
         case .location?, .object?, .recordMap?, .linkMap?: return .skip  // a member's value follows its key
         }
     }
