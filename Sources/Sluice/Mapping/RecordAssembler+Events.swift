@@ -167,6 +167,8 @@ extension RecordAssembler {
             guard entity >= 0, !value.isNull else { return .none }
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .record(let entity):
+            // A map's null members are skipped, as a to-many's null elements are.
+            if value.isNull, case .recordMap? = frames.last { return .none }
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .field(let node):
             let keyNode = events.keyNodes[node]
