@@ -176,16 +176,18 @@ final class BatchWriter: RecordSink {
         // One level unless an identity goes through a to-one: its targets are written first.
         for level in parentIdentity.levels {
             for entity in level where !writers[entity].isEmpty {
-                if parentIdentity.hasParts(entity) { try parentIdentity.fill(writers[entity], writers: writers) }
+                if parentIdentity.hasParts(entity) { try parentIdentity.fill(writers[entity], writers: writers, written: written) }
                 try writers[entity].prepare()
             }
             try links.lookUpKnownIDs(writers, of: level)
             for entity in level where !writers[entity].isEmpty {
                 links.fillToOneColumns(of: writers[entity], written: written, writers: writers)
                 try writers[entity].write()
-                if parentIdentity.hasParts(entity) { parentIdentity.countLinks(writers[entity], writers: writers) }
+                if parentIdentity.hasParts(entity) { parentIdentity.countLinks(writers[entity], writers: writers, written: written) }
                 written.insert(entity)
             }
+            // Entities without records in this batch are done too: ids are found in the database.
+            written.formUnion(level)
         }
         try links.writeLinks(writers)
         if collectsPKs {

@@ -55,7 +55,7 @@ final class ParentIdentity {
         var levels: [[Int]] = []
         var left = Array(dependencies.indices)
         while !left.isEmpty {
-            var level = left.filter { dependencies[$0].subtracting([$0]).isSubset(of: placed) }
+            var level = left.filter { dependencies[$0].isSubset(of: placed) }
             if level.isEmpty { level = left }
             levels.append(level)
             placed.formUnion(level)
@@ -67,11 +67,13 @@ final class ParentIdentity {
     /// Whether `entity`'s identity goes through a to-one.
     func hasParts(_ entity: Int) -> Bool { !parts[entity].isEmpty }
 
-    /// Sets the identity columns of `writer`'s records, whose targets are written: call before
-    /// its `prepare()`.
-    func fill(_ writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) {
+    /// Sets the identity columns of `writer`'s records from the targets in `written` (the
+    /// entities of the levels done, whether this batch had records of them or not): call
+    /// before its `prepare()`. (A target not written yet, in a cycle of a model built in code,
+    /// leaves the column missing.)
+    func fill(_ writer: EntityWriter, writers: [EntityWriter], written: Set<Int>) throws(SluiceError) {
         for plan in parts[writer.entity] {
-            guard case .column(let column, _) = plan.storage else { continue }
+            guard case .column(let column, _) = plan.storage, written.contains(plan.target) else { continue }
             var ids: [ColumnValue: Int64] = [:]
             if let relatedBy = plan.relatedByColumn {
                 ids = try lookUp(keys(of: plan, in: writer), table: plan.targetTable, column: relatedBy)
@@ -89,7 +91,7 @@ final class ParentIdentity {
                 }
             }
         }
-        for (plan, column) in parents[writer.entity] {
+        for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
             let parent = writers[plan.source]
             for record in 0..<parent.count where parent.isRepresentative(record) {
                 guard case .many(let targets)? = parent.link(record, plan.relationship) else { continue }
@@ -104,8 +106,8 @@ final class ParentIdentity {
     /// Counts the links to their parents that `writer`'s new rows were written with, as the
     /// parents' links (found rows matched their parent already: nothing changed there). Call
     /// after its `write()`.
-    func countLinks(_ writer: EntityWriter, writers: [EntityWriter]) {
-        for (plan, column) in parents[writer.entity] {
+    func countLinks(_ writer: EntityWriter, writers: [EntityWriter], written: Set<Int>) {
+        for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
             let parent = writers[plan.source]
             for record in 0..<parent.count where parent.isRepresentative(record) {
                 guard case .many(let targets)? = parent.link(record, plan.relationship) else { continue }
