@@ -45,7 +45,10 @@ extension RecordAssembler {
                 frames.append(.object(node: node, isRecord: false))
             }
         case .link(let relationship, let priority):
+            // Every element of a to-many's array counts, nulls and ids too: a position is the
+            // place in the array as written.
             let element = records[open - 1].element
+            records[open - 1].element += 1
             beginNested(relationship: relationship, priority: priority, at: position())
             if let member { setMemberName(member) } else { setPosition(element, relationship: relationship) }
         }
@@ -119,11 +122,12 @@ extension RecordAssembler {
             if let link = events.links(of: events.keyNodes[node]).first,
                startLinkArray(Int(link.index), Int(link.priority)) {
                 frames.append(.links(relationship: Int(link.index), priority: Int(link.priority)))
-                records[open - 1].element = -1
+                records[open - 1].element = 0
             } else {
                 skipDepth = 1
             }
         case .link(let relationship, let priority):
+            records[open - 1].element += 1
             setLink(relationship, priority: priority) { _ throws(ConversionError) in
                 throw ConversionError(message: "an array inside a to-many's array")
             }
@@ -184,6 +188,7 @@ extension RecordAssembler {
             }
             return .none
         case .link(let relationship, let priority):
+            records[open - 1].element += 1
             guard !value.isNull else { return .none }  // null elements are skipped
             appendLink(relationship, priority: priority) { relationship throws(ConversionError) in
                 .key(try relationship.key(value))
@@ -226,10 +231,7 @@ extension RecordAssembler {
         case nil: return .location(MappingPlan.rootLocation)
         case .locationArray(let node)?: return .location(node)
         case .records(let entity)?: return .record(entity)
-        case .links(let relationship, let priority)?:
-            // Every element counts, nulls and ids too: a position is the place in the array as written.
-            records[open - 1].element += 1
-            return .link(relationship: relationship, priority: priority)
+        case .links(let relationship, let priority)?: return .link(relationship: relationship, priority: priority)
         case .location?, .object?, .recordMap?, .linkMap?: return .skip  // a member's value follows its key
         }
     }
