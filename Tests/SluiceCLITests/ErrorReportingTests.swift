@@ -81,7 +81,7 @@ import Testing
         Failure(name: "model with two problems", arguments: ["--model", "broken.json"],
                 stdin: "{\"id\": 1, \"n\": 11}\n", status: 64,
                 stderr: [
-                    #"sluice: error: broken.json: entities.T.identity: "nope" is not an attribute of T"#,
+                    #"sluice: error: broken.json: entities.T.identity: "nope" is not an attribute or to-one relationship of T"#,
                     #"sluice: error: broken.json: entities.T.attributes.n.type: unknown type "flaot""#,
                 ]),
         Failure(name: "invalid UTF-8", arguments: model + smallBatches,

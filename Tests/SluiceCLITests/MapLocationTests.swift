@@ -51,6 +51,25 @@ import Testing
         #expect(try workspace.database("out.sqlite").rows("SELECT userID FROM User ORDER BY pk") == [[.text("u1")], [.text("u4")]])
     }
 
+    /// A `null` member is no record, as a `null` element of a to-many's array: skipped, not
+    /// rejected, at a root location, under a to-many and without a model.
+    @Test func nullMembersAreSkippedLikeNullElements() throws {
+        let workspace = Workspace()
+        try workspace.write(Self.model, to: "model.json")
+        let input = #"{"users": {"u1": {"name": "Ann", "posts": {"1": null, "2": {"title": "b"}}}, "u2": null, "u3": {"name": "Cy"}}}"#
+        let result = try workspace.sluice(["import", "--db", "out.sqlite", "--model", "model.json"], stdin: Array(input.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.entityLines.last == "total: inserted 3, updated 0, unchanged 0, rejected 0, links 1, unresolved 0", "\(result)")
+        let database = try workspace.database("out.sqlite")
+        #expect(try database.rows("SELECT userID FROM User ORDER BY pk") == [[.text("u1")], [.text("u3")]])
+        #expect(try database.rows("SELECT postID FROM Post ORDER BY pk") == [[.integer(2)]])
+        let freeform = try workspace.sluice(["import", "--db", "free.sqlite", "--map-key", "id", "--quiet"],
+                                            stdin: Array(#"{"a": {"n": 1}, "b": null, "c": {"n": 3}}"#.utf8))
+        #expect(freeform.status == 0, "\(freeform)")
+        #expect(try workspace.database("free.sqlite").rows(#"SELECT "id", "n" FROM "records" ORDER BY "id""#)
+            == [[.text("a"), .integer(1)], [.text("c"), .integer(3)]])
+    }
+
     @Test func mapKeyTakesTheTopLevelObjectOrOneUnderAPath() throws {
         let workspace = Workspace()
         try workspace.write(Self.model, to: "model.json")

@@ -4,7 +4,8 @@ import Testing
 @testable import Sluice
 
 /// A small corpus of real JSON shapes (`Tests/Fixtures/shapes/`): a GBFS feed, a GeoJSON
-/// FeatureCollection, a Firebase export, a pandas split table and NDJSON with a header. Each
+/// FeatureCollection, a Firebase export, a pandas split table, NDJSON with a header, contacts
+/// with nested phones and emails and trips with nested stop times (no ids of their own). Each
 /// goes through `infer` → `import` → `import` again, which must write nothing.
 @Suite struct RealShapesTests {
     struct Shape: Sendable, CustomTestStringConvertible {
@@ -22,6 +23,8 @@ import Testing
         Shape(file: "chat-export.json", root: #""map": "id""#, rows: ["users": 3, "messages": 3]),
         Shape(file: "prices.json", root: #""header": "columns""#, rows: ["prices": 4]),
         Shape(file: "products.ndjson", root: #""header": "first""#, rows: ["products": 3]),
+        Shape(file: "contacts.ndjson", root: #""identity": ["contact", "position"]"#, rows: ["contacts": 3, "phones": 3, "emails": 3]),
+        Shape(file: "trips.json", root: #""identity": ["trip", "stop_sequence"]"#, rows: ["trips": 2, "stop_times": 5]),
     ]
 
     @Test(arguments: shapes)

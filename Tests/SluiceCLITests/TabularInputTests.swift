@@ -27,6 +27,19 @@ import Testing
             == [[.integer(1), .integer(1), .text("a")], [.integer(2), .integer(2), .text("b")], [.integer(3), .integer(3), .text("c")]])
     }
 
+    /// A table's rows are arrays, a map's members objects: one location cannot be both.
+    @Test func headerWithMapKeyIsAUsageError() throws {
+        let workspace = Workspace()
+        try workspace.write(#"{"entities": {"Row": {"identity": "id", "attributes": {"id": "integer"}}}}"#, to: "model.json")
+        for model in [[], ["--model", "model.json", "--entity", "Row"]] {
+            let result = try workspace.sluice(["import", "--db", "a.sqlite", "--header", "first", "--map-key", "id"] + model,
+                                              stdin: Array(Self.ndjson.utf8))
+            #expect(result.status == 64, "\(result)")
+            #expect(result.stderrLines == ["sluice: error: --header and --map-key cannot be used together: a location is a map or a table, not both"])
+            #expect(!FileManager.default.fileExists(atPath: workspace.file("a.sqlite")))
+        }
+    }
+
     @Test func aModelNamesTheHeaderInRootAndReimportWritesNothing() throws {
         let workspace = Workspace()
         try workspace.write("""

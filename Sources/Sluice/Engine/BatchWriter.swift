@@ -4,7 +4,8 @@
 /// A batch is written in steps over all its entities at once, so that links between records
 /// of the same batch — in any order, cycles included — are made with the rows' pks known:
 /// merge and find existing rows, look up the ids the records name, write the rows (with the
-/// to-one links known by then), make the remaining links.
+/// to-one links known by then), make the remaining links. An entity whose identity goes
+/// through a to-one is found and written after that to-one's target (`ParentIdentity`).
 ///
 /// The connection changes threads with the batches: the writer thread owns it while it
 /// writes one, the caller before the first is handed over and once the thread is stopped
@@ -13,6 +14,8 @@ final class BatchWriter: RecordSink {
     /// Used by the writer thread while the import runs; by the caller only after `finish()`.
     let writers: [EntityWriter]
     let links: LinkWriter
+    /// The order entities are written in, and the identity columns filled from their parents.
+    private let parentIdentity: ParentIdentity
     /// Remembers the rows this import touched, for `--delete-missing`.
     let touched: (any TouchedRowStore)?
     /// The index of the input being read, recorded with each record for messages.
@@ -47,6 +50,7 @@ final class BatchWriter: RecordSink {
         self.writers = writers
         self.store = store
         self.links = links
+        parentIdentity = ParentIdentity(writers: writers, plans: links.plans, sql: store.sql)
         self.touched = touched
         self.batchSize = max(batchSize, 1)
         self.onError = onError
@@ -167,13 +171,23 @@ final class BatchWriter: RecordSink {
             for writer in writers { writer.reset() }
             for (writer, entity) in zip(writers, batch.indices) { swap(&writer.batch, &batch[entity]) }
         }
-        for writer in writers where !writer.isEmpty { try writer.prepare() }
-        try links.lookUpKnownIDs(writers)
         var written = Set<Int>()
-        for writer in writers where !writer.isEmpty {
-            links.fillToOneColumns(of: writer, written: written, writers: writers)
-            try writer.write()
-            written.insert(writer.entity)
+        links.beginBatch()
+        // One level unless an identity goes through a to-one: its targets are written first.
+        for level in parentIdentity.levels {
+            for entity in level where !writers[entity].isEmpty {
+                if parentIdentity.hasParts(entity) { try parentIdentity.fill(writers[entity], writers: writers, written: written) }
+                try writers[entity].prepare()
+            }
+            try links.lookUpKnownIDs(writers, of: level)
+            for entity in level where !writers[entity].isEmpty {
+                links.fillToOneColumns(of: writers[entity], written: written, writers: writers)
+                try writers[entity].write()
+                if parentIdentity.hasParts(entity) { parentIdentity.countLinks(writers[entity], writers: writers, written: written) }
+                written.insert(entity)
+            }
+            // Entities without records in this batch are done too: ids are found in the database.
+            written.formUnion(level)
         }
         try links.writeLinks(writers)
         if collectsPKs {

@@ -42,8 +42,8 @@ final class EntityWriter {
     /// Filled by `write()`: the records inserted, and the changes of existing rows.
     @exclusivity(unchecked) private var newRows: [Int] = []
     @exclusivity(unchecked) private var changes: [RowChange] = []
-    /// Indexes into the columns of the identity, in model order; empty for append-only.
-    /// `plan.identity` kept beside the plan: read per record, and a stored array of the
+    /// Indexes into the columns of the identity: its attributes, then its to-ones' columns;
+    /// empty for append-only. Kept beside the plan: read per record, and a stored array of the
     /// class is read without going through the plan struct.
     private let identity: [Int]
 
@@ -51,17 +51,18 @@ final class EntityWriter {
          store: any ImportStore) throws(SluiceError) {
         self.plan = plan
         self.entity = entity
-        identity = plan.identity
         attributeCount = plan.attributes.count
         relationshipCount = plan.relationships.count
-        width = attributeCount + toOnes.count
         var columns = Array(repeating: Int?.none, count: plan.relationships.count)
         for (offset, toOne) in toOnes.enumerated() { columns[toOne.relationship] = attributeCount + offset }
         toOneColumns = columns
+        // An identity's to-ones are columns too, filled before the lookup (`ParentIdentity`).
+        identity = plan.identity + plan.identityRelationships.compactMap { columns[$0] }
+        width = attributeCount + toOnes.count
         counts = ImportReport.EntityCounts(entity: plan.name, hasRelationships: !plan.relationships.isEmpty)
         let columnNames = plan.attributes.map(\.column) + toOnes.map(\.column)
         let defaults = plan.attributes.map(\.defaultValue) + toOnes.map { _ in nil }
-        rows = try store.entityRows(table: plan.table, columns: columnNames, defaults: defaults, identity: plan.identity)
+        rows = try store.entityRows(table: plan.table, columns: columnNames, defaults: defaults, identity: identity)
         existing = ExistingRows(width: width, attributeCount: attributeCount)
         batch = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
     }
@@ -107,6 +108,15 @@ final class EntityWriter {
 
     func isRepresentative(_ record: Int) -> Bool {
         representative[record] == record
+    }
+
+    /// Whether `write()` inserted the record's row (rather than finding it, or merging the
+    /// record into an earlier one).
+    func wasInserted(_ record: Int) -> Bool {
+        switch fates[record] {
+        case .append, .write: return true
+        case .update, .merged: return false
+        }
     }
 
     /// Sets a to-one column before `write()`: the link goes in with the row.

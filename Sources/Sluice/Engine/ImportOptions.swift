@@ -67,5 +67,8 @@ public struct ImportOptions: Sendable {
             throw SluiceError(.usage, "--max-value-bytes must be at most \(Self.largestMaxValueBytes) "
                 + "(the largest value a column can hold)")
         }
+        guard header == nil || mapKey == nil else {
+            throw SluiceError(.usage, "--header and --map-key cannot be used together: a location is a map or a table, not both")
+        }
     }
 }

@@ -51,11 +51,15 @@ final class LinkWriter {
 
     // MARK: Before the rows
 
-    /// Looks up, per relationship, the ids the batch's records name.
-    func lookUpKnownIDs(_ writers: [EntityWriter]) throws(SluiceError) {
+    /// Forgets the ids looked up for the last batch.
+    func beginBatch() {
         known.removeAll(keepingCapacity: true)
         batchIDs.removeAll(keepingCapacity: true)
-        for writer in writers where !writer.isEmpty {
+    }
+
+    /// Looks up, per relationship of `entities`, the ids the batch's records name.
+    func lookUpKnownIDs(_ writers: [EntityWriter], of entities: [Int]) throws(SluiceError) {
+        for writer in entities.map({ writers[$0] }) where !writer.isEmpty {
             for plan in plans[writer.entity] {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
                 var keys = Set<ColumnValue>()

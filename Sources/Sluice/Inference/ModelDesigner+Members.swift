@@ -98,6 +98,12 @@ extension ModelDesigner {
                 relationships.append(FoundRelationship(path: keyPath, target: target, toMany: true, wantsInverse: true, isMap: true))
                 continue
             }
+            if let target = key.children.first.flatMap(self.entity(of:)), entities[target].parentEntity == entity,
+               path.isEmpty, key.children.allSatisfy({ self.entity(of: $0) == target }) {
+                // Identified through this entity (`ModelDesigner+Positions`).
+                relationships.append(FoundRelationship(path: keyPath, target: target, toMany: true, wantsInverse: true))
+                continue
+            }
             if let found = relationship(key, path: keyPath, label: label) {
                 relationships.append(found)
                 continue

@@ -10,9 +10,11 @@
 /// 3. Identity: the best id-like key (`IdentityCandidate`) present, non-null, a string or an
 ///    integer in every sampled record of the entity, and, for root entities, unique.
 /// 4. A nested place whose entity has an identity is a relationship (to-many when arrays
-///    appear); one without is flattened into key-path attributes when it is a small object
-///    (`location.lat` → `location_lat`), or else kept as `json`, since without an identity a
-///    re-import could only add its rows again.
+///    appear). Arrays of objects without one, under one key of one entity, are an entity
+///    identified through that parent and a sequence-like key or their position in the array
+///    (`ModelDesigner+Positions`). Other objects without one are flattened into key-path
+///    attributes when small (`location.lat` → `location_lat`), or else kept as `json`, since
+///    without an identity a re-import could only add their rows again.
 /// 5. Relationships by id: a key that is another entity's identity key (`trip_id` in
 ///    stop times, Trip's identity) becomes a to-one to it, beside the attribute.
 struct ModelDesigner {
@@ -60,9 +62,11 @@ struct ModelDesigner {
         findRoots()
         discoverNestedEntities()
         for index in entities.indices { chooseIdentity(of: index) }
+        chooseParentIdentities()
         for index in entities.indices where entities[index].isEntity { buildMembers(of: index) }
         addMapAttributes()
         addInverses()
+        addParentIdentities()
         addReferencesByID()
         for index in entities.indices where entities[index].isEntity && entities[index].identity.isEmpty {
             addCompositeIdentity(to: index)
@@ -221,8 +225,14 @@ struct ProposedEntity {
     /// type; `mapAttribute` takes them (`ModelDesigner+Maps`).
     var mapKeyType: AttributeType?
     var mapAttribute: String?
-    /// A composite identity (`CompositeIdentity`), when there is no single one.
+    /// A composite identity (`CompositeIdentity`, or through the parent), when there is no
+    /// single one.
     var compositeIdentity: [String] = []
+    /// A nested place without an id of its own, identified through the entity it hangs under
+    /// (`ModelDesigner+Positions`) …
+    var parentEntity: Int?
+    /// … and this sequence-like key, or else its place in the parent's array.
+    var sequenceKey: String?
     /// The identity's attributes.
     var identity: [String] { identityAttribute.map { [$0] } ?? compositeIdentity }
     var attributes: [Model.Attribute] = []

@@ -81,6 +81,7 @@ enum ModelWriter {
             members.append(.init("column", .string(relationship.column)))
         }
         if let map = relationship.map { members.append(.init("map", .string(map))) }
+        if let position = relationship.position { members.append(.init("position", .string(position))) }
         if relationship.merge != .add { members.append(.init("merge", .string(relationship.merge.rawValue))) }
         if relationship.unresolved != .null { members.append(.init("unresolved", .string(relationship.unresolved.rawValue))) }
         return .object(members)

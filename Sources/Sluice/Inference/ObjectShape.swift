@@ -23,6 +23,10 @@ struct ObjectShape {
     /// held together by a record: the distinct pairs and how many records held one. A
     /// composite identity candidate (see `CompositeIdentity`).
     var pairs: [KeyPair: PairValues] = [:]
+    /// For a nested place, per sequence-like key (`stop_sequence` of stop times nested in
+    /// their trip): the distinct (parent object, value) pairs and how many objects held one.
+    /// A key unique within each parent is a natural identity with the parent.
+    var sequencesInParent: [Int: PairValues] = [:]
 
     struct KeyPair: Hashable {
         var reference: Int

@@ -153,7 +153,10 @@ final class SampleReader: JSONEventHandler {
 
     func endObject() throws(SluiceError) {
         guard case .object(let shape)? = stack.popLast() else { return }
-        if let values = compositeValues.popLast(), values.count > 1 { pairUp(values, in: shape) }
+        if let values = compositeValues.popLast() {
+            if values.count > 1 { pairUp(values, in: shape) }
+            if let parent = shapes[shape].parent { recordSequences(values, in: shape, parent: parent) }
+        }
         // Shape 0 is the records' own: its objects are never nested in anything analysed.
         if shape == 0 { try endRecord() }
     }
@@ -168,6 +171,15 @@ final class SampleReader: JSONEventHandler {
                 shapes[shape].pairs[pair, default: .init()].distinct.insert(text)
                 shapes[shape].pairs[pair, default: .init()].count += 1
             }
+        }
+    }
+
+    /// Records the sequence-like values of an object nested in an object of `parent`, which is
+    /// still open: the parent's latest object, numbered by its count.
+    private func recordSequences(_ values: [(key: Int, text: String)], in shape: Int, parent: Int) {
+        for value in values where shapes[shape].keys[value.key].compositeRole == .sequence {
+            shapes[shape].sequencesInParent[value.key, default: .init()].distinct.insert("\(shapes[parent].records):" + value.text)
+            shapes[shape].sequencesInParent[value.key, default: .init()].count += 1
         }
     }
 

@@ -181,6 +181,11 @@ struct FreeformAssembler {
             guard level == path.count, !value.isNull else { return .none }
             return reject(value.kindDescription, at: position())
         case .record:
+            // A map's null members are skipped, as a to-many's null elements are.
+            if value.isNull, case .recordMap? = frames.last {
+                memberName = nil
+                return .none
+            }
             return reject(value.kindDescription, at: position())
         case .column(let column):
             set(column, Self.columnValue(of: value))

@@ -112,7 +112,8 @@ extension MappingPlan {
         if let name = relationship.relatedBy {
             index = target.attributes.firstIndex { $0.name == name }
         } else {
-            index = target.identity.count == 1 ? target.identity[0] : nil
+            // An identity through a to-one is not one attribute a bare id could name.
+            index = target.identity.count == 1 && target.identityRelationships.isEmpty ? target.identity[0] : nil
         }
         return index.map { ($0, target.attributes[$0].converter) }
     }

@@ -126,6 +126,10 @@ extension MappingPlan {
         let identity = stored.identity.compactMap { name in attributes.firstIndex { $0.name == name } }
         var plan = EntityPlan(name: entity.name, table: stored.table, attributes: attributes, identity: identity,
                               rootNode: rootNode, storage: storage)
+        plan.identityRelationships = stored.identity.compactMap { name in
+            guard !attributes.contains(where: { $0.name == name }) else { return nil }
+            return stored.relationships.firstIndex { $0.name == name && !$0.toMany }
+        }
         if isFamily {
             plan.attributeMembers = members
         }
@@ -148,7 +152,8 @@ extension MappingPlan {
             shapes[shape].relationships.append(RelationshipPlan(
                 name: relationship.name, target: target, toMany: declared.toMany, relatedBy: relatedBy,
                 relatedByName: relatedBy.map { "\(targetName).\(shapes[target].attributes[$0.attribute].name)" } ?? targetName,
-                mapAttribute: declared.map.flatMap { name in shapes[target].attributes.firstIndex { $0.name == name } }))
+                mapAttribute: declared.map.flatMap { name in shapes[target].attributes.firstIndex { $0.name == name } },
+                positionAttribute: declared.position.flatMap { name in shapes[target].attributes.firstIndex { $0.name == name } }))
             members.append(own[relationship.name] != nil)
             if own[relationship.name] != nil || chosen[relationship.name] != nil {
                 for (priority, keyPath) in declared.keys.enumerated() {

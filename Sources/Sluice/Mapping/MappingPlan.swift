@@ -11,6 +11,9 @@ struct MappingPlan {
         var attributes: [AttributePlan]
         /// Indexes into `attributes` of the identity, in model order; empty for append-only.
         var identity: [Int]
+        /// Indexes into `relationships` of the identity's to-ones, in model order: their
+        /// columns are filled before the records are looked up (`ParentIdentity`).
+        var identityRelationships: [Int] = []
         var relationships: [RelationshipPlan] = []
         /// The key trie node of the record object itself.
         var rootNode: Int
@@ -53,6 +56,8 @@ struct MappingPlan {
         var relatedByName: String
         /// A to-many given as an object used as a map: the target attribute of the member names.
         var mapAttribute: Int?
+        /// A to-many whose elements' positions (from 0) go to this target attribute.
+        var positionAttribute: Int?
 
         /// A bare id converted to the target's `relatedBy` attribute.
         func key(_ value: Scalar) throws(ConversionError) -> ColumnValue {

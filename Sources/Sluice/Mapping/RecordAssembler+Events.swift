@@ -34,8 +34,10 @@ extension RecordAssembler {
                         skipDepth = 1
                     }
                 } else {
-                    // A nested record of the relationship's target, linked when it completes.
+                    // A nested record of the relationship's target, linked when it completes; a
+                    // to-many given one object treats it as a list of one (its position is 0).
                     beginNested(relationship: relationship, priority: priority, at: position())
+                    setPosition(0, relationship: relationship)
                 }
             } else if keyNode.keyCount == 0 {
                 skipDepth = 1
@@ -43,10 +45,24 @@ extension RecordAssembler {
                 frames.append(.object(node: node, isRecord: false))
             }
         case .link(let relationship, let priority):
+            // Every element of a to-many's array counts, nulls and ids too: a position is the
+            // place in the array as written.
+            let element = records[open - 1].element
+            records[open - 1].element += 1
             beginNested(relationship: relationship, priority: priority, at: position())
-            if let member { setMemberName(member) }
+            if let member { setMemberName(member) } else { setPosition(element, relationship: relationship) }
         }
         return .none
+    }
+
+    /// The nested record just begun is the element `element` of a to-many's array: its
+    /// position goes to the relationship's `position` attribute, ahead of any key of the record.
+    private mutating func setPosition(_ element: Int, relationship: Int) {
+        guard let attribute = plan.shapes[records[open - 2].entity].relationships[relationship].positionAttribute else {
+            return
+        }
+        let text = Array(String(element).utf8)
+        text.withUnsafeBytes { setConverted(attribute, priority: -1, .number($0)) }
     }
 
     /// The record just begun is a map's member: its name is the value of the map's attribute,
@@ -106,10 +122,12 @@ extension RecordAssembler {
             if let link = events.links(of: events.keyNodes[node]).first,
                startLinkArray(Int(link.index), Int(link.priority)) {
                 frames.append(.links(relationship: Int(link.index), priority: Int(link.priority)))
+                records[open - 1].element = 0
             } else {
                 skipDepth = 1
             }
         case .link(let relationship, let priority):
+            records[open - 1].element += 1
             setLink(relationship, priority: priority) { _ throws(ConversionError) in
                 throw ConversionError(message: "an array inside a to-many's array")
             }
@@ -153,6 +171,8 @@ extension RecordAssembler {
             guard entity >= 0, !value.isNull else { return .none }
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .record(let entity):
+            // A map's null members are skipped, as a to-many's null elements are.
+            if value.isNull, case .recordMap? = frames.last { return .none }
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .field(let node):
             let keyNode = events.keyNodes[node]
@@ -168,6 +188,7 @@ extension RecordAssembler {
             }
             return .none
         case .link(let relationship, let priority):
+            records[open - 1].element += 1
             guard !value.isNull else { return .none }  // null elements are skipped
             appendLink(relationship, priority: priority) { relationship throws(ConversionError) in
                 .key(try relationship.key(value))

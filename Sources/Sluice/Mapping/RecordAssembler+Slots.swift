@@ -44,6 +44,9 @@ extension RecordAssembler {
         let index = record.linkBase + relationship
         let slot = linkSlots[index]
         guard slot.accepts(priority: priority, in: record.generation) else { return }
+        // An element that did not convert stays the list's failure: the elements after it
+        // must not start the list again.
+        if slot.priority == priority, case .failed = slot.state(in: record.generation) { return }
         let target: LinkTarget
         do {
             target = try make(plan.shapes[record.entity].relationships[relationship])

@@ -56,6 +56,9 @@ struct RecordAssembler: ~Copyable {
         /// Set by invalid text anywhere inside it (`failures` holds the message): the record is
         /// rejected when it completes.
         var invalidText: Int?
+        /// The place of the current element of its open to-many array (from 0), for a
+        /// relationship's `position`.
+        var element = 0
     }
 
     /// A `json` attribute's value being serialised while its events stream past.

@@ -110,6 +110,7 @@ struct RelationshipDraft {
     /// The `column` field, or the relationship when the column is derived from its name.
     var columnLocation: ModelLocation
     var mapLocation: ModelLocation?
+    var positionLocation: ModelLocation?
 }
 
 // MARK: - Decoder
@@ -349,7 +350,7 @@ struct ModelDecoder {
             report("a relationship name must not be empty", at: location)
         }
         guard let fields = fields(of: value, at: location, allowed: [
-            "entity", "toMany", "key", "relatedBy", "inverse", "column", "merge", "unresolved", "map",
+            "entity", "toMany", "key", "relatedBy", "inverse", "column", "merge", "unresolved", "map", "position",
         ]) else { return draft }
         if let field = fields["entity"] {
             draft.entityLocation = field.location
@@ -373,6 +374,10 @@ struct ModelDecoder {
         if let field = fields["map"] {
             draft.mapLocation = field.location
             relationship.map = string(field.value, at: field.location, expected: "expected an attribute name")
+        }
+        if let field = fields["position"] {
+            draft.positionLocation = field.location
+            relationship.position = string(field.value, at: field.location, expected: "expected an attribute name")
         }
         if let field = fields["inverse"] {
             draft.inverseLocation = field.location

@@ -52,14 +52,49 @@ struct ModelValidator {
                         at: location)
     }
 
+    /// An identity lists attributes and to-one relationships of the entity
+    /// (`docs/model.md#identity-through-the-parent`). The rows a to-one of an identity points
+    /// at are written before the records are looked up, so no identity may lead back to its
+    /// own family through such to-ones.
     private func validateIdentity(of entity: EntityDraft, into problems: inout ModelProblemCollector) {
         // A child's identity is a problem of its own (`validateInheritance`).
         guard entity.parent == nil else { return }
+        let toOnes = entity.relationships.map(\.relationship).filter { !$0.toMany }
         for name in entity.identity where !entity.attributes.contains(where: { $0.attribute.name == name }) {
-            problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)"
-                                + NameSuggestion.didYouMean(name, among: entity.attributes.map(\.attribute.name)),
+            if let relationship = entity.relationships.first(where: { $0.relationship.name == name })?.relationship {
+                if relationship.toMany {
+                    problems.report("\(ModelProblem.quote(name)) is a to-many relationship of \(entity.name): an identity "
+                                        + "lists attributes and to-one relationships", at: entity.identityLocation)
+                } else if let cycle = identityCycle(from: entity.name, through: relationship) {
+                    problems.report("\(ModelProblem.quote(name)) leads back to \(entity.name) (\(cycle.joined(separator: " → "))): "
+                                        + "the rows an identity's to-one points at are written first, so identities cannot "
+                                        + "form a cycle", at: entity.identityLocation)
+                }
+                continue
+            }
+            let names = entity.attributes.map(\.attribute.name) + toOnes.map(\.name)
+            problems.report("\(ModelProblem.quote(name)) is not an attribute or to-one relationship of \(entity.name)"
+                                + NameSuggestion.didYouMean(name, among: names),
                             at: entity.identityLocation)
         }
+    }
+
+    /// The entities from `entity` through `relationship` and the to-ones of identities after it
+    /// back to `entity`'s family, when there is such a path (`["Category", "Category"]`).
+    private func identityCycle(from entity: String, through relationship: Model.Relationship) -> [String]? {
+        let model = draft.model
+        let start = model.familyRoot(of: entity)
+        var visited: Set<String> = []
+        func search(_ name: String, _ path: [String]) -> [String]? {
+            let path = path + [name]
+            if name == start { return path }
+            guard visited.insert(name).inserted, let target = entities[name] else { return nil }
+            for step in target.relationships.map(\.relationship) where !step.toMany && target.identity.contains(step.name) {
+                if let found = search(model.familyRoot(of: step.entity), path) { return found }
+            }
+            return nil
+        }
+        return search(model.familyRoot(of: relationship.entity), [entity])
     }
 
     /// Attributes and to-one relationships each own a column of the entity's table.
@@ -119,6 +154,9 @@ struct ModelValidator {
                                 at: location)
             }
         }
+        if let position = relationship.position, let location = draft.positionLocation {
+            validatePosition(position, of: relationship, target: target, in: model, at: location, into: &problems)
+        }
         // A target's inherited attributes and relationships count as its own.
         let targetAttributes = model.inheritedAttributes(of: target.name).map(\.name)
         if let relatedBy = relationship.relatedBy, !targetAttributes.contains(relatedBy) {
@@ -140,6 +178,32 @@ struct ModelValidator {
                                     + NameSuggestion.didYouMean(inverseName, among: targetRelationships.map(\.name)),
                                 at: draft.inverseLocation)
             }
+        }
+    }
+
+    /// The attribute that takes a to-many's elements' positions: an integer attribute of the
+    /// target, on a to-many that is an array (not a map).
+    private func validatePosition(_ name: String, of relationship: Model.Relationship, target: EntityDraft, in model: Model,
+                                  at location: ModelLocation, into problems: inout ModelProblemCollector) {
+        guard relationship.toMany else {
+            problems.report("only a to-many relationship takes a position (the place of each record in its array)",
+                            at: location)
+            return
+        }
+        if relationship.map != nil {
+            problems.report("a map's members have no position: the member's name (map) identifies them", at: location)
+            return
+        }
+        let attributes = model.inheritedAttributes(of: target.name)
+        guard let attribute = attributes.first(where: { $0.name == name }) else {
+            problems.report("\(ModelProblem.quote(name)) is not an attribute of \(target.name)"
+                                + NameSuggestion.didYouMean(name, among: attributes.map(\.name)),
+                            at: location)
+            return
+        }
+        if attribute.type != .integer {
+            problems.report("\(target.name).\(name) is a \(attribute.type.rawValue) attribute: a position is an integer",
+                            at: location)
         }
     }
 

@@ -66,7 +66,9 @@ extension Model {
     public struct Entity: Sendable, Equatable {
         public var name: String
         public var table: String
-        /// Names of the identity attributes; empty means append-only.
+        /// Names of the identity's parts, in order: attributes, and to-one relationships (the row
+        /// a record hangs under, `docs/model.md#identity-through-the-parent`); empty means
+        /// append-only.
         public var identity: [String]
         public var attributes: [Attribute]
         public var relationships: [Relationship]
@@ -165,11 +167,16 @@ extension Model {
         /// A to-many whose value is an object used as a map: each member's value is a target
         /// record, and its name goes to this attribute of the target.
         public var map: String?
+        /// A to-many whose elements' place in their array (from 0) goes to this attribute of the
+        /// target, so that nested records without ids of their own have an identity.
+        public var position: String?
 
         public init(name: String, entity: String, toMany: Bool = false, keys: [JSONKeyPath]? = nil,
                     relatedBy: String? = nil, inverse: String? = nil, column: String? = nil,
-                    merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null, map: String? = nil) {
+                    merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null, map: String? = nil,
+                    position: String? = nil) {
             self.map = map
+            self.position = position
             self.name = name
             self.entity = entity
             self.toMany = toMany

@@ -2,7 +2,8 @@
 ///
 /// * One table per entity: `"pk" INTEGER PRIMARY KEY`, one column per attribute, then one
 ///   INTEGER column per to-one relationship referencing the target's table, indexed.
-/// * Identity: the unique index `"<table>_identity"` over the identity columns.
+/// * Identity: the unique index `"<table>_identity"` over the identity columns (an identity's
+///   to-one is its column).
 /// * A to-many whose `inverse` is a to-one of the target entity (pointing back at this
 ///   entity) is stored in that to-one's column: no table of its own.
 /// * Any other to-many gets a join table `"<table>_<relationship>"("source_pk", "target_pk")`
@@ -79,7 +80,11 @@ public struct DatabaseLayout: Sendable {
                                  references: tableName(of: relationship.entity, in: model)))
             indexes.append([relationship.column])
         }
-        let identity = entity.identity.map { name in entity.attribute(named: name)?.column ?? name }
+        // An identity's to-one is its column, holding the target's pk.
+        let identity = entity.identity.map { name in
+            entity.attribute(named: name)?.column
+                ?? entity.relationships.first { $0.name == name && !$0.toMany }?.column ?? name
+        }
         return TableDefinition(name: entity.table, columns: columns, uniqueIndex: identity,
                                indexes: indexes, primaryKey: ["pk"])
     }

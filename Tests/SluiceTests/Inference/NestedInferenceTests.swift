@@ -50,11 +50,50 @@ extension InferenceTests {
             #expect(model.entities.count == 1)
         }
 
-        @Test func arraysOfObjectsWithoutIDsAreJSON() throws {
-            let result = try InferenceTests.infer(#"{"id": 1, "lines": [{"sku": "A", "qty": 2}]}"#)
-            #expect(result.model.type("Record", "lines") == .json)
-            #expect(result.model.entities.count == 1)
-            #expect(result.notes == ["Record.lines: arrays of objects without an id-like key are kept as json (an entity without identity would get its rows again on every import)"])
+        @Test func arraysOfObjectsWithoutIDsAreIdentifiedThroughTheirParent() throws {
+            let result = try InferenceTests.infer(#"{"id": 1, "lines": [{"sku": "A", "qty": 2}, null], "x": {"id": 2}}"#)
+            #expect(result.model.entities.map(\.name) == ["Record", "Line", "X"])
+            #expect(result.model.relationship("Record", "lines")
+                == Model.Relationship(name: "lines", entity: "Line", toMany: true, inverse: "record", position: "position"))
+            #expect(result.model.entity(named: "Line")?.identity == ["record", "position"])
+            #expect(result.model.entity(named: "Line")?.attributes.map(\.name) == ["sku", "qty", "position"])
+            #expect(result.model.type("Line", "position") == .integer)
+            #expect(result.notes == ["Line: identity (record, position): it has no id of its own, so each is identified by its Record and its place in the array (from 0)"])
+        }
+
+        /// Stop times nested in their trip: `stop_sequence` repeats across trips, never within
+        /// one, so it identifies a stop time with its trip; where it repeats, the position does.
+        @Test func aSequenceKeyUniqueWithinTheParentIdentifiesWithIt() throws {
+            let trips = """
+                {"trip_id": "T1", "stop_times": [{"stop_sequence": 1, "stop": "a"}, {"stop_sequence": 2, "stop": "b"}]}
+                {"trip_id": "T2", "stop_times": [{"stop_sequence": 1, "stop": "a"}]}
+                """
+            let result = try InferenceTests.infer(trips, name: "trips.ndjson")
+            #expect(result.model.entity(named: "StopTime")?.identity == ["trip", "stop_sequence"])
+            #expect(result.model.relationship("Trip", "stop_times")?.position == nil)
+            #expect(result.notes == ["StopTime: identity (trip, stop_sequence): it has no id of its own, and no stop_sequence repeats within one Trip"])
+            let repeated = try InferenceTests.infer(trips.replacing(#""stop_sequence": 2"#, with: #""stop_sequence": 1"#), name: "trips.ndjson")
+            #expect(repeated.model.entity(named: "StopTime")?.identity == ["trip", "position"])
+        }
+
+        @Test func placesNestedInSuchAnEntityAreIdentifiedThroughIt() throws {
+            let model = try InferenceTests.infer(#"{"id": 1, "orders": [{"lines": [{"sku": "A"}, {"sku": "B"}]}]}"#).model
+            #expect(model.entities.map(\.name) == ["Record", "Order", "Line"])
+            #expect(model.entity(named: "Order")?.identity == ["record", "position"])
+            #expect(model.entity(named: "Line")?.identity == ["order", "position"])
+        }
+
+        /// Without one parent entity, or mixed with ids that no identity could resolve, arrays
+        /// of objects stay json.
+        @Test func otherArraysOfObjectsWithoutIDsAreJSON() throws {
+            let mixed = try InferenceTests.infer(#"{"id": 1, "lines": [{"sku": "A", "qty": 2}, "B"]}"#)
+            #expect(mixed.model.type("Record", "lines") == .json)
+            #expect(mixed.model.entities.count == 1)
+            #expect(mixed.notes == ["Record.lines: arrays of objects without an id-like key are kept as json (an entity without identity would get its rows again on every import)"])
+            let twoParents = try InferenceTests.infer(#"{"id": 1, "lines": [{"sku": "A"}], "child": {"id": 5, "lines": [{"sku": "B"}]}}"#)
+            #expect(twoParents.model.entities.map(\.name) == ["Record", "Child"])
+            #expect(twoParents.model.type("Record", "lines") == .json)
+            #expect(twoParents.model.type("Child", "lines") == .json)
         }
 
         @Test func arraysOfScalarsAreJSON() throws {

@@ -183,6 +183,44 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         #expect(sink.links[2] == [nil, .one(.key(.integer(3)))])
     }
 
+    @Test func aToManysPositionGoesToItsTargetsAttribute() throws {
+        let person = Model.Entity(
+            name: "Person", identity: ["id"], attributes: [.init(name: "id", type: .integer)],
+            relationships: [
+                .init(name: "phones", entity: "Phone", toMany: true, inverse: "owner", position: "index"),
+                .init(name: "fax", entity: "Phone", toMany: true, inverse: "owner", position: "index"),
+            ])
+        let phone = Model.Entity(
+            name: "Phone", identity: ["owner", "index"],
+            attributes: [.init(name: "index", type: .integer), .init(name: "number", type: .string)],
+            relationships: [.init(name: "owner", entity: "Person")])
+        let model = Model(root: .entity("Person"), entities: [person, phone])
+        // Every element counts (nulls too), the position wins over a key of the record,
+        // a nested record's own array counts from 0 again, and a single object is element 0.
+        let json = #"""
+            {"id": 1, "phones": [null, null, {"number": "a", "index": 9}, {"number": "b"}], "fax": {"number": "c"}}
+            {"id": 2, "phones": [{"number": "d"}]}
+            """#
+        for chunkSize in [1, 7, 1 << 20] {
+            let sink = try assemble(json, model: model, chunkSize: chunkSize)
+            #expect(sink.records.map(\.entity) == ["Phone", "Phone", "Phone", "Person", "Phone", "Person"])
+            #expect(sink.records.map { $0.values["index"] ?? nil } == [.integer(2), .integer(3), .integer(0), nil, .integer(0), nil],
+                    "chunk \(chunkSize)")
+            #expect(sink.records.map { $0.values["number"] ?? nil } == [.text("a"), .text("b"), .text("c"), nil, .text("d"), nil])
+        }
+    }
+
+    @Test func anElementOfAToManyThatDoesNotConvertRejectsTheRecord() throws {
+        let route = Model.Entity(name: "Route", identity: ["id"], attributes: [.init(name: "id", type: .integer)],
+                                 relationships: [.init(name: "trips", entity: "Trip", toMany: true)])
+        let model = Model(root: .entity("Route"), entities: [route, trip])
+        // The failed element is not forgotten when more elements follow it.
+        let sink = try assemble(#"{"id": 1, "trips": [1, "x", 3]} {"id": 2, "trips": ["y"]}"#, model: model)
+        #expect(sink.records.isEmpty)
+        #expect(sink.rejections.count == 2)
+        #expect(sink.rejections.allSatisfy { $0.contains(#"cannot convert "#) }, "\(sink.rejections)")
+    }
+
     @Test func aModelWithoutRootNeedsAnEntity() {
         do {
             _ = try MappingPlan(model: Model(entities: [stop, trip]))

@@ -47,7 +47,7 @@ import Testing
             #"root.stops: unknown entity "Stpo"; the model has: Stop, Trip; did you mean "Stop"?"#,
             "version: unknown field",
             #"entities.Stop.identity: "stopID" is listed twice"#,
-            #"entities.Stop.identity: "stop_id" is not an attribute of Stop; did you mean "stopID"?"#,
+            #"entities.Stop.identity: "stop_id" is not an attribute or to-one relationship of Stop; did you mean "stopID"?"#,
             #"entities.Stop.attributes.lat.type: unknown type "flaot""#,
             "entities.Stop.attributes.lat.optional: expected a boolean",
             "entities.Stop.attributes.lon.key: expected a string or an array of strings",
@@ -250,12 +250,55 @@ import Testing
         ])
     }
 
-    @Test func identityMustNameAttributes() {
+    @Test func identityNamesAttributesAndToOneRelationships() {
         let problems = modelProblems("""
-            { "entities": { "E": { "identity": ["a", "r"], "attributes": { "a": "string" },
-                                   "relationships": { "r": { "entity": "E" } } } } }
+            { "entities": {
+                "Person": { "identity": "id", "attributes": { "id": "integer" },
+                            "relationships": { "phones": { "entity": "Phone", "toMany": true, "inverse": "owner" } } },
+                "Phone": { "identity": ["owner", "index"], "attributes": { "index": "integer" },
+                           "relationships": { "owner": { "entity": "Person" } } },
+                "E": { "identity": ["a", "rs", "ownr"], "attributes": { "a": "string" },
+                       "relationships": { "rs": { "entity": "Phone", "toMany": true }, "owner": { "entity": "Person" } } } } }
             """)
-        #expect(problems == [#"entities.E.identity: "r" is not an attribute of E"#])
+        #expect(problems == [
+            #"entities.E.identity: "rs" is a to-many relationship of E: an identity lists attributes and to-one relationships"#,
+            #"entities.E.identity: "ownr" is not an attribute or to-one relationship of E; did you mean "owner"?"#,
+        ])
+    }
+
+    @Test func identitiesThroughToOnesMustNotFormACycle() {
+        let problems = modelProblems("""
+            { "entities": {
+                "Category": { "identity": ["parent", "name"], "attributes": { "name": "string" },
+                              "relationships": { "parent": { "entity": "Category" } } },
+                "A": { "identity": ["b"], "relationships": { "b": { "entity": "B" } } },
+                "B": { "identity": ["x", "a"], "attributes": { "x": "string" }, "relationships": { "a": { "entity": "A" } } } } }
+            """)
+        #expect(problems == [
+            #"entities.Category.identity: "parent" leads back to Category (Category → Category): the rows an identity's to-one points at are written first, so identities cannot form a cycle"#,
+            #"entities.A.identity: "b" leads back to A (A → B → A): the rows an identity's to-one points at are written first, so identities cannot form a cycle"#,
+            #"entities.B.identity: "a" leads back to B (B → A → B): the rows an identity's to-one points at are written first, so identities cannot form a cycle"#,
+        ])
+    }
+
+    @Test func positionIsAnIntegerAttributeOfAToManysTarget() {
+        let problems = modelProblems("""
+            { "entities": {
+                "Person": { "identity": "id", "attributes": { "id": "integer" }, "relationships": {
+                    "phones": { "entity": "Phone", "toMany": true, "inverse": "owner", "position": "index" },
+                    "best": { "entity": "Phone", "position": "index" },
+                    "byName": { "entity": "Phone", "toMany": true, "map": "label", "position": "index" },
+                    "others": { "entity": "Phone", "toMany": true, "position": "indx" },
+                    "labelled": { "entity": "Phone", "toMany": true, "position": "label" } } },
+                "Phone": { "identity": ["owner", "index"], "attributes": { "index": "integer", "label": "string" },
+                           "relationships": { "owner": { "entity": "Person" } } } } }
+            """)
+        #expect(problems == [
+            "entities.Person.relationships.best.position: only a to-many relationship takes a position (the place of each record in its array)",
+            "entities.Person.relationships.byName.position: a map's members have no position: the member's name (map) identifies them",
+            #"entities.Person.relationships.others.position: "indx" is not an attribute of Phone; did you mean "index"?"#,
+            "entities.Person.relationships.labelled.position: Phone.label is a string attribute: a position is an integer",
+        ])
     }
 
     @Test func referencesToABrokenEntityAreNotCheckedFurther() {

@@ -66,7 +66,7 @@ import Testing
         #expect(problems == [
             #"root: unknown entity "Itme"; the model has: Item; did you mean "Item"?"#,
             #"entities.Item.identitiy: unknown field; did you mean "identity"?"#,
-            #"entities.Item.identity: "nmae" is not an attribute of Item; did you mean "name"?"#,
+            #"entities.Item.identity: "nmae" is not an attribute or to-one relationship of Item; did you mean "name"?"#,
             #"entities.Item.relationships.owner.relatedBy: "naem" is not an attribute of Item; did you mean "name"?"#,
             #"entities.Item.relationships.owner.inverse: "owned" is not a relationship of Item; did you mean "owner"?"#,
         ])

@@ -80,6 +80,17 @@ extension StoreTests {
             #expect(layout.storage(of: stop.relationships[1], in: stop) == .inverseColumn(table: "stop_times", column: "stop_pk"))
         }
 
+        @Test func anIdentityThroughAToOneIndexesItsColumn() {
+            let model = Model(entities: [
+                Entity(name: "Person", table: "people", identity: ["id"], attributes: [Attribute(name: "id", type: .integer)],
+                       relationships: [Relationship(name: "phones", entity: "Phone", toMany: true, inverse: "owner", position: "index")]),
+                Entity(name: "Phone", table: "phones", identity: ["owner", "index"],
+                       attributes: [Attribute(name: "index", type: .integer)],
+                       relationships: [Relationship(name: "owner", entity: "Person", column: "person")]),
+            ])
+            #expect(DatabaseLayout(model).table(named: "phones")?.uniqueIndex == ["person", "index"])
+        }
+
         @Test func manyToManyGetsOneJoinTable() {
             let model = Model(entities: [
                 Entity(name: "Route", table: "routes", identity: ["id"], attributes: [Attribute(name: "id", type: .integer)],

@@ -1,0 +1,150 @@
+/// Identities through a to-one (`docs/model.md#identity-through-the-parent`): the to-one
+/// columns an entity's identity lists get their values before the entity's records are
+/// looked up, so that nested records without ids of their own (a person's phones, by owner
+/// and position) find their rows on a re-import.
+///
+/// A batch's entities are written in `levels`: an entity whose identity goes through a to-one
+/// comes after the entity that to-one points at, whose rows (and so pks) then exist. Before
+/// such an entity's records are looked up, each identity column takes
+///
+/// * the pk of the parent record the record is nested under, through a to-many of the parent
+///   stored in that column (the to-one's inverse): the usual case, and it wins;
+/// * else the record's own value at the to-one's key: a nested object (its row), an id (looked
+///   up among the target's rows, this batch's included, with one `IN` query per batch), or
+///   `null`.
+///
+/// An id that names no row yet (a forward reference to a later batch) leaves the identity
+/// incomplete: the record is inserted as new and linked in the second pass, as any record
+/// with a missing identity part. A model without such identities has one level, and nothing
+/// here runs.
+final class ParentIdentity {
+    /// The storage entities in the order their rows are found and written: each level after
+    /// the levels of the targets of its identities' to-ones.
+    let levels: [[Int]]
+    /// Per entity: the to-ones of its identity, as its own links.
+    private let parts: [[LinkPlan]]
+    /// Per entity: the to-manys of other entities stored in one of its identity's columns.
+    private let parents: [[(plan: LinkPlan, column: Int)]]
+    private let sql: any SQLRunning
+
+    init(writers: [EntityWriter], plans: [[LinkPlan]], sql: any SQLRunning) {
+        self.sql = sql
+        var parts: [[LinkPlan]] = []
+        var parents: [[(plan: LinkPlan, column: Int)]] = []
+        for writer in writers {
+            let own = writer.plan.identityRelationships.map { plans[writer.entity][$0] }
+            parts.append(own)
+            var found: [(plan: LinkPlan, column: Int)] = []
+            for part in own {
+                guard case .column(let column, let name) = part.storage else { continue }
+                for case let plan in plans.joined() where plan.target == writer.entity {
+                    if case .inverse(name) = plan.storage { found.append((plan, column)) }
+                }
+            }
+            parents.append(found)
+        }
+        self.parts = parts
+        self.parents = parents
+        levels = Self.levels(parts.map { Set($0.map(\.target)) })
+    }
+
+    /// Levels of entities, each after the targets it depends on. A cycle (which `sluice check`
+    /// refuses) puts what is left in a last level, whose identities then stay incomplete.
+    private static func levels(_ dependencies: [Set<Int>]) -> [[Int]] {
+        var placed = Set<Int>()
+        var levels: [[Int]] = []
+        var left = Array(dependencies.indices)
+        while !left.isEmpty {
+            var level = left.filter { dependencies[$0].isSubset(of: placed) }
+            if level.isEmpty { level = left }
+            levels.append(level)
+            placed.formUnion(level)
+            left.removeAll { placed.contains($0) }
+        }
+        return levels
+    }
+
+    /// Whether `entity`'s identity goes through a to-one.
+    func hasParts(_ entity: Int) -> Bool { !parts[entity].isEmpty }
+
+    /// Sets the identity columns of `writer`'s records from the targets in `written` (the
+    /// entities of the levels done, whether this batch had records of them or not): call
+    /// before its `prepare()`. (A target not written yet, in a cycle of a model built in code,
+    /// leaves the column missing.)
+    func fill(_ writer: EntityWriter, writers: [EntityWriter], written: Set<Int>) throws(SluiceError) {
+        for plan in parts[writer.entity] {
+            guard case .column(let column, _) = plan.storage, written.contains(plan.target) else { continue }
+            var ids: [ColumnValue: Int64] = [:]
+            if let relatedBy = plan.relatedByColumn {
+                ids = try lookUp(keys(of: plan, in: writer), table: plan.targetTable, column: relatedBy)
+            }
+            for record in 0..<writer.count {
+                switch writer.link(record, plan.relationship) {
+                case .clear?:
+                    writer.setToOne(record, column: column, .null)
+                case .one(.key(let key))?:
+                    if let pk = ids[key] { writer.setToOne(record, column: column, .integer(pk)) }
+                case .one(.record(let handle))? where handle.entity >= 0:
+                    writer.setToOne(record, column: column, .integer(writers[handle.entity].pk(of: handle.index)))
+                default:
+                    break
+                }
+            }
+        }
+        for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
+            let parent = writers[plan.source]
+            for record in 0..<parent.count where parent.isRepresentative(record) {
+                guard case .many(let targets)? = parent.link(record, plan.relationship) else { continue }
+                let pk = ColumnValue.integer(parent.pk(of: record))
+                for case .record(let handle) in targets where handle.entity == writer.entity {
+                    writer.setToOne(handle.index, column: column, pk)
+                }
+            }
+        }
+    }
+
+    /// Counts the links to their parents that `writer`'s new rows were written with, as the
+    /// parents' links (found rows matched their parent already: nothing changed there). Call
+    /// after its `write()`.
+    func countLinks(_ writer: EntityWriter, writers: [EntityWriter], written: Set<Int>) {
+        for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
+            let parent = writers[plan.source]
+            for record in 0..<parent.count where parent.isRepresentative(record) {
+                guard case .many(let targets)? = parent.link(record, plan.relationship) else { continue }
+                for case .record(let handle) in targets
+                where handle.entity == writer.entity && writer.isRepresentative(handle.index) && writer.wasInserted(handle.index)
+                    && writer.value(handle.index, column) != nil {
+                    parent.counts.links += 1
+                }
+            }
+        }
+    }
+
+    /// The ids `writer`'s records give the to-one of `plan`.
+    private func keys(of plan: LinkPlan, in writer: EntityWriter) -> [ColumnValue] {
+        var keys = Set<ColumnValue>()
+        for record in 0..<writer.count {
+            if case .one(.key(let key))? = writer.link(record, plan.relationship) { keys.insert(key) }
+        }
+        return Array(keys)
+    }
+
+    /// The pks of the rows of `table` whose `column` holds one of `keys`, one query per
+    /// `SQLParameters.maxPerStatement` keys.
+    private func lookUp(_ keys: [ColumnValue], table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64] {
+        var found: [ColumnValue: Int64] = [:]
+        var start = 0
+        while start < keys.count {
+            let end = min(start + SQLParameters.maxPerStatement, keys.count)
+            let size = SQLParameters.listSize(for: end - start, limit: SQLParameters.maxPerStatement)
+            let query = "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) "
+                + "WHERE \(quoteIdentifier(column)) IN (\(SQLParameters.placeholders(size)))"
+            let arguments = Array(keys[start..<end]) + repeatElement(ColumnValue.null, count: size - (end - start))
+            for row in try sql.rows(query, arguments) {
+                if case .integer(let pk) = row[1] { found[row[0]] = pk }
+            }
+            start = end
+        }
+        return found
+    }
+}
