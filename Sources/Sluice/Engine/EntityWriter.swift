@@ -98,14 +98,6 @@ final class EntityWriter {
         pks[representative[record]]
     }
 
-    /// Whether the record's row was inserted by this batch (not found by its identity).
-    func wasInserted(_ record: Int) -> Bool {
-        switch fates[representative[record]] {
-        case .append, .write: return true
-        case .update, .merged: return false
-        }
-    }
-
     func isRepresentative(_ record: Int) -> Bool {
         representative[record] == record
     }
