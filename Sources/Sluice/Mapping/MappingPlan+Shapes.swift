@@ -18,9 +18,10 @@ extension MappingPlan {
             let path = "entities.\(entity).attributes.\(attribute.name)"
             var result: (converter: ValueConverter, defaultValue: ColumnValue?)
             do {
-                result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat), nil)
+                result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits), nil)
             } catch {
-                problems.append(ModelProblem(path: "\(path).dateFormat", message: error.message))
+                let field = attribute.bits != nil && attribute.dateFormat == nil ? "bits" : "dateFormat"
+                problems.append(ModelProblem(path: "\(path).\(field)", message: error.message))
                 // A stand-in: a plan with problems is never used.
                 result = (try! ValueConverter(type: .json, dateFormat: nil), nil)
             }
