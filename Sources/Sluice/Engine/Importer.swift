@@ -71,7 +71,8 @@ public final class Importer {
         do {
             plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
                                                                   mapKey: options.mapKey),
-                                   rawAttributes: HookedSink.rawAttributes(options.hooks))
+                                   rawAttributes: HookedSink.rawAttributes(options.hooks),
+                                   rawRelationships: HookedSink.rawRelationships(options.hooks, model: model))
         } catch {
             throw SluiceError(error)
         }

@@ -135,7 +135,8 @@ extension MappingPlan {
 
     /// The shape's relationships (its family's), and its `entityBy` choices, once every shape
     /// exists.
-    mutating func buildRelationships(of entity: Model.Entity, shape: Int, model: Model) {
+    mutating func buildRelationships(of entity: Model.Entity, shape: Int, model: Model,
+                                     rawRelationships: Set<String> = []) {
         let stored = storageModel.entities[shapes[shape].storage]
         let isFamily = model.hasDescendants(stored.name)
         let (own, chosen, family) = Self.reachable(entity, in: model, \.relationships, name: \.name)
@@ -151,6 +152,8 @@ extension MappingPlan {
                 relatedByName: relatedBy.map { "\(targetName).\(shapes[target].attributes[$0.attribute].name)" } ?? targetName,
                 mapAttribute: declared.map.flatMap { name in shapes[target].attributes.firstIndex { $0.name == name } }))
             members.append(own[relationship.name] != nil)
+            // A hook imports it: `addRawLinks` reads its keys instead.
+            if rawRelationships.contains("\(entity.name).\(relationship.name)") { continue }
             if own[relationship.name] != nil || chosen[relationship.name] != nil {
                 for (priority, keyPath) in declared.keys.enumerated() {
                     let node = addKeyPath(keyPath, from: shapes[shape].rootNode)
@@ -165,6 +168,42 @@ extension MappingPlan {
             shapes[shape].entityBy = EntityByPlan(attribute: 0, choices: entityBy.values.compactMap { choice in
                 shapeIndex(named: choice.entity).map { (Array(choice.value.utf8), $0) }
             })
+        }
+    }
+
+    /// The relationships hooks import (`rawRelationships`, `Entity.relationship` for the
+    /// entity whose hooks hold the closure): each gets an attribute, after the family's, in
+    /// every shape of its family, that reads its raw JSON as text at its keys in the shapes
+    /// whose records the hook imports.
+    mutating func addRawLinks(model: Model, rawRelationships: Set<String>) {
+        for storage in storageModel.entities.indices {
+            let familyShapes = shapes.indices.filter { shapes[$0].storage == storage }
+            let stored = storageModel.entities[storage]
+            let raw = stored.relationships.indices.filter { index in
+                familyShapes.contains { rawRelationships.contains("\(shapes[$0].name).\(stored.relationships[index].name)") }
+            }
+            guard !raw.isEmpty else { continue }
+            for shape in familyShapes {
+                let entityName = shapes[shape].name
+                let declared = Dictionary(model.inheritedRelationships(of: entityName).map { ($0.name, $0) },
+                                          uniquingKeysWith: { _, nearest in nearest })
+                shapes[shape].rawLinks = raw
+                for relationship in raw {
+                    let name = stored.relationships[relationship].name
+                    let index = shapes[shape].attributes.count
+                    shapes[shape].attributes.append(AttributePlan(
+                        name: name, column: name, type: .json, converter: try! ValueConverter(type: .json),
+                        optional: true, defaultValue: nil, defaultWhenMissing: false))
+                    let reads = rawRelationships.contains("\(entityName).\(name)")
+                    if !shapes[shape].attributeMembers.isEmpty { shapes[shape].attributeMembers.append(reads) }
+                    guard reads, let keys = declared[name]?.keys else { continue }
+                    for (priority, keyPath) in keys.enumerated() {
+                        let node = addKeyPath(keyPath, from: shapes[shape].rootNode)
+                        keyNodes[node].targets.append((attribute: index, priority: priority))
+                        keyNodes[node].hasJSONTarget = true
+                    }
+                }
+            }
         }
     }
 
