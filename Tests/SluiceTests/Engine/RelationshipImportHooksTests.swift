@@ -137,6 +137,36 @@ private func links(_ db: String) throws -> [String] {
         #expect(try query(db, "SELECT id FROM Person") == [[.integer(1)]])
     }
 
+    /// In a family, the hook of the member whose records use it: buses' depots go through
+    /// Bus's hook, trams' are read as bare ids, in the same table.
+    @Test func aFamilyMembersHook() throws {
+        let family = try Model.parse(Array("""
+            {
+              "root": { "buses": "Bus", "trams": "Tram", "depots": "Depot" },
+              "entities": {
+                "Depot": { "identity": "code", "attributes": { "code": "string" } },
+                "Vehicle": { "identity": "id", "attributes": { "id": "integer" },
+                             "relationships": { "depot": { "entity": "Depot" } } },
+                "Bus": { "parent": "Vehicle", "attributes": { "seats": "integer" } },
+                "Tram": { "parent": "Vehicle" }
+              }
+            }
+            """.utf8), sourceName: "model.json")
+        var options = ImportOptions()
+        options.hooks["Bus"] = EntityHooks(relationships: ["depot": { raw in
+            guard case .string(let text) = raw else { return .unchanged }
+            return .ids([.string(String(text.prefix { $0 != "-" }))])
+        }])
+        let directory = TemporaryDirectory()
+        let db = directory.file("f.sqlite")
+        try importJSON("""
+            {"depots": [{"code": "d1"}, {"code": "d2"}],
+             "buses": [{"id": 1, "seats": 40, "depot": "d1-north"}], "trams": [{"id": 2, "depot": "d2"}]}
+            """, model: family, into: db, options: options)
+        #expect(try query(db, "SELECT v.entity, v.id, v.seats, d.code FROM Vehicle v JOIN Depot d ON d.pk = v.depot_pk ORDER BY v.id")
+                    == [[.text("Bus"), .integer(1), .integer(40), .text("d1")], [.text("Tram"), .integer(2), .null, .text("d2")]])
+    }
+
     @Test func hooksMustNameRelationships() {
         var options = ImportOptions()
         options.hooks["Person"] = EntityHooks(relationships: ["employr": { _ in .unchanged }])
