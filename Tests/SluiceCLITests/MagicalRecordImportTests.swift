@@ -55,13 +55,19 @@ import Testing
         }
     }
 
-    /// Integer 16 and 32 are 64-bit integers in Sluice: a value out of their range is stored,
-    /// not refused (a deliberate difference, for now).
-    @Test func integer16IsNotRangeChecked() throws {
+    /// An Integer 16 value out of its range is a record error with its place, as Core Data
+    /// cannot hold it; the bounds themselves import.
+    @Test func integer16IsRangeChecked() throws {
         let workspace = Workspace()
-        try workspace.importThroughTestModel(#"{"int16TestAttribute": 70000}"#, entity: "SingleEntityWithNoRelationships")
+        let refused = try workspace.sluice(["import", "--db", "mr.sqlite", "--model", PackageFiles.path(Fixture.model),
+                                            "--entity", "SingleEntityWithNoRelationships", "--quiet"],
+                                           stdin: Array(#"{"int16TestAttribute": 70000}"#.utf8))
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderrLines.last == "sluice: error: <stdin>:1:1: SingleEntityWithNoRelationships.int16TestAttribute: "
+                    + "cannot convert 70000 to integer: out of the 16-bit range (-32768…32767)", "\(refused)")
+        try workspace.importThroughTestModel(#"{"int16TestAttribute": -32768}"#, entity: "SingleEntityWithNoRelationships")
         #expect(try workspace.database("mr.sqlite").scalar("SELECT int16TestAttribute FROM SingleEntityWithNoRelationships")
-            == .integer(70000))
+            == .integer(-32768))
     }
 
     // MARK: ImportMultipleEntitiesWithNoPrimaryKeyTests

@@ -5,8 +5,7 @@ struct ConvertedAttribute {
 }
 
 extension CoreDataConversion {
-    /// Core Data's attribute types and the Sluice type each is imported as. Integer 16 and 32
-    /// are 64-bit integers here: their range is checked for defaults, not for input values.
+    /// Core Data's attribute types and the Sluice type each is imported as.
     static let attributeTypes: [String: AttributeType] = [
         "Integer 16": .integer, "Integer 32": .integer, "Integer 64": .integer,
         "Decimal": .decimal, "Double": .double, "Float": .double,
@@ -14,10 +13,9 @@ extension CoreDataConversion {
         "Binary": .binary, "UUID": .uuid, "Transformable": .json,
     ]
 
-    static let integerRanges: [String: ClosedRange<Int64>] = [
-        "Integer 16": Int64(Int16.min)...Int64(Int16.max),
-        "Integer 32": Int64(Int32.min)...Int64(Int32.max),
-    ]
+    /// The width of Integer 16 and 32, the attribute's `bits`: values and defaults beyond it
+    /// are refused, as Core Data cannot hold them.
+    static let integerBits: [String: Int] = ["Integer 16": 16, "Integer 32": 32]
 
     /// Seconds from 1970-01-01 to 2001-01-01, the epoch of Core Data's `defaultDateTimeInterval`.
     static let referenceDateOffset = 978_307_200.0
@@ -34,7 +32,7 @@ extension CoreDataConversion {
             return nil
         }
         var attribute = Model.Attribute(name: source.name, type: type, keys: keys(of: source.name, in: source.userInfo),
-                                        optional: source.isOptional)
+                                        optional: source.isOptional, bits: Self.integerBits[typeField.value])
         for entry in source.userInfo where !Self.isKeyMapping(entry.key) {
             switch entry.key {
             case "dateFormat":
@@ -52,8 +50,7 @@ extension CoreDataConversion {
         let interval = type == .date ? source.defaultDateTimeInterval : nil
         let defaultField = interval ?? source.defaultValueString
         if let defaultField {
-            attribute.defaultValue = defaultValue(defaultField, of: attribute, range: Self.integerRanges[typeField.value],
-                                                  isInterval: interval != nil)
+            attribute.defaultValue = defaultValue(defaultField, of: attribute, isInterval: interval != nil)
         }
         return ConvertedAttribute(attribute: attribute, defaultLocation: attribute.defaultValue == nil ? nil : defaultField?.location)
     }
@@ -76,18 +73,13 @@ extension CoreDataConversion {
     /// The default as a model file writes it, converted the way an import converts it; nil
     /// (with a note) when it does not convert.
     private mutating func defaultValue(_ field: CoreDataModel.Field, of attribute: Model.Attribute,
-                                       range: ClosedRange<Int64>?, isInterval: Bool) -> JSONValue?
+                                       isInterval: Bool) -> JSONValue?
     {
         do {
-            let converter = try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat)
+            let converter = try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits)
             let value = isInterval ? try dateDefault(interval: field.value, converter: converter)
                 : try Self.jsonValue(of: field.value, type: attribute.type)
-            let converted = try converter.convert(value)
-            if let range, case .integer(let number) = converted, !range.contains(number) {
-                notes.report("not used: \(field.value) is out of range (\(range.lowerBound)…\(range.upperBound))",
-                             at: field.location)
-                return nil
-            }
+            _ = try converter.convert(value)
             return value
         } catch {
             notes.report("not used: \(error.message)", at: field.location)

@@ -1,11 +1,12 @@
-import CLibXML2
+internal import CLibXML2
 
 /// A small XML document (a Core Data model, a property list) read whole into Swift values:
 /// elements with their attributes, child elements and text, in document order. Comments and
 /// processing instructions are dropped.
 ///
 /// libxml2 parses, for the reasons in `docs/architecture.md` (dependencies): it is the parser
-/// that Foundation's `XMLParser` wraps, without linking Foundation into the library. It runs
+/// that Foundation's `XMLParser` wraps, without linking Foundation into the library, and is
+/// opened only when a model is read (`LibXML2`). It runs
 /// without network access, without loading DTDs and without expanding entities, so a model
 /// file cannot make Sluice read other files or blow up in memory.
 enum XMLTree {
@@ -37,32 +38,28 @@ enum XMLTree {
     /// Parses `bytes`, named `sourceName` in messages. Malformed XML is a usage error (a bad
     /// model, exit 64) at the line and column libxml2 reports.
     static func parse(_ bytes: [UInt8], sourceName: String) throws(SluiceError) -> Element {
-        _ = initialized
-        guard let context = xmlNewParserCtxt() else {
+        let xml = try LibXML2.shared.get()
+        guard let context = xml.newParserCtxt() else {
             throw SluiceError(.io, "cannot read '\(sourceName)': out of memory")
         }
-        defer { xmlFreeParserCtxt(context) }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        defer { xml.freeParserCtxt(context) }
+        let options = Int32(SLUICE_XML_PARSE_NONET | SLUICE_XML_PARSE_NOERROR | SLUICE_XML_PARSE_NOWARNING)
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    xmlCtxtReadMemory(context, $0, Int32(clamping: buffer.count), sourceName, nil, options)
+                    xml.ctxtReadMemory(context, $0, Int32(clamping: buffer.count), sourceName, nil, options)
                 }
             }
         }
-        guard let document else { throw malformed(context, sourceName: sourceName, empty: bytes.isEmpty) }
-        defer { xmlFreeDoc(document) }
-        guard let root = xmlDocGetRootElement(document) else {
+        guard let document else { throw malformed(context, xml, sourceName: sourceName, empty: bytes.isEmpty) }
+        defer { xml.freeDoc(document) }
+        guard let root = xml.docGetRootElement(document) else {
             throw notXML("the document has no element", in: sourceName)
         }
         return element(root)
     }
 
-    /// libxml2's global state, set up once before any thread parses (libxml2 asks for that
-    /// in a threaded program; Swift runs this once, thread-safely).
-    private static let initialized: Void = xmlInitParser()
-
-    private static func element(_ node: xmlNodePtr) -> Element {
+    private static func element(_ node: UnsafeMutablePointer<sluice_xmlNode>) -> Element {
         var result = Element(name: string(node.pointee.name))
         var attribute = node.pointee.properties
         while let current = attribute {
@@ -71,7 +68,7 @@ enum XMLTree {
         }
         var child = node.pointee.children
         while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { result.children.append(element(current)) }
+            if Int(current.pointee.type) == SLUICE_XML_ELEMENT_NODE { result.children.append(element(current)) }
             child = current.pointee.next
         }
         result.text = text(of: node.pointee.children)
@@ -80,13 +77,13 @@ enum XMLTree {
 
     /// The text among `nodes` (an attribute's value, an element's text), with a reference to
     /// a declared entity kept as written (`&name;`), never expanded.
-    private static func text(of nodes: xmlNodePtr?) -> String {
+    private static func text(of nodes: UnsafeMutablePointer<sluice_xmlNode>?) -> String {
         var value = ""
         var node = nodes
         while let current = node {
-            switch current.pointee.type {
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: value += string(current.pointee.content)
-            case XML_ENTITY_REF_NODE: value += "&" + string(current.pointee.name) + ";"
+            switch Int(current.pointee.type) {
+            case SLUICE_XML_TEXT_NODE, SLUICE_XML_CDATA_SECTION_NODE: value += string(current.pointee.content)
+            case SLUICE_XML_ENTITY_REF_NODE: value += "&" + string(current.pointee.name) + ";"
             default: break
             }
             node = current.pointee.next
@@ -94,14 +91,15 @@ enum XMLTree {
         return value
     }
 
-    private static func string(_ text: UnsafePointer<xmlChar>?) -> String {
+    private static func string(_ text: UnsafePointer<sluice_xmlChar>?) -> String {
         guard let text else { return "" }
         return String(cString: text)
     }
 
     /// The error libxml2 reported last (where it gave up), as one line at its place.
-    private static func malformed(_ context: xmlParserCtxtPtr, sourceName: String, empty: Bool) -> SluiceError {
-        guard !empty, let error = xmlCtxtGetLastError(context), let text = error.pointee.message else {
+    private static func malformed(_ context: OpaquePointer, _ xml: LibXML2, sourceName: String, empty: Bool) -> SluiceError {
+        guard !empty, let error = xml.ctxtGetLastError(context),
+              let text = error.pointee.message else {
             return notXML("the file is empty", in: sourceName)
         }
         var message = String(cString: text)

@@ -17,6 +17,9 @@ final class HookedSink: RecordSink {
     private var names: [[String]]
     private var plainHooks: [EntityHooks?]
     private var isFamily: [Bool]
+    /// Per storage entity: the relationships read raw for their custom import
+    /// (`MappingPlan.EntityPlan.rawLinks`); their values follow the attributes'.
+    private let rawLinks: [[Int]]
     /// The current input's name, for messages.
     var source = ""
     /// Records waiting for `didImport`, in input order, and how many of them each handed-over
@@ -34,6 +37,7 @@ final class HookedSink: RecordSink {
         skipped = Array(repeating: 0, count: writer.writers.count)
         names = writer.writers.map { $0.plan.attributes.map(\.name) }
         isFamily = names.map { $0.first == Model.entityColumn }
+        rawLinks = writer.writers.map(\.plan.rawLinks)
         plainHooks = writer.writers.map { writer in
             model.lineage(of: writer.plan.name).lazy.compactMap { hooks[$0.name] }.first
         }
@@ -53,7 +57,25 @@ final class HookedSink: RecordSink {
                 throw SluiceError(.usage, "hooks for \(entity): \(ModelProblem.quote(name)) is not an attribute of \(entity)"
                                     + NameSuggestion.didYouMean(name, among: attributes))
             }
+            let relationships = model.inheritedRelationships(of: entity).map(\.name)
+            for name in hooks.relationships.keys.sorted() where !relationships.contains(name) {
+                throw SluiceError(.usage, "hooks for \(entity): \(ModelProblem.quote(name)) is not a relationship of \(entity)"
+                                    + NameSuggestion.didYouMean(name, among: relationships))
+            }
         }
+    }
+
+    /// The relationships whose custom import runs, as `Entity.relationship` for every entity
+    /// whose records use those hooks (its own, else its nearest ancestor's): the plan reads
+    /// them raw.
+    static func rawRelationships(_ hooks: [String: EntityHooks], model: Model) -> Set<String> {
+        guard hooks.values.contains(where: { !$0.relationships.isEmpty }) else { return [] }
+        var result: Set<String> = []
+        for entity in model.entities {
+            guard let found = model.lineage(of: entity.name).lazy.compactMap({ hooks[$0.name] }).first else { continue }
+            for name in found.relationships.keys { result.insert("\(entity.name).\(name)") }
+        }
+        return result
     }
 
     /// The model entities whose attributes have a custom import: the plan reads them raw.
@@ -72,11 +94,30 @@ final class HookedSink: RecordSink {
             entity = writer.writers[storage].plan.name
             found = plainHooks[storage]
         }
-        guard let hooks = found else { return try forward(record) }
+        let columns = names[storage].count
+        guard let hooks = found else {
+            if record.valueCount == columns { return try forward(record) }
+            // The raw values of another family member's relationship imports: not columns.
+            let imported = ImportedRecord(entity: entity, names: names[storage], slots: (0..<columns).map { record.value($0) },
+                                          source: source, position: record.position)
+            return try forward(imported, like: record, links: record.links)
+        }
         var imported = ImportedRecord(entity: entity, names: names[storage],
-                                      slots: (0..<record.valueCount).map { record.value($0) },
+                                      slots: (0..<columns).map { record.value($0) },
                                       source: source, position: record.position)
+        var links = record.links
         do {
+            for (offset, relationship) in rawLinks[storage].enumerated() {
+                // The raw value as JSON text; a null is a null cell. Missing: no call.
+                guard let raw = record.value(columns + offset) else { continue }
+                let plan = writer.writers[storage].plan.relationships[relationship]
+                guard let convert = hooks.relationships[plan.name] else { continue }
+                links[relationship] = try Self.run(entity, "\(plan.name) import") {
+                    let value = if case .text(let text) = raw { try JSONValue.parse(Array(text.utf8), sourceName: plan.name) }
+                                else { JSONValue.null }
+                    return try Self.link(try convert(value), plan)
+                }
+            }
             for (name, convert) in hooks.attributes {
                 guard case .text(let text)? = imported[name] else { continue }
                 imported[name] = try Self.run(entity, "\(name) import") {
@@ -96,7 +137,7 @@ final class HookedSink: RecordSink {
             try reject(error, imported, entity: record.entity)
             return .notImported
         }
-        let handle = try forward(imported, like: record)
+        let handle = try forward(imported, like: record, links: links)
         if hooks.didImport != nil {
             waiting.append((hooks, imported, handle))
         }
@@ -127,14 +168,16 @@ final class HookedSink: RecordSink {
         return handle
     }
 
-    /// Hands the writer a record made of `imported`'s values (what the hooks left), with the
-    /// links and place of `original`.
-    private func forward(_ imported: ImportedRecord, like original: borrowing Record) throws(SluiceError) -> RecordHandle {
+    /// Hands the writer a record made of `imported`'s values (what the hooks left), with
+    /// `links` and the place of `original`.
+    private func forward(_ imported: ImportedRecord, like original: borrowing Record, links: [Link?]) throws(SluiceError)
+        -> RecordHandle
+    {
         var bytes: [UInt8] = []
         let cells = imported.slots.map { Cell($0, in: &bytes) }
         var record = Record()
         record.entity = original.entity
-        record.links = original.links
+        record.links = links
         record.position = original.position
         record.isTopLevel = original.isTopLevel
         var outcome: Result<RecordHandle, SluiceError>!
@@ -175,6 +218,33 @@ final class HookedSink: RecordSink {
     }
 
     // MARK: Hooks
+
+    /// A relationship import's result as the link the record would have had from the input.
+    private static func link(_ result: RelationshipImport, _ plan: MappingPlan.RelationshipPlan) throws(ConversionError)
+        -> Link?
+    {
+        switch result {
+        case .unchanged: return nil
+        case .clear: return .clear
+        case .ids(let ids):
+            var targets: [LinkTarget] = []
+            for id in ids where id != .null {
+                if case .array = id { throw ConversionError("an id must be a scalar, got an array") }
+                if case .object = id { throw ConversionError("an id must be a scalar, got an object") }
+                guard let (_, converter) = plan.relatedBy else {
+                    throw ConversionError("an id needs relatedBy: \(plan.relatedByName) has no single identity attribute")
+                }
+                do {
+                    targets.append(.key(try converter.convert(id)))
+                } catch {
+                    throw ConversionError("\(error.message) (\(plan.relatedByName))")
+                }
+            }
+            if plan.toMany { return .many(targets) }
+            guard targets.count <= 1 else { throw ConversionError("a to-one takes one id, got \(targets.count)") }
+            return targets.first.map { .one($0) } ?? .clear
+        }
+    }
 
     /// A family member's own name is in its `"entity"` column.
     private static func entityName(of record: borrowing Record, storage: MappingPlan.EntityPlan) -> String {

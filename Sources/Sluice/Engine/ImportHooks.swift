@@ -1,5 +1,6 @@
 /// Code that takes part in an import (`docs/library.md#hooks`), as MagicalRecord's
-/// `shouldImport:`, `willImport:`, `didImport:` and `import<Attribute>:` methods did. Set per
+/// `shouldImport:`, `willImport:`, `didImport:`, `import<Attribute>:` and
+/// `import<Relationship>:` methods did. Set per
 /// entity in `ImportOptions.hooks`; they run on the importing thread, never concurrently.
 ///
 /// An import without hooks pays nothing for them: the importer then has no hook layer at all.
@@ -16,16 +17,36 @@ public struct EntityHooks: Sendable {
     /// Per attribute name: takes over the conversion of the raw JSON value at the attribute's
     /// key (called only when the key is present). What it returns is stored as it is.
     public var attributes: [String: @Sendable (JSONValue) throws -> ColumnValue]
+    /// Per relationship name: takes over the raw JSON value at the relationship's key (called
+    /// only when the key is present; a nested object is then not imported as a record) and
+    /// says what the record links to.
+    public var relationships: [String: @Sendable (JSONValue) throws -> RelationshipImport]
 
     public init(shouldImport: (@Sendable (ImportedRecord) throws -> Bool)? = nil,
                 willImport: (@Sendable (inout ImportedRecord) throws -> Void)? = nil,
                 didImport: (@Sendable (ImportedRecord, Int64) throws -> Void)? = nil,
-                attributes: [String: @Sendable (JSONValue) throws -> ColumnValue] = [:]) {
+                attributes: [String: @Sendable (JSONValue) throws -> ColumnValue] = [:],
+                relationships: [String: @Sendable (JSONValue) throws -> RelationshipImport] = [:]) {
         self.shouldImport = shouldImport
         self.willImport = willImport
         self.didImport = didImport
         self.attributes = attributes
+        self.relationships = relationships
     }
+}
+
+/// What a relationship's custom import (`EntityHooks.relationships`) makes of the raw value,
+/// in the terms of `docs/import-semantics.md#relationships`.
+public enum RelationshipImport: Sendable, Equatable {
+    /// Leave the record's links as they are, as if the key were missing.
+    case unchanged
+    /// Unlink, as `null` does: a to-one is cleared, a to-many loses its links.
+    case clear
+    /// Link to the targets whose `relatedBy` attribute (by default the target's identity) has
+    /// these values, as bare ids in the input would: each converted to that attribute's type,
+    /// `null`s skipped, a target not imported yet linked in the second pass, the relationship's
+    /// `merge` and `unresolved` applied. A to-one takes at most one (none clears it).
+    case ids([JSONValue])
 }
 
 /// A record as hooks see it: converted values by attribute name, a missing key absent.

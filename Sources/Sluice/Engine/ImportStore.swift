@@ -164,6 +164,8 @@ extension PendingLinkStore {
 
 /// The rows an import mentioned, for `--delete-missing` (`TouchedRows` for SQLite).
 protocol TouchedRowStore: AnyObject {
+    /// Per family table: the entities whose rows may be deleted, when not all of them.
+    var onlyMembers: [Int: [String]] { get set }
     func record(_ writer: EntityWriter) throws(SluiceError)
     /// Deletes the rows not mentioned and unlinks what pointed at them; deleted rows per entity.
     /// `willDelete` is told each entity before its rows go (for progress).

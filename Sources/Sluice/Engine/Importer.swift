@@ -71,7 +71,8 @@ public final class Importer {
         do {
             plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
                                                                   mapKey: options.mapKey),
-                                   rawAttributes: HookedSink.rawAttributes(options.hooks))
+                                   rawAttributes: HookedSink.rawAttributes(options.hooks),
+                                   rawRelationships: HookedSink.rawRelationships(options.hooks, model: model))
         } catch {
             throw SluiceError(error)
         }
@@ -88,6 +89,7 @@ public final class Importer {
             let touched = options.deleteMissing
                 ? try store.touchedRows(entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
+            touched?.onlyMembers = TouchedRows.candidates(plan: plan, model: model)
             return .model(plan, BatchWriter(writers: writers, links: links, touched: touched, store: store,
                                             batchSize: options.batchSize, onError: options.onError,
                                             rejects: rejects, cancellation: options.cancellation,

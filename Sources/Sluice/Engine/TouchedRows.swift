@@ -5,6 +5,28 @@ final class TouchedRows {
     private let sql: any SQLRunning
     /// Entity indexes whose rows are kept only if mentioned.
     private let entities: Set<Int>
+    /// For a family's table whose rows are not all candidates: the entities (names in its
+    /// `"entity"` column) whose rows are (`candidates(plan:model:)`).
+    var onlyMembers: [Int: [String]] = [:]
+
+    /// Per family table at a record location: the members placed there and their descendants,
+    /// the only rows `--delete-missing` may delete, when they are not the whole family
+    /// (`--entity BusStop` leaves the family's other stops alone).
+    static func candidates(plan: MappingPlan, model: Model) -> [Int: [String]] {
+        var members: [Int: Set<String>] = [:]
+        for location in plan.locationNodes {
+            guard let shape = location.entity else { continue }
+            let placed = plan.shapes[shape].name
+            let storage = plan.shapes[shape].storage
+            guard model.hasDescendants(plan.storageModel.entities[storage].name) else { continue }
+            members[storage, default: []].formUnion(model.entities.lazy.map(\.name).filter {
+                model.isSameOrDescendant($0, of: placed)
+            })
+        }
+        return members.filter { storage, names in
+            names.count < model.family(of: plan.storageModel.entities[storage].name).count
+        }.mapValues { $0.sorted() }
+    }
 
     init(sql: any SQLRunning, entities: Set<Int>) throws(SluiceError) {
         self.sql = sql
@@ -50,10 +72,13 @@ final class TouchedRows {
             willDelete(entity)
             let table = quoteIdentifier(tables[entity])
             try sql.run("DELETE FROM \"sluice_gone\"", [])
+            let members = onlyMembers[entity] ?? []
+            let ofMembers = members.isEmpty ? ""
+                : " AND \(quoteIdentifier(Model.entityColumn)) IN (\(SQLParameters.placeholders(members.count)))"
             try sql.run("""
                 INSERT INTO "sluice_gone" SELECT "pk" FROM \(table)
-                WHERE "pk" NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)
-                """, [.integer(Int64(entity))])
+                WHERE "pk" NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)
+                """, [.integer(Int64(entity))] + members.map { .text($0) })
             let gone = "(SELECT \"pk\" FROM \"sluice_gone\")"
             for plan in plans.joined() where plan.target == entity || plan.source == entity {
                 switch plan.storage {

@@ -68,6 +68,7 @@ enum ModelWriter {
         if let value = attribute.defaultValue { members.append(.init("default", value)) }
         if attribute.defaultWhenMissing { members.append(.init("defaultWhenMissing", .bool(true))) }
         if let format = attribute.dateFormat { members.append(.init("dateFormat", .string(format))) }
+        if let bits = attribute.bits { members.append(.init("bits", .number(String(bits)))) }
         return members.count == 1 ? .string(attribute.type.rawValue) : .object(members)
     }
 

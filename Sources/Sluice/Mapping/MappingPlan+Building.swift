@@ -19,9 +19,11 @@ extension MappingPlan {
     /// Compiles `model`. Throws every problem found, each with its path: a `default` that does
     /// not convert, a bad `dateFormat`, records whose entity is unknown or not said.
     /// `rawAttributes` (`Entity.attribute`) are read as raw JSON text whatever their type, for a
-    /// hook that converts them itself (`EntityHooks.attributes`).
+    /// hook that converts them itself (`EntityHooks.attributes`); `rawRelationships` the same for
+    /// relationships (`EntityHooks.relationships`), read into `EntityPlan.rawLinks` instead of
+    /// being linked.
     init(model: Model, locations: Locations = Locations(), sourceName: String = "model",
-         rawAttributes: Set<String> = []) throws(ModelError) {
+         rawAttributes: Set<String> = [], rawRelationships: Set<String> = []) throws(ModelError) {
         var problems: [ModelProblem] = []
         if let problem = Self.lineageProblem(model) {
             throw ModelError(source: sourceName, problems: [problem])
@@ -40,11 +42,15 @@ extension MappingPlan {
         problems += compiler.problems
         // Relationships once every shape has its index and attributes.
         for (shapeIndex, entity) in members.enumerated() {
-            buildRelationships(of: entity, shape: shapeIndex, model: model)
+            buildRelationships(of: entity, shape: shapeIndex, model: model, rawRelationships: rawRelationships)
+        }
+        if !rawRelationships.isEmpty {
+            addRawLinks(model: model, rawRelationships: rawRelationships)
         }
         for (index, stored) in storage.entities.enumerated() {
             var plan = shapes[index]
             plan.table = stored.table
+            plan.attributes.removeLast(plan.rawLinks.count)
             for (relationship, mapped) in plan.relationships.enumerated() {
                 plan.relationships[relationship].target = shapes[mapped.target].storage
             }

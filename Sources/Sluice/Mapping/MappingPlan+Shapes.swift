@@ -18,9 +18,10 @@ extension MappingPlan {
             let path = "entities.\(entity).attributes.\(attribute.name)"
             var result: (converter: ValueConverter, defaultValue: ColumnValue?)
             do {
-                result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat), nil)
+                result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits), nil)
             } catch {
-                problems.append(ModelProblem(path: "\(path).dateFormat", message: error.message))
+                let field = attribute.bits != nil && attribute.dateFormat == nil ? "bits" : "dateFormat"
+                problems.append(ModelProblem(path: "\(path).\(field)", message: error.message))
                 // A stand-in: a plan with problems is never used.
                 result = (try! ValueConverter(type: .json, dateFormat: nil), nil)
             }
@@ -138,7 +139,8 @@ extension MappingPlan {
 
     /// The shape's relationships (its family's), and its `entityBy` choices, once every shape
     /// exists.
-    mutating func buildRelationships(of entity: Model.Entity, shape: Int, model: Model) {
+    mutating func buildRelationships(of entity: Model.Entity, shape: Int, model: Model,
+                                     rawRelationships: Set<String> = []) {
         let stored = storageModel.entities[shapes[shape].storage]
         let isFamily = model.hasDescendants(stored.name)
         let (own, chosen, family) = Self.reachable(entity, in: model, \.relationships, name: \.name)
@@ -155,6 +157,8 @@ extension MappingPlan {
                 mapAttribute: declared.map.flatMap { name in shapes[target].attributes.firstIndex { $0.name == name } },
                 positionAttribute: declared.position.flatMap { name in shapes[target].attributes.firstIndex { $0.name == name } }))
             members.append(own[relationship.name] != nil)
+            // A hook imports it: `addRawLinks` reads its keys instead.
+            if rawRelationships.contains("\(entity.name).\(relationship.name)") { continue }
             if own[relationship.name] != nil || chosen[relationship.name] != nil {
                 for (priority, keyPath) in declared.keys.enumerated() {
                     let node = addKeyPath(keyPath, from: shapes[shape].rootNode)
@@ -169,6 +173,42 @@ extension MappingPlan {
             shapes[shape].entityBy = EntityByPlan(attribute: 0, choices: entityBy.values.compactMap { choice in
                 shapeIndex(named: choice.entity).map { (Array(choice.value.utf8), $0) }
             })
+        }
+    }
+
+    /// The relationships hooks import (`rawRelationships`, `Entity.relationship` for the
+    /// entity whose hooks hold the closure): each gets an attribute, after the family's, in
+    /// every shape of its family, that reads its raw JSON as text at its keys in the shapes
+    /// whose records the hook imports.
+    mutating func addRawLinks(model: Model, rawRelationships: Set<String>) {
+        for storage in storageModel.entities.indices {
+            let familyShapes = shapes.indices.filter { shapes[$0].storage == storage }
+            let stored = storageModel.entities[storage]
+            let raw = stored.relationships.indices.filter { index in
+                familyShapes.contains { rawRelationships.contains("\(shapes[$0].name).\(stored.relationships[index].name)") }
+            }
+            guard !raw.isEmpty else { continue }
+            for shape in familyShapes {
+                let entityName = shapes[shape].name
+                let declared = Dictionary(model.inheritedRelationships(of: entityName).map { ($0.name, $0) },
+                                          uniquingKeysWith: { _, nearest in nearest })
+                shapes[shape].rawLinks = raw
+                for relationship in raw {
+                    let name = stored.relationships[relationship].name
+                    let index = shapes[shape].attributes.count
+                    shapes[shape].attributes.append(AttributePlan(
+                        name: name, column: name, type: .json, converter: try! ValueConverter(type: .json),
+                        optional: true, defaultValue: nil, defaultWhenMissing: false))
+                    let reads = rawRelationships.contains("\(entityName).\(name)")
+                    if !shapes[shape].attributeMembers.isEmpty { shapes[shape].attributeMembers.append(reads) }
+                    guard reads, let keys = declared[name]?.keys else { continue }
+                    for (priority, keyPath) in keys.enumerated() {
+                        let node = addKeyPath(keyPath, from: shapes[shape].rootNode)
+                        keyNodes[node].targets.append((attribute: index, priority: priority))
+                        keyNodes[node].hasJSONTarget = true
+                    }
+                }
+            }
         }
     }
 

@@ -24,6 +24,11 @@ struct MappingPlan {
         var attributeMembers: [Bool] = []
         var relationshipMembers: [Bool] = []
         var entityBy: EntityByPlan?
+        /// Relationships a hook imports itself (`EntityHooks.relationships`), by index: their
+        /// raw JSON is read, as JSON text, into extra attributes after the family's, one per
+        /// entry. A shape has them (every shape of the family alike, so that `entityBy` may
+        /// choose any); a storage entity's `attributes` do not, since they are no columns.
+        var rawLinks: [Int] = []
     }
 
     /// `entityBy` compiled: the discriminating value is read into the `"entity"` attribute's

@@ -7,6 +7,8 @@
 /// * **integer** ← integral numbers within 64 bits, exactly (`12.0`, `1e3`, `-0` included;
 ///   digits are read from the text, never through `Double`); numeric strings the same way;
 ///   booleans → 1/0. A fraction (`1.5`), overflow, an empty string or junk is an error, never 0.
+///   With `bits` 16 or 32 (Core Data's Integer 16 and 32), a value outside that signed range
+///   is an error too, never truncated.
 /// * **double** ← numbers and numeric strings; the result must be finite (`1e400` is an
 ///   error, `1e-400` is 0.0). Booleans → 1.0/0.0. Parsing is locale-independent.
 /// * **decimal** ← numbers and numeric strings, stored as `.text` with the digits exactly as
@@ -39,15 +41,28 @@
 /// held in memory, such as a model's `default`, the same way.
 struct ValueConverter: Sendable {
     let type: AttributeType
+    /// The signed width an integer attribute's values must fit: 16, 32 or 64. One byte beside
+    /// `type`, so that the converter keeps its size: a larger one is copied, with a retain of
+    /// `dateInput`, each time the hot path converts a value.
+    let bits: UInt8
     let dateInput: DateInput
 
-    init(type: AttributeType, dateFormat: String? = nil) throws(ConversionError) {
+    init(type: AttributeType, dateFormat: String? = nil, bits: Int? = nil) throws(ConversionError) {
         if dateFormat != nil && type != .date {
             throw ConversionError("dateFormat applies only to date attributes, not \(type.rawValue)")
         }
+        if let bits {
+            guard type == .integer else { throw ConversionError("bits applies only to integer attributes, not \(type.rawValue)") }
+            guard ValueConverter.integerWidths.contains(bits) else {
+                throw ConversionError("bits must be 16, 32 or 64, not \(bits)")
+            }
+        }
         self.type = type
+        self.bits = UInt8(bits ?? 64)
         self.dateInput = try DateInput(dateFormat: dateFormat)
     }
+
+    static let integerWidths = [16, 32, 64]
 
     func convert(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         if case .null = scalar { return .null }
@@ -115,8 +130,25 @@ struct ValueConverter: Sendable {
         }
     }
 
-    /// A number's or numeric string's bytes as an integer.
+    /// A number's or numeric string's bytes as an integer of the attribute's width.
+    @inline(__always)
     private func integer(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
+        let value = try integer64(scalar, bytes)
+        if bits < 64 { try ValueConverter.checkWidth(value, bits: bits, scalar) }
+        return value
+    }
+
+    /// Out of line, and static so that the hot path above passes plain values (a method would
+    /// take the whole converter, copying it): only Integer 16 and 32 attributes get here.
+    @inline(never)
+    private static func checkWidth(_ value: Int64, bits: UInt8, _ scalar: Scalar) throws(ConversionError) {
+        let limit = Int64(1) << (bits - 1)
+        guard value >= -limit && value < limit else {
+            throw ConversionError.cannotConvert(scalar, to: .integer, "out of the \(bits)-bit range (\(-limit)…\(limit - 1))")
+        }
+    }
+
+    private func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
         if let short = NumberText.short(bytes), short.fractionCount == 0 {
             return short.negative ? -Int64(short.digits) : Int64(short.digits)
         }

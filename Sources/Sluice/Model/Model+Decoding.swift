@@ -299,7 +299,7 @@ struct ModelDecoder {
             if let type = attributeType(typeName, at: location) { attribute.type = type }
         case .object:
             guard let fields = fields(of: value, at: location, allowed: [
-                "type", "key", "column", "optional", "default", "defaultWhenMissing", "dateFormat",
+                "type", "key", "column", "optional", "default", "defaultWhenMissing", "dateFormat", "bits",
             ]) else { break }
             var type: AttributeType?
             if let field = fields["type"] {
@@ -330,6 +330,16 @@ struct ModelDecoder {
                 attribute.dateFormat = format
                 if let type, type != .date {
                     report("only date attributes take a dateFormat", at: field.location)
+                }
+            }
+            if let field = fields["bits"] {
+                if case .number(let text) = field.value, let bits = Int(text), ValueConverter.integerWidths.contains(bits) {
+                    attribute.bits = bits
+                    if let type, type != .integer {
+                        report("only integer attributes take bits", at: field.location)
+                    }
+                } else {
+                    report("expected 16, 32 or 64", at: field.location)
                 }
             }
         default:

@@ -111,10 +111,13 @@ extension Model {
         public var defaultValue: JSONValue?
         public var defaultWhenMissing: Bool
         public var dateFormat: String?
+        /// `integer` only: the signed width values must fit, 16 or 32 (Core Data's Integer 16
+        /// and 32; `docs/model.md#attribute`); a value outside it is a record error. nil is 64.
+        public var bits: Int?
 
         public init(name: String, type: AttributeType, keys: [JSONKeyPath]? = nil, column: String? = nil,
                     optional: Bool = true, defaultValue: JSONValue? = nil,
-                    defaultWhenMissing: Bool = false, dateFormat: String? = nil) {
+                    defaultWhenMissing: Bool = false, dateFormat: String? = nil, bits: Int? = nil) {
             self.name = name
             self.type = type
             self.keys = keys ?? [JSONKeyPath(parsing: name)]
@@ -123,6 +126,7 @@ extension Model {
             self.defaultValue = defaultValue
             self.defaultWhenMissing = defaultWhenMissing
             self.dateFormat = dateFormat
+            self.bits = bits
         }
     }
 

@@ -117,8 +117,8 @@ import Testing
             """)
         #expect(model.entities[0].attributes.allSatisfy { $0.defaultValue == nil })
         #expect(notes == [
-            "entities.E.attributes.small.defaultValueString: not used: 40000 is out of range (-32768…32767)",
-            "entities.E.attributes.mid.defaultValueString: not used: -2147483649 is out of range (-2147483648…2147483647)",
+            "entities.E.attributes.small.defaultValueString: not used: cannot convert 40000 to integer: out of the 16-bit range (-32768…32767)",
+            "entities.E.attributes.mid.defaultValueString: not used: cannot convert -2147483649 to integer: out of the 32-bit range (-2147483648…2147483647)",
             #"entities.E.attributes.word.defaultValueString: not used: cannot convert "many" to integer"#,
             #"entities.E.attributes.flag.defaultValueString: not used: cannot convert "perhaps" to boolean"#,
             #"entities.E.attributes.when.defaultDateTimeInterval: not used: "soon" is not a number of seconds"#,

@@ -194,6 +194,30 @@ func modelProblems(_ text: String) -> [String] {
         #expect(attributes[2].dateFormat == "unix-ms")
     }
 
+    /// `bits` narrows an integer attribute (Core Data's Integer 16 and 32); anything else is a
+    /// problem at its place, and the model writer writes it back.
+    @Test func integerBits() throws {
+        let model = try decodeModel("""
+            { "entities": { "E": { "attributes": {
+                "a": { "type": "integer", "bits": 16 }, "b": { "type": "integer", "bits": 32 },
+                "c": { "type": "integer", "bits": 64 }, "d": "integer"
+            } } } }
+            """)
+        #expect(model.entities[0].attributes.map(\.bits) == [16, 32, 64, nil])
+        #expect(ModelWriter.text(of: model).contains(#""a": { "type": "integer", "bits": 16 }"#))
+        #expect(modelProblems("""
+            { "entities": { "E": { "attributes": {
+                "a": { "type": "integer", "bits": 8 }, "b": { "type": "integer", "bits": "16" },
+                "c": { "type": "string", "bits": 16 }, "d": { "type": "integer", "bits": 16.0 }
+            } } } }
+            """) == [
+            "entities.E.attributes.a.bits: expected 16, 32 or 64",
+            "entities.E.attributes.b.bits: expected 16, 32 or 64",
+            "entities.E.attributes.c.bits: only integer attributes take bits",
+            "entities.E.attributes.d.bits: expected 16, 32 or 64",
+        ])
+    }
+
     @Test func relationshipFieldsAllDecode() throws {
         let model = try decodeModel("""
             { "entities": {
