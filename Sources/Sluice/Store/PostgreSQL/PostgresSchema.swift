@@ -43,7 +43,12 @@ enum PostgresSchema {
         if let primaryKey = table.primaryKey, primaryKey.count > 1 {
             lines.append("  PRIMARY KEY(\(primaryKey.map(quoteIdentifier).joined(separator: ", ")))")
         }
-        return "CREATE TABLE \(quoteIdentifier(table.name)) (\n" + lines.joined(separator: ",\n") + "\n);"
+        return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.name)) (\n" + lines.joined(separator: ",\n") + "\n);"
+    }
+
+    /// The table and its indexes, one statement a line, as an import creates them.
+    static func ddl(_ table: TableDefinition) -> String {
+        ([createTableSQL(table)] + table.indexDefinitions.map { createIndexSQL($0, on: table.name) }).joined(separator: "\n")
     }
 
     static func createIndexSQL(_ index: TableDefinition.IndexDefinition, on table: String) -> String {
@@ -104,5 +109,19 @@ enum PostgresSchema {
                 + problems.joined(separator: "; "))
         }
         return (statements, deferred)
+    }
+}
+
+extension DatabaseLayout {
+    /// What `sluice schema --dialect postgresql` prints (`docs/cli.md`): the statements an
+    /// import into PostgreSQL runs on an empty schema, laid out as `ddl` is for SQLite. With
+    /// `schema`, the script first creates that schema and makes it the session's
+    /// `search_path`, as an import with `--schema` does.
+    public func postgresDDL(schema: String? = nil) -> String {
+        var script = ""
+        if let schema {
+            script = "CREATE SCHEMA IF NOT EXISTS \(quoteIdentifier(schema));\nSET search_path TO \(quoteIdentifier(schema));\n\n"
+        }
+        return script + tables.map(PostgresSchema.ddl).joined(separator: "\n\n") + "\n"
     }
 }
