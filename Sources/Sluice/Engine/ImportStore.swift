@@ -25,6 +25,8 @@ protocol ImportStore: AnyObject {
         throws(SluiceError) -> any EntityRowStore
     /// Where forward references wait for the second pass.
     func pendingLinks() -> any PendingLinkStore
+    /// The one table of a zero-config import, created when missing (`docs/cli.md`).
+    func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore
     /// What `--delete-missing` remembers of the rows of `entities` an import mentions.
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore
     /// Writes the `sluice_imports` row, inside the import's transaction.
@@ -95,6 +97,26 @@ struct SQLDialect: Sendable {
             ? "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(values))"
             : "INSERT INTO \(table) (\(columns)) VALUES (\(values)) ON CONFLICT DO NOTHING"
     }
+}
+
+/// The one table of a zero-config import (`FreeformTable` for SQLite), written a record at a
+/// time by `FreeformWriter`.
+protocol FreeformTableStore: AnyObject {
+    var name: String { get }
+    /// The table's columns in order (`"pk"` among them), as named in the database.
+    var columns: [String] { get }
+    /// The most columns the table may have, and whose limit that is ("SQLite's").
+    var columnLimit: Int { get }
+    var columnLimitOwner: String { get }
+    /// Adds a column for values of any JSON type; returns its number.
+    func addColumn(_ column: String) throws(SluiceError) -> Int
+    /// Inserts a row setting the columns numbered in `set` to their `values` (indexed by
+    /// column number; nil: NULL); the others get their default. It may wait in a buffer until
+    /// `flush()`; `source` and `position` name the record in an error found then. A `.data`
+    /// error without a position is the record's own (it is rejected, nothing is written).
+    func insert(_ values: [ColumnValue?], setting set: [Int], source: String, at position: InputPosition) throws(SluiceError)
+    /// Writes every row still waiting; called after the last record.
+    func flush() throws(SluiceError)
 }
 
 /// Forward references waiting for the second pass (`PendingLinks` for SQLite).

@@ -15,6 +15,9 @@ final class PostgresConnection {
     let displayName: String
     private let pq: LibPQ
     private var connection: OpaquePointer?
+    /// Where the server says the last failed statement failed (its CONTEXT: `COPY t, line
+    /// 3, column c: "x"`), if it said.
+    private(set) var lastErrorContext: String?
 
     /// Connects; libpq reads the `PG*` environment variables and `~/.pgpass` for what `uri`
     /// leaves out. Throws `.cannotCreate` with libpq's reason.
@@ -123,6 +126,7 @@ final class PostgresConnection {
         let state = result.field(UInt8(ascii: "C")) ?? ""
         let message = result.field(UInt8(ascii: "M")) ?? Self.oneLine(String(cString: pq.errorMessage(handle)!))
         let detail = result.field(UInt8(ascii: "D")).map { " (\($0))" } ?? ""
+        lastErrorContext = result.field(UInt8(ascii: "W"))
         let subject = "cannot write database '\(displayName)': \(Self.oneLine(message + detail))"
         switch state.prefix(2) {
         case "22", "23": return SluiceError(.data, subject)

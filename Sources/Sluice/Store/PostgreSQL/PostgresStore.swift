@@ -77,6 +77,12 @@ final class PostgresStore: ImportStore {
         }
     }
 
+    func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore {
+        let table = try PostgresFreeformTable(opening: name, connection: connection)
+        tables[name] = TableDefinition(name: name, columns: [])
+        return table
+    }
+
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore {
         try TouchedRows(sql: runner, entities: entities)
     }
