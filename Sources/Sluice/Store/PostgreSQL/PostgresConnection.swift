@@ -49,6 +49,12 @@ final class PostgresConnection {
 
     var isClosed: Bool { connection == nil }
 
+    /// Watches `shouldStop` and cancels the running statement once it is true
+    /// (`PostgresCancelWatcher`); the caller stops it before closing the connection.
+    func cancelWatcher(_ shouldStop: @escaping () -> Bool) -> PostgresCancelWatcher? {
+        PostgresCancelWatcher(pq: pq, connection: handle, shouldStop: shouldStop)
+    }
+
     private var handle: OpaquePointer {
         guard let connection else { preconditionFailure("PostgreSQL connection used after close()") }  // our bug
         return connection
