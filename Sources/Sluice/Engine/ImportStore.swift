@@ -71,6 +71,45 @@ protocol SQLRunning: AnyObject {
     func rows(_ sql: String, _ arguments: [ColumnValue]) throws(SluiceError) -> [[ColumnValue]]
     /// Runs SQL that takes no arguments and returns nothing (DDL).
     func execute(_ sql: String) throws(SluiceError)
+    /// Makes the links of `plan` that a batch knows now, `pairs` of (source pk, target pk),
+    /// each only where it changes something; returns the rows changed. The pairs' order does
+    /// not matter: each row or join-table pair is named at most once. SQLite runs one prepared
+    /// statement per pair (the default below), PostgreSQL one set-based statement.
+    func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int
+}
+
+/// A link a batch makes: the source's pk and the target's.
+struct LinkPair {
+    var source: Int64
+    var target: Int64
+}
+
+extension SQLRunning {
+    func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int {
+        let statement: String
+        let sourceFirst: Bool
+        switch plan.storage {
+        case .column(_, let name):
+            statement = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
+                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(dialect.isDistinctFrom) ?1"
+            sourceFirst = false
+        case .inverse(let column):
+            let quoted = quoteIdentifier(column)
+            statement = "UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) \(dialect.isDistinctFrom) ?1"
+            sourceFirst = true
+        case .join(let table, let sourceColumn, let targetColumn):
+            statement = dialect.insertIgnoringDuplicates(into: quoteIdentifier(table),
+                                                         columns: "\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))",
+                                                         values: "?1, ?2")
+            sourceFirst = true
+        }
+        var made = 0
+        for pair in pairs {
+            let (first, second) = sourceFirst ? (pair.source, pair.target) : (pair.target, pair.source)
+            made += try run(statement, [.integer(first), .integer(second)])
+        }
+        return made
+    }
 }
 
 /// What differs in the SQL of links between SQLite and PostgreSQL.

@@ -3,9 +3,9 @@
 /// what cannot be found yet is recorded in `PendingLinks` and linked after the last batch.
 ///
 /// Links are written only where they change something: a to-one goes in with its row when
-/// its target is known by then, otherwise one guarded `UPDATE`; to-many links through an
-/// inverse column or a join table are `UPDATE … WHERE col IS NOT ?` and `INSERT OR IGNORE`,
-/// so a re-import makes no write.
+/// its target is known by then; the other links of a batch that are known are made together
+/// per relationship (`SQLRunning.link`: guarded `UPDATE`s, `INSERT OR IGNORE` into join
+/// tables), so a re-import makes no write.
 final class LinkWriter {
     let plans: [[LinkPlan]]
     let sql: any SQLRunning
@@ -20,6 +20,9 @@ final class LinkWriter {
     @exclusivity(unchecked) private var batchIDs: [Int: [ColumnValue: Int64]] = [:]
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
+    /// The links of the plan being written that are known now, made together
+    /// (`SQLRunning.link`) once the batch's records are through.
+    @exclusivity(unchecked) private var pairs: [LinkPair] = []
 
     init(plans: [[LinkPlan]], sql: any SQLRunning, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
@@ -94,11 +97,13 @@ final class LinkWriter {
     func writeLinks(_ writers: [EntityWriter]) throws(SluiceError) {
         for writer in writers where !writer.isEmpty {
             for plan in plans[writer.entity] {
+                pairs.removeAll(keepingCapacity: true)
                 for record in 0..<writer.count where writer.isRepresentative(record) {
                     guard let link = writer.link(record, plan.relationship) else { continue }
                     let made = try write(link, of: record, in: writer, plan: plan, writers: writers)
                     writer.counts.links += made
                 }
+                if !pairs.isEmpty { writer.counts.links += try sql.link(plan, distinctPairs(plan)) }
             }
         }
     }
@@ -118,8 +123,8 @@ final class LinkWriter {
                 try deferLink(target, of: record, in: writer, plan: plan)
                 return 0
             }
-            return try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
-                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(sql.dialect.isDistinctFrom) ?1", [.integer(pk), .integer(source)])
+            pairs.append(LinkPair(source: source, target: pk))
+            return 0
 
         case .inverse(let column):
             let table = quoteIdentifier(plan.targetTable)
@@ -131,7 +136,6 @@ final class LinkWriter {
             }
             return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
                                 current: "SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?",
-                                link: "UPDATE \(table) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) \(sql.dialect.isDistinctFrom) ?1",
                                 unlink: "UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?1 AND \"pk\" = ?2")
 
         case .join(let table, let sourceColumn, let targetColumn):
@@ -143,16 +147,32 @@ final class LinkWriter {
             }
             return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
                                 current: "SELECT \(targetName) FROM \(joinTable) WHERE \(sourceName) = ?",
-                                link: sql.dialect.insertIgnoringDuplicates(into: joinTable, columns: "\(sourceName), \(targetName)", values: "?1, ?2"),
                                 unlink: "DELETE FROM \(joinTable) WHERE \(sourceName) = ?1 AND \(targetName) = ?2")
         }
     }
 
-    /// A to-many's list: links each target known now (`link` binds the source's pk, then the
-    /// target's), defers the others, and for `merge: replace` unlinks the targets linked
-    /// before (`current` lists them) that the list no longer names. Returns the rows changed.
+    /// The queued pairs with each row named once, as one statement per pair would have left
+    /// the rows: an inverse column's row keeps the last source that claimed it (two records of
+    /// a batch listing one target: the later wins), a join table holds a pair once.
+    private func distinctPairs(_ plan: LinkPlan) -> [LinkPair] {
+        switch plan.storage {
+        case .column:
+            return pairs  // one per representative record: distinct sources
+        case .inverse:
+            var seen = Set<Int64>()
+            return pairs.reversed().filter { seen.insert($0.target).inserted }.reversed()
+        case .join:
+            var seen = Set<[Int64]>()
+            return pairs.filter { seen.insert([$0.source, $0.target]).inserted }
+        }
+    }
+
+    /// A to-many's list: queues a link to each target known now (made with the batch's other
+    /// links of `plan`), defers the others, and for `merge: replace` unlinks the targets linked
+    /// before (`current` lists them) that the list no longer names. Returns the rows changed
+    /// by the unlinking.
     private func linkEach(_ targets: [LinkTarget], of record: Int, in writer: EntityWriter, plan: LinkPlan,
-                          writers: [EntityWriter], current: String, link: String, unlink: String) throws(SluiceError) -> Int
+                          writers: [EntityWriter], current: String, unlink: String) throws(SluiceError) -> Int
     {
         let source = ColumnValue.integer(writer.pk(of: record))
         var made = 0
@@ -163,7 +183,7 @@ final class LinkWriter {
                 continue
             }
             linked.insert(pk)
-            made += try sql.run(link, [source, .integer(pk)])
+            pairs.append(LinkPair(source: writer.pk(of: record), target: pk))
         }
         if plan.merge == .replace {
             for row in try sql.rows(current, [source]) {
