@@ -390,13 +390,13 @@ if [ -n "$pg" ]; then
         -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB" \
         start >/dev/null
     pguri() { echo "postgresql://sluice@/$1?host=$pgdir&port=$port"; }
-    psqlc() {  # database, sql: unaligned output
-        "$pgbin/psql" -X -q -At -v ON_ERROR_STOP=1 "$(pguri "$1")" -c "$2"
+    psqlc() {  # database, sql: unaligned output, no notices
+        PGOPTIONS='-c client_min_messages=warning' "$pgbin/psql" -X -q -At -v ON_ERROR_STOP=1 "$(pguri "$1")" -c "$2"
     }
     fresh() {  # database: dropped if there, created empty, and a checkpoint so no tool pays for the last one's writes
         psqlc postgres "DROP DATABASE IF EXISTS $1" && psqlc postgres "CREATE DATABASE $1" && psqlc postgres "CHECKPOINT"
     }
-    pgversion=$("$pgbin/postgres" --version | sed 's/.* //')
+    pgversion=$("$pgbin/postgres" --version | sed -n 's/^postgres (PostgreSQL) \([0-9.]*\).*/\1/p')
 
     if [[ " $only " == *" duckdb "* || " $only " == *" copy "* ]]; then
         echo "installing duckdb and duckdb-ext-postgres into a temporary venv..." >&2
