@@ -81,7 +81,7 @@ final class PostgresEntityRows: EntityRowStore {
         try takePKs(for: records, into: &pks)
         let names = (["pk"] + columns).map(quoteIdentifier).joined(separator: ", ")
         if let binaryTypes, encodeBinary(records, of: rows, pks: pks, types: binaryTypes) {
-            try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN (FORMAT binary)", binary.bytes)
+            try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN (FORMAT binary)", binary.bytes, waiting: false)
             return
         }
         copy.removeAll()
@@ -93,7 +93,7 @@ final class PostgresEntityRows: EntityRowStore {
             }
             copy.endRow()
         }
-        try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN", copy.bytes)
+        try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN", copy.bytes, waiting: false)
     }
 
     /// The rows in binary form (`binary`); false when a cell does not fit its column's.
