@@ -63,4 +63,39 @@ struct PostgresCopyTests {
                 "\(result)")
         #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }
+
+    /// Only a table nothing looks up by pk during the load gets its primary key afterwards:
+    /// W1's append-only stop times, not a table with an identity, a to-one, or one a to-one
+    /// points at.
+    @Test func whichTablesGetTheirPrimaryKeyAfterTheLoad() throws {
+        func deferred(_ modelPath: String) throws -> [String] {
+            let layout = DatabaseLayout(try ModelFile.load(path: PackageFiles.path(modelPath)).model)
+            return layout.tables.filter { PostgresSchema.keyIsUnusedDuringTheLoad($0, among: layout.tables) }.map(\.name)
+        }
+        #expect(try deferred("LargeFixtures/models/flat.json") == ["stop_times"])
+        #expect(try deferred(Fixtures.transitModel) == [])
+        let pets = """
+            {"root": "Log", "entities": {"Log": {"attributes": {"m": "string"}},
+              "Owner": {"attributes": {"n": "string"}}, "Pet": {"attributes": {"n": "string"},
+              "relationships": {"owner": {"entity": "Owner"}}}}}
+            """
+        try workspace.write(pets, to: "pets.json")
+        let layout = DatabaseLayout(try ModelFile.load(path: workspace.path + "/pets.json").model)
+        #expect(layout.tables.filter { PostgresSchema.keyIsUnusedDuringTheLoad($0, among: layout.tables) }.map(\.name) == ["Log"])
+    }
+
+    /// The key built after the load is the one an inline key would have been.
+    @Test func anAppendOnlyTableEndsWithItsPrimaryKey() throws {
+        let server = try PostgresServer.started()
+        let database = try server.makeDatabase()
+        let input = Array(#"[{"trip_id": "t1", "stop_sequence": 1}, {"trip_id": "t1", "stop_sequence": 2}]"#.utf8)
+        for _ in 0..<2 {
+            let result = try workspace.sluice(["import", "--db", server.uri(database), "--model", PackageFiles.path("LargeFixtures/models/flat.json"),
+                                               "--quiet"], stdin: input)
+            #expect(result.status == 0, "\(result)")
+        }
+        #expect(try server.rows(database, "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'stop_times'::regclass")
+            == ["stop_times_pkey|p|PRIMARY KEY (pk)"])
+        #expect(try server.rows(database, "SELECT pk, trip_id, stop_sequence FROM stop_times ORDER BY pk") == ["1|t1|1", "2|t1|2", "3|t1|1", "4|t1|2"])
+    }
 }
