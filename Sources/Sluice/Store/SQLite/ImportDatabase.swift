@@ -16,17 +16,19 @@
 ///   `commit()` is COMMIT, `rollback()` ROLLBACK; a crash leaves a hot journal that SQLite
 ///   rolls back on the next open.
 ///
-/// Both: `cache_size=-10240` (10 MiB: the linked 3-million-row workload ran 38 s with 8 MiB,
-/// 30 s with 10 MiB, and peaked above 48 MiB of memory with 12 MiB), `foreign_keys=OFF`
-/// (relationships are linked in a second pass, so references point forward while the import
-/// runs). A new database also gets `secure_delete=OFF`: nothing in it was ever deleted, and
-/// pages of 16 KiB instead of SQLite's 4 KiB: a quarter of the pages to fill, balance and
-/// write, one `pwrite` per 16 KiB (see `docs/performance.md` for what it saves).
+/// Both: `foreign_keys=OFF` (relationships are linked in a second pass, so references point
+/// forward while the import runs). An existing database gets `cache_size=-10240` (10 MiB: the
+/// linked 3-million-row workload ran 38 s with 8 MiB, 30 s with 10 MiB of 4 KiB pages, and
+/// peaked above 48 MiB of memory with 12 MiB). A new database gets `secure_delete=OFF`
+/// (nothing in it was ever deleted) and pages of 16 KiB instead of SQLite's 4 KiB: a quarter
+/// of the pages to fill, balance and write, one `pwrite` per 16 KiB (see
+/// `docs/performance.md`); of those, 7 MiB cache the linked workload as fast as 10 MiB did
+/// (14.3 s against 14.5 s at scale 1) and keep its peak at 43.6 MiB instead of 49.9 MiB.
 ///
-/// After `commit()` or `rollback()` the connection is closed; statements prepared on it
-/// should be released before `commit()` (a live statement delays the close of the file,
-/// which is harmless but keeps the descriptor open). For `VACUUM` after a commit, pass
-/// `vacuum: true` or open a new `Connection`.
+/// After `commit()` or `rollback()` the connection is closed; statements prepared on it must
+/// be finalized before (`SQLRunner.finalizeStatements`): a live statement keeps the closed
+/// connection open, and with it a new database's exclusive lock. For `VACUUM` after a
+/// commit, pass `vacuum: true` or open a new `Connection`.
 final class ImportDatabase {
     /// The path the user gave.
     let path: String
@@ -122,7 +124,7 @@ final class ImportDatabase {
                 PRAGMA journal_mode=OFF;
                 PRAGMA synchronous=OFF;
                 PRAGMA locking_mode=EXCLUSIVE;
-                PRAGMA cache_size=-10240;
+                PRAGMA cache_size=-7168;
                 PRAGMA foreign_keys=OFF;
                 PRAGMA secure_delete=OFF;
                 BEGIN IMMEDIATE;
