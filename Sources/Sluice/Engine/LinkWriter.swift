@@ -76,7 +76,7 @@ final class LinkWriter {
                     }
                 }
                 guard !keys.isEmpty else { continue }
-                known[plan.id] = try lookUp(Array(keys), table: plan.targetTable, column: column)
+                known[plan.id] = try sql.pks(of: Array(keys), in: plan.targetTable, column: column)
             }
         }
     }
@@ -306,22 +306,5 @@ final class LinkWriter {
         guard case .key(let key) = target else { return }
         try pending.add(plan: plan, source: writer.pk(of: record), key: key,
                         input: writer.source(of: record), position: writer.position(of: record))
-    }
-
-    private func lookUp(_ keys: [ColumnValue], table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64] {
-        var found: [ColumnValue: Int64] = [:]
-        var start = 0
-        while start < keys.count {
-            let end = min(start + SQLParameters.maxPerStatement, keys.count)
-            let size = SQLParameters.listSize(for: end - start, limit: SQLParameters.maxPerStatement)
-            let query = "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) "
-                + "WHERE \(quoteIdentifier(column)) IN (\(SQLParameters.placeholders(size)))"
-            let arguments = Array(keys[start..<end]) + repeatElement(ColumnValue.null, count: size - (end - start))
-            for row in try sql.rows(query, arguments) {
-                if case .integer(let pk) = row[1] { found[row[0]] = pk }
-            }
-            start = end
-        }
-        return found
     }
 }

@@ -76,7 +76,7 @@ final class ParentIdentity {
             guard case .column(let column, _) = plan.storage, written.contains(plan.target) else { continue }
             var ids: [ColumnValue: Int64] = [:]
             if let relatedBy = plan.relatedByColumn {
-                ids = try lookUp(keys(of: plan, in: writer), table: plan.targetTable, column: relatedBy)
+                ids = try sql.pks(of: keys(of: plan, in: writer), in: plan.targetTable, column: relatedBy)
             }
             for record in 0..<writer.count {
                 switch writer.link(record, plan.relationship) {
@@ -127,24 +127,5 @@ final class ParentIdentity {
             if case .one(.key(let key))? = writer.link(record, plan.relationship) { keys.insert(key) }
         }
         return Array(keys)
-    }
-
-    /// The pks of the rows of `table` whose `column` holds one of `keys`, one query per
-    /// `SQLParameters.maxPerStatement` keys.
-    private func lookUp(_ keys: [ColumnValue], table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64] {
-        var found: [ColumnValue: Int64] = [:]
-        var start = 0
-        while start < keys.count {
-            let end = min(start + SQLParameters.maxPerStatement, keys.count)
-            let size = SQLParameters.listSize(for: end - start, limit: SQLParameters.maxPerStatement)
-            let query = "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) "
-                + "WHERE \(quoteIdentifier(column)) IN (\(SQLParameters.placeholders(size)))"
-            let arguments = Array(keys[start..<end]) + repeatElement(ColumnValue.null, count: size - (end - start))
-            for row in try sql.rows(query, arguments) {
-                if case .integer(let pk) = row[1] { found[row[0]] = pk }
-            }
-            start = end
-        }
-        return found
     }
 }
