@@ -30,6 +30,9 @@ struct LinkPlan {
     var relatedByIsIdentity = false
     var merge: Model.MergePolicy
     var unresolved: Model.UnresolvedPolicy
+    /// An ordered to-many: the column, beside its links, that holds each link's place in the
+    /// list (`LinkWriter+Ordered.swift`); nil for links without order.
+    var positionColumn: String?
 
     /// A to-one that links by id: its link may wait for the second pass in the source's row
     /// of waiting to-ones (`PendingLinkStore.addToOnes`).
@@ -65,7 +68,8 @@ struct LinkPlan {
                     relatedByColumn: mapped.relatedBy.map { target.attributes[$0.attribute].column },
                     relatedByAttribute: mapped.relatedBy?.attribute,
                     relatedByIsIdentity: mapped.relatedBy.map { target.identity == [$0.attribute] } ?? false,
-                    merge: relationship.merge, unresolved: relationship.unresolved))
+                    merge: relationship.merge, unresolved: relationship.unresolved,
+                    positionColumn: layout.positionColumn(of: relationship, in: entity)))
                 id += 1
             }
             result.append(plans)
