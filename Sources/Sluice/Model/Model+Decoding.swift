@@ -111,6 +111,7 @@ struct RelationshipDraft {
     var columnLocation: ModelLocation
     var mapLocation: ModelLocation?
     var positionLocation: ModelLocation?
+    var orderedLocation: ModelLocation?
 }
 
 // MARK: - Decoder
@@ -415,6 +416,7 @@ struct ModelDecoder {
         }
         if let field = fields["ordered"], let flag = bool(field.value, at: field.location) {
             relationship.ordered = flag
+            draft.orderedLocation = field.location
             if flag && !relationship.toMany {
                 report("only a to-many relationship can be ordered (a to-one has one target)", at: field.location)
             }
