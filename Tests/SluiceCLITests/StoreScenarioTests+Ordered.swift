@@ -113,6 +113,13 @@ extension StoreScenarioTests {
         #expect(try db.rows(Self.orderedTracks) == ["a1|t1|0", "a1|t2|1"])
         #expect(try db.rows(#"SELECT "trackID", "album_pk", "album_position" FROM "Track" WHERE "trackID" = 't3'"#) == ["t3||"])
         #expect(try db.rows(Self.orderedTags) == ["a1|live|0", "a1|rock|1"])
+
+        // --delete-missing deletes the album: its tracks lose the link and its places.
+        let others = #"{"albums": [{"id": "a2"}], "tracks": [{"id": "t1"}, {"id": "t2"}, {"id": "t3"}], "tags": [{"id": "live"}, {"id": "rock"}]}"#
+        let deleted = try db.sluiceImport("--model", "model.json", "--delete-missing", stdin: Array(others.utf8))
+        #expect(deleted.status == 0, "\(deleted)")
+        #expect(try db.rows(#"SELECT "trackID", "album_pk", "album_position" FROM "Track" ORDER BY 1"#) == ["t1||", "t2||", "t3||"])
+        #expect(try db.count("Album_tags") == 0)
     }
 
     /// A database written before the relationships were ordered: its join table and the
