@@ -39,11 +39,28 @@
 # libyajl-dev, python3-venv) are installed with apt-get. --only names W1's tools; of them
 # "sluice" (cold and re-import) and "sqlite3" also run in W2. Exits 1 if a check fails.
 #
+# PostgreSQL (--workload pg, docs/postgresql.md): a throwaway PostgreSQL 15 cluster that the
+# script starts itself (initdb and pg_ctl from /usr/lib/postgresql/15/bin or $SLUICE_PG_BIN, a
+# temporary folder, a free port and a Unix socket; as root the server runs as the user
+# postgres), every tool writing into a new database of it on each run:
+#
+#   sluice          sluice import --db postgresql://… --model LargeFixtures/models/flat.json w1.json
+#   duckdb          read_json into PostgreSQL through DuckDB's postgres extension
+#                   (Benchmarks/compare/duckdb_postgres.py; duckdb and duckdb-ext-postgres from PyPI)
+#   copy            psql's \copy of the same rows as CSV (made from w1.json with DuckDB before the
+#                   timed part) into the table sluice makes: the floor
+#
+# then W2 into PostgreSQL: sluice cold, and the re-import, which must write nothing (checked
+# with --stats, sluice_imports and the server's pg_stat_user_tables). Targets: W1 <= 0.8x
+# DuckDB and <= 1.5x the COPY floor; re-import <= 0.7x cold. The server runs with fsync off
+# (as every tool writes through it, the disk's flushes would only add noise); --only names
+# the tools of W1 (default "sluice duckdb copy").
+#
 # This VM's wall times move by up to 30% from run to run, so every tool runs --runs times
 # (default 3) in interleaved rounds, and the tables show each tool's median with the range;
 # peak RSS is the largest of the runs.
 #
-#   Benchmarks/compare.sh [--workload w1|w2|all] [--scale S] [--runs N] [--only "sluice duckdb ..."] [--keep]
+#   Benchmarks/compare.sh [--workload w1|w2|all|pg] [--scale S] [--runs N] [--only "sluice duckdb ..."] [--keep]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=1
@@ -51,21 +68,24 @@ only="sluice sqlite3 sqlite-utils duckdb c-insert c-floor c-floor64 yajl-parse"
 keep=""
 workload=all
 runs=3
-usage() { echo "usage: $0 [--workload w1|w2|all] [--scale S] [--runs N] [--only \"TOOLS\"] [--keep]" >&2; exit 64; }
+onlyGiven=""
+usage() { echo "usage: $0 [--workload w1|w2|all|pg] [--scale S] [--runs N] [--only \"TOOLS\"] [--keep]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --workload) workload=${2:-}; shift 2 || usage ;;
         --scale) scale=$2; shift 2 ;;
-        --only) only=$2; shift 2 ;;
+        --only) only=$2; onlyGiven=1; shift 2 ;;
         --runs) runs=${2:-}; shift 2 || usage; [[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage ;;
         --keep) keep=1; shift ;;
         *) usage ;;
     esac
 done
+pg=""
 case "$workload" in
     w1) w1=1; w2="" ;;
     w2) w1=""; w2=1 ;;
     all) w1=1; w2=1 ;;
+    pg) w1=""; w2=""; pg=1; [ -n "$onlyGiven" ] || only="sluice duckdb copy" ;;
     *) usage ;;
 esac
 status=0
@@ -79,13 +99,28 @@ if [ -n "$w1" ]; then
     [ -e /usr/include/yajl/yajl_parse.h ] || need+=(libyajl-dev)
     python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 fi
+pgbin=${SLUICE_PG_BIN:-/usr/lib/postgresql/15/bin}
+if [ -n "$pg" ]; then
+    [ -x "$pgbin/initdb" ] || need+=(postgresql)
+    python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+fi
 if [ ${#need[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sluice-compare.XXXXXX")
-if [ -z "$keep" ]; then trap 'rm -rf "$tmp"' EXIT; else echo "keeping $tmp"; fi
+pgdir=""
+runas=()
+cleanup() {
+    if [ -n "$pgdir" ]; then
+        "${runas[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1 || true
+        rm -rf "$pgdir"
+    fi
+    [ -n "$keep" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+[ -z "$keep" ] || echo "keeping $tmp"
 
 scratch=${SLUICE_SCRATCH:-.build-bench}
 echo "building sluice and sluice-fixtures (release)..." >&2
@@ -340,6 +375,151 @@ if [ -n "$w2" ]; then
         if [ "$differing" != "0 0 0" ]; then
             echo "ERROR: rows in sluice's database missing from sqlite3's (stop_times trips stops): $differing"; status=1
         fi
+    fi
+fi
+if [ -n "$pg" ]; then
+    # The server: its own folder (PostgreSQL's user must own it, so not inside $tmp), trust
+    # authentication for the superuser sluice, a free port, the socket in the folder.
+    pgdir=$(mktemp -d "${TMPDIR:-/tmp}/sluice-compare-pg.XXXXXX")
+    if [ "$(id -u)" = 0 ]; then runas=(runuser -u postgres --); chown postgres: "$pgdir"; fi
+    chmod 700 "$pgdir"
+    echo "starting PostgreSQL ($pgbin) in $pgdir..." >&2
+    "${runas[@]}" "$pgbin/initdb" -D "$pgdir/data" -A trust -U sluice -E UTF8 --no-locale --no-sync >/dev/null
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "${runas[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w -t 120 \
+        -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB" \
+        start >/dev/null
+    pguri() { echo "postgresql://sluice@/$1?host=$pgdir&port=$port"; }
+    psqlc() {  # database, sql: unaligned output, no notices
+        PGOPTIONS='-c client_min_messages=warning' "$pgbin/psql" -X -q -At -v ON_ERROR_STOP=1 "$(pguri "$1")" -c "$2"
+    }
+    fresh() {  # database: dropped if there, created empty, and a checkpoint so no tool pays for the last one's writes
+        psqlc postgres "DROP DATABASE IF EXISTS $1" && psqlc postgres "CREATE DATABASE $1" && psqlc postgres "CHECKPOINT"
+    }
+    pgversion=$("$pgbin/postgres" --version | sed -n 's/^postgres (PostgreSQL) \([0-9.]*\).*/\1/p')
+
+    if [[ " $only " == *" duckdb "* || " $only " == *" copy "* ]]; then
+        echo "installing duckdb and duckdb-ext-postgres into a temporary venv..." >&2
+        python3 -m venv "$tmp/venv"
+        "$tmp/venv/bin/pip" install -q duckdb==1.4.4 duckdb-ext-postgres==1.4.4.20260205 >&2
+        extensions=$("$tmp/venv/bin/python" -c 'import duckdb_ext, os; print(os.path.join(list(duckdb_ext.__path__)[0], "extensions"))')
+    fi
+
+    echo "generating scale $scale..." >&2
+    "$bin/sluice-fixtures" --shape flat --scale "$scale" --output "$tmp/w1.json"
+    bytes=$(stat -c %s "$tmp/w1.json")
+    if [[ " $only " == *" copy "* ]]; then
+        "$tmp/venv/bin/python" Benchmarks/compare/w1_csv.py "$tmp/w1.json" "$tmp/w1.csv"
+    fi
+    sync
+    # The table sluice makes from flat.json (`sluice schema --dialect postgresql`), for the floor.
+    table=$("$bin/sluice" schema --dialect postgresql --model LargeFixtures/models/flat.json 2>/dev/null)
+    w1columns="trip_id, arrival_time, departure_time, stop_id, stop_sequence, pickup_type, drop_off_type, shape_dist_traveled"
+
+    runpg() {  # name, database, command...: a W1 run into PostgreSQL database `database`
+        local name=$1 database=$2; shift 2
+        [[ " $only " == *" $name "* ]] || return 0
+        local wall rss rows
+        if ! timed "pg-$name" "$@"; then
+            printf '%s\tfailed\t-\t-\n' "$name" >>"$tmp/results-pg"
+            return 0
+        fi
+        rows=$(psqlc "$database" 'SELECT count(*) FROM stop_times')
+        printf '%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$rows" >>"$tmp/results-pg"
+        psqlc postgres "DROP DATABASE $database"
+    }
+
+    : >"$tmp/results-pg"
+    for n in $(seq "$runs"); do
+        round "$n"
+        if [[ " $only " == *" sluice "* ]]; then fresh w1_sluice; fi
+        runpg sluice w1_sluice "$bin/sluice" import --quiet --db "$(pguri w1_sluice)" --model LargeFixtures/models/flat.json "$tmp/w1.json"
+        if [[ " $only " == *" duckdb "* ]]; then fresh w1_duckdb; fi
+        runpg duckdb w1_duckdb "$tmp/venv/bin/python" Benchmarks/compare/duckdb_postgres.py "$tmp/w1.json" \
+            "host=$pgdir port=$port user=sluice dbname=w1_duckdb" "${extensions:-}"
+        if [[ " $only " == *" copy "* ]]; then fresh w1_copy && psqlc w1_copy "$table" >/dev/null; fi
+        runpg copy w1_copy "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 "$(pguri w1_copy)" \
+            -c "\\copy stop_times ($w1columns) FROM '$tmp/w1.csv' WITH (FORMAT csv)"
+    done
+    medians "$tmp/results-pg" >"$tmp/medians-pg"
+
+    echo
+    echo "W1 into PostgreSQL $pgversion: flat stop times, scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d); median of $runs runs"
+    awk -F'\t' '
+        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $5 } ; next }
+        FNR == 1 { printf "%-13s %9s %11s %9s %12s %11s %12s\n", "tool", "seconds", "range", "rows/s", "peak RSS MiB", "rows", "time/sluice" }
+        $2 == "failed" { printf "%-13s %9s\n", $1, "failed"; next }
+        {
+            rate = ($6 == "-" || $2 == 0) ? "-" : sprintf("%.0f", $6 / $2)
+            printf "%-13s %9.1f %11s %9s %12.1f %11s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4), rate, $5 / 1024, $6,
+                base ? sprintf("%.2fx", $2 / base) : "-"
+        }' "$tmp/medians-pg" "$tmp/medians-pg"
+    echo
+    awk -F'\t' "$targets"'
+        $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
+        END {
+            target("W1 <= 0.8x DuckDB (PostgreSQL)", ratio("sluice", "duckdb"), 0.8, "")
+            target("W1 <= 1.5x COPY (PostgreSQL)", ratio("sluice", "copy"), 1.5, "")
+            mib("W1 peak RSS < 48 MiB", rss["sluice"])
+        }' "$tmp/medians-pg"
+    awk -F'\t' '$4 != "-" && $4 != "" { n[$4]++ } END { if (length(n) > 1) { print "WARNING: the tools wrote different row counts"; exit 1 } }' "$tmp/results-pg" || status=1
+
+    if [[ " $only " == *" sluice "* ]]; then
+        [ -n "$keep" ] || rm -f "$tmp/w1.json" "$tmp/w1.csv"
+        model=LargeFixtures/models/document.json
+        doc=$tmp/w2.json
+        echo "generating W2 (document) at scale $scale..." >&2
+        "$bin/sluice-fixtures" --shape document --scale "$scale" --counts --output "$doc" 2>"$tmp/w2.counts"
+        records=$(sed 's/[^0-9 ]//g' "$tmp/w2.counts" | awk '{ print $2 + $3 + $4 + $5 }')
+        bytes=$(stat -c %s "$doc")
+        sync
+        # Rows the server counts as inserted, updated or deleted in the database's tables.
+        written='SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables'
+        : >"$tmp/results-pg2"
+        for n in $(seq "$runs"); do
+            round "$n"
+            fresh w2_sluice
+            if timed pg-w2-cold "$bin/sluice" import --quiet --db "$(pguri w2_sluice)" --model "$model" "$doc"; then
+                printf 'sluice\t%s\t%s\n' "$wall" "$rss" >>"$tmp/results-pg2"
+                before=$(psqlc w2_sluice "$written")
+                if timed pg-w2-reimport "$bin/sluice" import --quiet --stats "$tmp/pg-w2-reimport.stats" --db "$(pguri w2_sluice)" --model "$model" "$doc"; then
+                    printf 'sluice re-import\t%s\t%s\n' "$wall" "$rss" >>"$tmp/results-pg2"
+                    after=$(psqlc w2_sluice "$written")
+                    logged=$(psqlc w2_sluice 'SELECT inserted, updated FROM sluice_imports ORDER BY id DESC LIMIT 1')
+                    totals=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; print("|".join(str(t[k]) for k in ("inserted", "updated", "deleted", "links")))' "$tmp/pg-w2-reimport.stats")
+                    # The re-import's own sluice_imports row is the one write allowed.
+                    if [ "$logged" != "0|0" ] || [ "$totals" != "0|0|0|0" ] || [ "$((after - before))" != 1 ]; then
+                        echo "ERROR: the re-import into PostgreSQL wrote rows: sluice_imports inserted|updated = $logged," \
+                            "--stats inserted|updated|deleted|links = $totals, rows the server saw written: $((after - before)) (1 expected, the log's)"
+                        status=1
+                    fi
+                else
+                    printf 'sluice re-import\tfailed\t-\n' >>"$tmp/results-pg2"; status=1
+                fi
+                counts=$(psqlc w2_sluice 'SELECT (SELECT count(*) FROM stop_times), (SELECT count(*) FROM trips), (SELECT count(*) FROM routes), (SELECT count(*) FROM stops), (SELECT count(trip_pk) FROM stop_times), (SELECT count(stop_pk) FROM stop_times), (SELECT count(route_pk) FROM trips), (SELECT count(parent_pk) FROM stops)')
+            else
+                printf 'sluice\tfailed\t-\n' >>"$tmp/results-pg2"; status=1
+            fi
+        done
+        medians "$tmp/results-pg2" >"$tmp/medians-pg2"
+        echo
+        echo "W2 into PostgreSQL $pgversion: document, scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON, $records records; median of $runs runs"
+        awk -F'\t' -v records="$records" '
+            NR == FNR { if ($1 == "sluice" && $2 != "failed") base = $2; next }
+            FNR == 1 { printf "%-17s %9s %11s %10s %12s %12s\n", "tool", "seconds", "range", "records/s", "peak RSS MiB", "time/sluice" }
+            $2 == "failed" { printf "%-17s %9s\n", $1, "failed"; next }
+            {
+                printf "%-17s %9.2f %11s %10s %12.1f %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4),
+                    ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $5 / 1024, base ? sprintf("%.2fx", $2 / base) : "-"
+            }' "$tmp/medians-pg2" "$tmp/medians-pg2"
+        echo "rows stop_times|trips|routes|stops, links trip|stop|route|parent: ${counts:-?}"
+        echo
+        awk -F'\t' "$targets"'
+            $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
+            END {
+                target("W2 re-import <= 0.7x cold (PG)", ratio("sluice re-import", "sluice"), 0.7, "")
+                mib("W2 peak RSS < 48 MiB", rss["sluice"])
+            }' "$tmp/medians-pg2"
     fi
 fi
 exit $status

@@ -7,21 +7,47 @@ struct SchemaCommand: ParsableCommand {
         abstract: "Print the SQL that the model creates.",
         discussion: """
         The tables, columns, indexes and join tables an import with this model creates, and \
-        the sluice_imports log, as CREATE ... IF NOT EXISTS statements.
+        the sluice_imports log, as CREATE ... IF NOT EXISTS statements: SQLite's, or with \
+        --dialect postgresql PostgreSQL's (the types an import into PostgreSQL gives them).
 
         Examples:
           sluice schema --model model.json
           # an empty database with the model's tables
           sluice schema --model model.json | sqlite3 empty.sqlite
+          # the same tables in the schema gtfs of a PostgreSQL database
+          sluice schema --model model.json --dialect postgresql --schema gtfs | psql transit
         """
     )
+
+    enum Dialect: String, ExpressibleByArgument, CaseIterable {
+        case sqlite, postgresql
+    }
 
     @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents).")
     var model: String
 
+    @Option(name: .long, help: "The SQL to print: sqlite (default) or postgresql.")
+    var dialect: Dialect = .sqlite
+
+    @Option(name: .long, help: "With --dialect postgresql: create this schema first and put the tables in it.")
+    var schema: String?
+
+    func validate() throws {
+        if schema != nil, dialect != .postgresql {
+            throw ValidationError("--schema needs --dialect postgresql: SQLite has no schemas")
+        }
+        if schema?.isEmpty == true {
+            throw ValidationError("the schema name (--schema) is empty")
+        }
+    }
+
     func run() throws {
         let file = try ModelFile.load(path: model)
         ModelNotes.printSummary(of: file)
-        print(DatabaseLayout(file.model).ddl, terminator: "")
+        let layout = DatabaseLayout(file.model)
+        switch dialect {
+        case .sqlite: print(layout.ddl, terminator: "")
+        case .postgresql: print(layout.postgresDDL(schema: schema), terminator: "")
+        }
     }
 }

@@ -154,6 +154,46 @@ import Testing
         }
     }
 
+    /// One batch whose records name each other: the links known within the batch are made
+    /// together (one statement per relationship on PostgreSQL), with the same rows and the same
+    /// counts as one statement per link. Two owners list the pet rex: the later one keeps it.
+    @Test(arguments: stores)
+    func linksKnownWithinOneBatch(_ store: StoreKind) throws {
+        let workspace = Workspace()
+        try workspace.write(Self.linksModel, to: "model.json")
+        let db = try store.makeDatabase(in: workspace)
+        let input = """
+            {"id": "ann", "employer": {"id": "acme", "name": "ACME"}, "friends": ["bob", "cy", "bob"], "pets": [{"id": "rex"}]}
+            {"id": "bob", "employer": "acme", "pets": [{"id": "tom"}, {"id": "rex"}], "friends": ["ann"]}
+            {"id": "cy", "friends": ["cy"]}
+
+            """
+        let first = try db.sluiceImport("--model", "model.json", stdin: Array(input.utf8))
+        #expect(first.status == 0, "\(first)")
+        #expect(first.entityLines.last == "total: inserted 6, updated 0, unchanged 1, rejected 0, links 8, unresolved 0", "\(first)")
+        #expect(try db.rows(#"SELECT p."id", c."name" FROM "people" p LEFT JOIN "companies" c ON c."pk" = p."employer_pk" ORDER BY p."id""#)
+            == ["ann|ACME", "bob|ACME", "cy|"])
+        #expect(try db.rows(#"SELECT x."id", o."id" FROM "pets" x JOIN "people" o ON o."pk" = x."owner_pk" ORDER BY x."id""#)
+            == ["rex|bob", "tom|bob"])
+        let friends = #"SELECT a."id", b."id" FROM "people_friends" f JOIN "people" a ON a."pk" = f."source_pk" JOIN "people" b ON b."pk" = f."target_pk" ORDER BY 1, 2"#
+        #expect(try db.rows(friends) == ["ann|bob", "ann|cy", "bob|ann", "cy|cy"])
+
+        // Again, in one batch: nothing to write. Then rex goes back to ann, and ann's friends
+        // are replaced within the batch that also makes the new ones.
+        let again = try db.sluiceImport("--model", "model.json", stdin: Array(input.utf8))
+        #expect(again.entityLines.last == "total: inserted 0, updated 0, unchanged 7, rejected 0, links 0, unresolved 0", "\(again)")
+        let moved = try db.sluiceImport("--model", "model.json", stdin: Array("""
+            {"id": "dee"}
+            {"id": "ann", "pets": [{"id": "rex"}], "friends": ["dee"]}
+
+            """.utf8))
+        #expect(moved.status == 0, "\(moved)")
+        #expect(moved.entityLines.last == "total: inserted 1, updated 0, unchanged 2, rejected 0, links 4, unresolved 0", "\(moved)")
+        #expect(try db.rows(#"SELECT x."id", o."id" FROM "pets" x JOIN "people" o ON o."pk" = x."owner_pk" ORDER BY x."id""#)
+            == ["rex|ann", "tom|bob"])
+        #expect(try db.rows(friends) == ["ann|dee", "bob|ann", "cy|cy"])
+    }
+
     @Test(arguments: stores)
     func rejectedRecordsAreSkippedAndKept(_ store: StoreKind) throws {
         let workspace = Workspace()

@@ -96,7 +96,10 @@ public final class PostgresServer: @unchecked Sendable {
                     port = candidate
                     break
                 }
-                if let log = try? String(contentsOfFile: folder + "/log", encoding: .utf8), log.contains("FATAL") { break }
+                // A FATAL line other than a connection refused while the server starts up
+                // (which psql's first tries may cause) means it will not start on this port.
+                if let log = try? String(contentsOfFile: folder + "/log", encoding: .utf8),
+                   log.split(separator: "\n").contains(where: { $0.contains("FATAL") && !$0.contains("starting up") }) { break }
                 usleep(100_000)
             }
             if port != 0 { break }

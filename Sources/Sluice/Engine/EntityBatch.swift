@@ -32,7 +32,8 @@ struct EntityBatch: Sendable {
     mutating func append(_ record: borrowing Record, source: Int) -> Int {
         let ownBytes = record.bytesAreItsOwn
         record.withUnsafeValues { cells, cellBytes in append(cells, bytes: cellBytes, ownBytes: ownBytes) }
-        for link in record.links { links.append(link) }
+        // Guarded: iterating even an empty array retains and releases it.
+        if relationshipCount > 0 { links.append(contentsOf: record.links) }
         positions.append(record.position)
         sources.append(source)
         count += 1

@@ -12,12 +12,13 @@
 /// collide with the table's primary key; it is stored in the column `pk_1`. A key holding
 /// U+0000 (`"a\u0000b"`) names its column with U+FFFD in its place: SQL text ends at a NUL.
 ///
-/// A table holds at most `Connection.columnLimit` columns (2000). A key past that gets no
+/// A table holds at most `columnLimit` columns (SQLite: 2000, PostgreSQL: 1600). A key past that gets no
 /// column: a record with a non-null value for it is a record error (`tooManyColumns`, placed
 /// and rejected by `FreeformStream`), and records without one still import.
 ///
 /// Each record is inserted with the columns it has (`FreeformTable.insert`), so a column it
-/// lacks gets the column's default.
+/// lacks gets the column's default. The store may keep rows back and write them together
+/// (PostgreSQL's `COPY`); `finish()` writes what waits.
 final class FreeformWriter: FreeformSink {
     @exclusivity(unchecked) private(set) var counts: ImportReport.EntityCounts
     var table: String { freeformTable.name }
@@ -25,7 +26,7 @@ final class FreeformWriter: FreeformSink {
     private let rejects: RejectsFile?
 
     /// Where the rows go, and its columns by their ASCII-lowercased names.
-    private let freeformTable: FreeformTable
+    private let freeformTable: any FreeformTableStore
     private var tableColumnNumbers: [String: Int]
     /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far;
     /// -1 for a key that found the table full.
@@ -42,15 +43,28 @@ final class FreeformWriter: FreeformSink {
     /// Per table column, the number of the last record that set it (to set each once).
     @exclusivity(unchecked) private var setBy: [Int] = []
     @exclusivity(unchecked) private var recordNumber = 0
+    /// The input being read, for errors found when waiting rows are written.
+    var source = ""
 
     /// Opens `table`, creating it when missing, and reads its columns.
-    init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil)
+    convenience init(table: String, store: any ImportStore, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil)
         throws(SluiceError)
     {
+        self.init(try store.freeformTable(named: table), onError: onError, rejects: rejects)
+    }
+
+    /// An SQLite connection's table (`FreeformTable`).
+    convenience init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil)
+        throws(SluiceError)
+    {
+        self.init(try FreeformTable(opening: table, in: connection), onError: onError, rejects: rejects)
+    }
+
+    init(_ table: any FreeformTableStore, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile?) {
         self.onError = onError
         self.rejects = rejects
-        counts = ImportReport.EntityCounts(entity: table)
-        freeformTable = try FreeformTable(opening: table, in: connection)
+        counts = ImportReport.EntityCounts(entity: table.name)
+        freeformTable = table
         let columns = freeformTable.columns
         tableColumnNumbers = [:]
         for (number, name) in columns.enumerated() where tableColumnNumbers[SchemaMigration.foldCase(name)] == nil {
@@ -77,8 +91,13 @@ final class FreeformWriter: FreeformSink {
                 bound.append(target)
             }
         }
-        try freeformTable.insert(row, setting: bound)
+        try freeformTable.insert(row, setting: bound, source: source, at: record.position)
         counts.inserted += 1
+    }
+
+    /// Writes the rows the store kept back.
+    func finish() throws(SluiceError) {
+        try freeformTable.flush()
     }
 
     /// Writes the record to `--rejects` (also the one that stops an `abort`), then stops or
@@ -112,13 +131,14 @@ final class FreeformWriter: FreeformSink {
     private func checkColumns(of record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
         for (column, value) in record.values.enumerated() where tableColumnOf[column] < 0 {
             guard let value, value != .null else { continue }
-            throw Self.tooManyColumns(table: freeformTable.name, key: columnNames[column], limit: freeformTable.columnLimit)
+            throw Self.tooManyColumns(table: freeformTable.name, key: columnNames[column], limit: freeformTable.columnLimit,
+                                      owner: freeformTable.columnLimitOwner)
         }
     }
 
     /// Unplaced: the writer does not know the source; `FreeformStream` places and rejects it.
-    static func tooManyColumns(table: String, key: String, limit: Int) -> SluiceError {
-        SluiceError(.data, "table \(quoteIdentifier(table)) already has \(limit) columns, SQLite's limit: no column for the key "
+    static func tooManyColumns(table: String, key: String, limit: Int, owner: String) -> SluiceError {
+        SluiceError(.data, "table \(quoteIdentifier(table)) already has \(limit) columns, \(owner) limit: no column for the key "
             + "\(quoteIdentifier(key)) (a zero-config import makes one column per distinct key; import such data with a model)")
     }
 }

@@ -25,6 +25,8 @@ protocol ImportStore: AnyObject {
         throws(SluiceError) -> any EntityRowStore
     /// Where forward references wait for the second pass.
     func pendingLinks() -> any PendingLinkStore
+    /// The one table of a zero-config import, created when missing (`docs/cli.md`).
+    func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore
     /// What `--delete-missing` remembers of the rows of `entities` an import mentions.
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore
     /// Writes the `sluice_imports` row, inside the import's transaction.
@@ -69,6 +71,45 @@ protocol SQLRunning: AnyObject {
     func rows(_ sql: String, _ arguments: [ColumnValue]) throws(SluiceError) -> [[ColumnValue]]
     /// Runs SQL that takes no arguments and returns nothing (DDL).
     func execute(_ sql: String) throws(SluiceError)
+    /// Makes the links of `plan` that a batch knows now, `pairs` of (source pk, target pk),
+    /// each only where it changes something; returns the rows changed. The pairs' order does
+    /// not matter: each row or join-table pair is named at most once. SQLite runs one prepared
+    /// statement per pair (the default below), PostgreSQL one set-based statement.
+    func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int
+}
+
+/// A link a batch makes: the source's pk and the target's.
+struct LinkPair {
+    var source: Int64
+    var target: Int64
+}
+
+extension SQLRunning {
+    func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int {
+        let statement: String
+        let sourceFirst: Bool
+        switch plan.storage {
+        case .column(_, let name):
+            statement = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
+                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(dialect.isDistinctFrom) ?1"
+            sourceFirst = false
+        case .inverse(let column):
+            let quoted = quoteIdentifier(column)
+            statement = "UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) \(dialect.isDistinctFrom) ?1"
+            sourceFirst = true
+        case .join(let table, let sourceColumn, let targetColumn):
+            statement = dialect.insertIgnoringDuplicates(into: quoteIdentifier(table),
+                                                         columns: "\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))",
+                                                         values: "?1, ?2")
+            sourceFirst = true
+        }
+        var made = 0
+        for pair in pairs {
+            let (first, second) = sourceFirst ? (pair.source, pair.target) : (pair.target, pair.source)
+            made += try run(statement, [.integer(first), .integer(second)])
+        }
+        return made
+    }
 }
 
 /// What differs in the SQL of links between SQLite and PostgreSQL.
@@ -95,6 +136,26 @@ struct SQLDialect: Sendable {
             ? "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(values))"
             : "INSERT INTO \(table) (\(columns)) VALUES (\(values)) ON CONFLICT DO NOTHING"
     }
+}
+
+/// The one table of a zero-config import (`FreeformTable` for SQLite), written a record at a
+/// time by `FreeformWriter`.
+protocol FreeformTableStore: AnyObject {
+    var name: String { get }
+    /// The table's columns in order (`"pk"` among them), as named in the database.
+    var columns: [String] { get }
+    /// The most columns the table may have, and whose limit that is ("SQLite's").
+    var columnLimit: Int { get }
+    var columnLimitOwner: String { get }
+    /// Adds a column for values of any JSON type; returns its number.
+    func addColumn(_ column: String) throws(SluiceError) -> Int
+    /// Inserts a row setting the columns numbered in `set` to their `values` (indexed by
+    /// column number; nil: NULL); the others get their default. It may wait in a buffer until
+    /// `flush()`; `source` and `position` name the record in an error found then. A `.data`
+    /// error without a position is the record's own (it is rejected, nothing is written).
+    func insert(_ values: [ColumnValue?], setting set: [Int], source: String, at position: InputPosition) throws(SluiceError)
+    /// Writes every row still waiting; called after the last record.
+    func flush() throws(SluiceError)
 }
 
 /// Forward references waiting for the second pass (`PendingLinks` for SQLite).

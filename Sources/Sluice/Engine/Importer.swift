@@ -119,10 +119,7 @@ public final class Importer {
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { store, rejects, _ throws(SluiceError) in
-            guard let connection = (store as? SQLiteStore)?.connection else {
-                throw SluiceError(.usage, "a zero-config import (without --model) writes SQLite only; give a model for \(store.displayName)")
-            }
-            let writer = try FreeformWriter(table: table, connection: connection, onError: options.onError, rejects: rejects)
+            let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
             return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey, sink: writer,
                                                     capturesRejectedRecords: rejects != nil,
                                                     maxValueBytes: options.maxValueBytes))
@@ -213,6 +210,7 @@ public final class Importer {
                     }
                 }
             }
+            if case .freeform(let writer, _)? = target { try writer.finish() }
             try checkCancellation()
             var report = makeReport()
             report.unresolvedExamples = examples
@@ -305,7 +303,8 @@ public final class Importer {
                 hooked?.source = source.name
                 stream = RecordStream(plan: plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
                                       capturesRejectedRecords: rejects != nil)
-            case .freeform(_, let freeform)?:
+            case .freeform(let writer, let freeform)?:
+                writer.source = source.name
                 stream = freeform
             case nil:
                 preconditionFailure("no target after finish()")  // our bug: `finished` is set with it

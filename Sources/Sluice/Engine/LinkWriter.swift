@@ -3,9 +3,9 @@
 /// what cannot be found yet is recorded in `PendingLinks` and linked after the last batch.
 ///
 /// Links are written only where they change something: a to-one goes in with its row when
-/// its target is known by then, otherwise one guarded `UPDATE`; to-many links through an
-/// inverse column or a join table are `UPDATE … WHERE col IS NOT ?` and `INSERT OR IGNORE`,
-/// so a re-import makes no write.
+/// its target is known by then; the other links of a batch that are known are made together
+/// per relationship (`SQLRunning.link`: guarded `UPDATE`s, `INSERT OR IGNORE` into join
+/// tables), so a re-import makes no write.
 final class LinkWriter {
     let plans: [[LinkPlan]]
     let sql: any SQLRunning
@@ -20,6 +20,9 @@ final class LinkWriter {
     @exclusivity(unchecked) private var batchIDs: [Int: [ColumnValue: Int64]] = [:]
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
+    /// The links of the plan being written that are known now, made together
+    /// (`SQLRunning.link`) once the batch's records are through.
+    @exclusivity(unchecked) private var pairs: [LinkPair] = []
 
     /// Per entity: its to-ones that link by id, whose links may wait for the second pass
     /// together (`writeToOnes`).
@@ -28,6 +31,8 @@ final class LinkWriter {
     /// itself (reused from record to record).
     @exclusivity(unchecked) private var toOneKeys: [ColumnValue?]
     @exclusivity(unchecked) private var toOneDecided: [Bool]
+    /// Per slot: the rows whose target is known now (`LinkPair`s, made after the batch's records).
+    @exclusivity(unchecked) private var toOnePairs: [[LinkPair]]
     private let toOneSlots: [[ToOneSlot]]
 
     init(plans: [[LinkPlan]], sql: any SQLRunning, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
@@ -35,15 +40,14 @@ final class LinkWriter {
         waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
         toOneSlots = waitingToOnes.map { toOnes in
             toOnes.compactMap { plan in
-                guard case .column(let column, let name) = plan.storage else { return nil }
-                return ToOneSlot(relationship: plan.relationship, column: column,
-                                 update: "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
-                                    + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(sql.dialect.isDistinctFrom) ?1")
+                guard case .column(let column, _) = plan.storage else { return nil }
+                return ToOneSlot(relationship: plan.relationship, column: column)
             }
         }
         let slots = waitingToOnes.map(\.count).max() ?? 0
         toOneKeys = Array(repeating: nil, count: slots)
         toOneDecided = Array(repeating: false, count: slots)
+        toOnePairs = Array(repeating: [], count: slots)
         self.sql = sql
         self.pending = pending
         self.indexes = indexes
@@ -122,11 +126,13 @@ final class LinkWriter {
             if !toOnes.isEmpty { try writeToOnes(toOnes, of: writer, writers: writers) }
             for plan in plans[writer.entity] {
                 if case .column = plan.storage, plan.relatedByColumn != nil { continue }
+                pairs.removeAll(keepingCapacity: true)
                 for record in 0..<writer.count where writer.isRepresentative(record) {
                     guard let link = writer.link(record, plan.relationship) else { continue }
                     let made = try write(link, of: record, in: writer, plan: plan, writers: writers)
                     writer.counts.links += made
                 }
+                if !pairs.isEmpty { writer.counts.links += try sql.link(plan, distinctPairs(plan)) }
             }
         }
     }
@@ -136,6 +142,7 @@ final class LinkWriter {
     private func writeToOnes(_ toOnes: [LinkPlan], of writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) {
         let slots = toOneSlots[writer.entity]
         let earlierMayWait = pending.hasWaitingToOnes(of: writer.entity)
+        for slot in slots.indices { toOnePairs[slot].removeAll(keepingCapacity: true) }
         for record in 0..<writer.count where writer.isRepresentative(record) {
             var waits = false
             var decides = false
@@ -152,7 +159,7 @@ final class LinkWriter {
                 }
                 guard case .one(let target) = link else { continue }
                 if let pk = try resolve(target, plan: toOnes[slot], writers: writers) {
-                    writer.counts.links += try sql.run(toOne.update, [.integer(pk), .integer(writer.pk(of: record))])
+                    toOnePairs[slot].append(LinkPair(source: writer.pk(of: record), target: pk))
                     toOneDecided[slot] = true
                     decides = true
                 } else if case .key(let key) = target {
@@ -167,6 +174,10 @@ final class LinkWriter {
             try pending.addToOnes(toOnes, source: writer.pk(of: record), keys: toOneKeys, decided: toOneDecided,
                                   existingRow: existing, input: writer.source(of: record), position: writer.position(of: record))
         }
+        // Targets known now, linked together per relationship (one statement on PostgreSQL).
+        for slot in slots.indices where !toOnePairs[slot].isEmpty {
+            writer.counts.links += try sql.link(toOnes[slot], toOnePairs[slot])
+        }
     }
 
     /// What `writeToOnes` reads of a to-one per record, taken from its plan once.
@@ -174,8 +185,6 @@ final class LinkWriter {
         var relationship: Int
         /// Among the row's columns.
         var column: Int
-        /// Links one row whose target became known after the row was written.
-        var update: String
     }
 
     private func write(_ link: Link, of record: Int, in writer: EntityWriter, plan: LinkPlan, writers: [EntityWriter])
@@ -193,8 +202,8 @@ final class LinkWriter {
                 try deferLink(target, of: record, in: writer, plan: plan)
                 return 0
             }
-            return try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
-                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(sql.dialect.isDistinctFrom) ?1", [.integer(pk), .integer(source)])
+            pairs.append(LinkPair(source: source, target: pk))
+            return 0
 
         case .inverse(let column):
             if let position = plan.positionColumn {
@@ -209,7 +218,6 @@ final class LinkWriter {
             }
             return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
                                 current: "SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?",
-                                link: "UPDATE \(table) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) \(sql.dialect.isDistinctFrom) ?1",
                                 unlink: "UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?1 AND \"pk\" = ?2")
 
         case .join(let table, let sourceColumn, let targetColumn):
@@ -224,16 +232,32 @@ final class LinkWriter {
             }
             return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
                                 current: "SELECT \(targetName) FROM \(joinTable) WHERE \(sourceName) = ?",
-                                link: sql.dialect.insertIgnoringDuplicates(into: joinTable, columns: "\(sourceName), \(targetName)", values: "?1, ?2"),
                                 unlink: "DELETE FROM \(joinTable) WHERE \(sourceName) = ?1 AND \(targetName) = ?2")
         }
     }
 
-    /// A to-many's list: links each target known now (`link` binds the source's pk, then the
-    /// target's), defers the others, and for `merge: replace` unlinks the targets linked
-    /// before (`current` lists them) that the list no longer names. Returns the rows changed.
+    /// The queued pairs with each row named once, as one statement per pair would have left
+    /// the rows: an inverse column's row keeps the last source that claimed it (two records of
+    /// a batch listing one target: the later wins), a join table holds a pair once.
+    private func distinctPairs(_ plan: LinkPlan) -> [LinkPair] {
+        switch plan.storage {
+        case .column:
+            return pairs  // one per representative record: distinct sources
+        case .inverse:
+            var seen = Set<Int64>()
+            return pairs.reversed().filter { seen.insert($0.target).inserted }.reversed()
+        case .join:
+            var seen = Set<[Int64]>()
+            return pairs.filter { seen.insert([$0.source, $0.target]).inserted }
+        }
+    }
+
+    /// A to-many's list: queues a link to each target known now (made with the batch's other
+    /// links of `plan`), defers the others, and for `merge: replace` unlinks the targets linked
+    /// before (`current` lists them) that the list no longer names. Returns the rows changed
+    /// by the unlinking.
     private func linkEach(_ targets: [LinkTarget], of record: Int, in writer: EntityWriter, plan: LinkPlan,
-                          writers: [EntityWriter], current: String, link: String, unlink: String) throws(SluiceError) -> Int
+                          writers: [EntityWriter], current: String, unlink: String) throws(SluiceError) -> Int
     {
         let source = ColumnValue.integer(writer.pk(of: record))
         var made = 0
@@ -244,7 +268,7 @@ final class LinkWriter {
                 continue
             }
             linked.insert(pk)
-            made += try sql.run(link, [source, .integer(pk)])
+            pairs.append(LinkPair(source: writer.pk(of: record), target: pk))
         }
         if plan.merge == .replace {
             for row in try sql.rows(current, [source]) {

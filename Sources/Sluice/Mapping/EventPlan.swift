@@ -33,9 +33,39 @@ struct EventPlan {
         var count: Int32
         /// The child node, in the table the looked-up node belongs to.
         var node: Int32
-        /// The key's first byte: most keys of the same length differ there, so most
-        /// candidates are passed over without calling `memcmp`.
-        var first: UInt8
+        /// Its first and last bytes as two words (`KeyWords`): a key of up to 16 bytes is
+        /// matched by comparing them, a longer one by `memcmp` after them.
+        var words: KeyWords
+    }
+
+    /// A key's bytes read as two words: its first eight and its last eight bytes (which
+    /// overlap below 16 bytes), four and four below 8 bytes, the bytes themselves below 4.
+    /// Two keys of the same length up to 16 bytes are equal exactly when their words are.
+    ///
+    /// Why: most keys are short, and comparing two words in line cost less than a call to
+    /// `memcmp` per key (callgrind, W1 at scale 0.01: the key lookup 18 instructions a key fewer).
+    struct KeyWords: Equatable {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+
+        static let empty = KeyWords()
+
+        private init() {}
+
+        @inline(__always)
+        init(_ base: UnsafeRawPointer, count: Int) {
+            if count >= 8 {
+                head = base.loadUnaligned(as: UInt64.self)
+                tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            } else if count >= 4 {
+                head = UInt64(base.loadUnaligned(as: UInt32.self))
+                tail = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            } else {
+                head = 0
+                for index in 0..<count { head = head << 8 | UInt64(base.load(fromByteOffset: index, as: UInt8.self)) }
+                tail = 0
+            }
+        }
     }
 
     /// An attribute or relationship index with the fallback priority of the key (0 = the
@@ -87,27 +117,45 @@ struct EventPlan {
     /// next key is most often the one after the last.
     @inline(__always)
     func child(of node: Node, _ key: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
-        let start = Int(node.firstKey)
-        let end = start + Int(node.keyCount)
-        if hint >= start && hint < end && matches(keys[hint], key) {
+        let keys = keys, keyBytes = keyBytes
+        return Self.child(in: keys, keyBytes: keyBytes, from: Int(node.firstKey), count: Int(node.keyCount), key,
+                          hint: &hint)
+    }
+
+    /// `child(of:_:hint:)` on the two buffers it reads, passed alone: where the compiler did
+    /// not inline a method on the whole plan, it copied the plan (nine buffers) to call it.
+    @inline(__always)
+    static func child(in keys: UnsafeBufferPointer<Key>, keyBytes: UnsafeBufferPointer<UInt8>,
+                              from start: Int, count keyCount: Int, _ key: UnsafeRawBufferPointer,
+                              hint: inout Int) -> Int? {
+        let end = start + keyCount
+        guard let base = key.baseAddress else {
+            for index in start..<end where keys[index].count == 0 {  // the empty key, which has no bytes
+                hint = index + 1
+                return Int(keys[index].node)
+            }
+            return nil
+        }
+        let count = key.count
+        let words = KeyWords(base, count: count)
+        @inline(__always)
+        func matches(_ entry: Key) -> Bool {
+            entry.count == Int32(truncatingIfNeeded: count) && entry.words == words
+                && (count <= 16 || MemoryBytes.equal(keyBytes.baseAddress! + Int(entry.start), base, count: count))
+        }
+        if hint >= start && hint < end && matches(keys[hint]) {
             hint += 1
             return Int(keys[hint - 1].node)
         }
         var index = start
         while index < end {
-            if matches(keys[index], key) {
+            if matches(keys[index]) {
                 hint = index + 1
                 return Int(keys[index].node)
             }
             index += 1
         }
         return nil
-    }
-
-    @inline(__always)
-    private func matches(_ entry: Key, _ key: UnsafeRawBufferPointer) -> Bool {
-        entry.count == Int32(truncatingIfNeeded: key.count) && (key.isEmpty || entry.first == key[0]
-            && MemoryBytes.equal(keyBytes.baseAddress! + Int(entry.start), key.baseAddress!, count: key.count))
     }
 
     @inline(__always)
@@ -132,8 +180,10 @@ struct EventPlan {
             func node(_ table: KeyTable, entity: Int?) -> Node {
                 let firstKey = Int32(keys.count)
                 for (key, child) in table.keys {
-                    keys.append(Key(start: Int32(keyBytes.count), count: Int32(key.count), node: Int32(child),
-                                    first: key.first ?? 0))
+                    let words = key.withUnsafeBytes { bytes in
+                        bytes.baseAddress.map { KeyWords($0, count: bytes.count) } ?? .empty
+                    }
+                    keys.append(Key(start: Int32(keyBytes.count), count: Int32(key.count), node: Int32(child), words: words))
                     keyBytes.append(contentsOf: key)
                 }
                 return Node(firstKey: firstKey, keyCount: Int32(keys.count) - firstKey, firstTarget: 0, targetCount: 0,

@@ -78,7 +78,9 @@ extension RecordAssembler {
         case .location(let node)?:
             keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
         case .object(let node, _, _)?:
-            keyedRole = events.child(of: events.keyNodes[node], bytes, hint: &nextKey).map(Role.field) ?? .skip
+            let keyNode = events.keyNodes[node]
+            keyedRole = EventPlan.child(in: events.keys, keyBytes: events.keyBytes, from: Int(keyNode.firstKey),
+                                        count: Int(keyNode.keyCount), bytes, hint: &nextKey).map(Role.field) ?? .skip
         case .recordMap(let entity, let attribute)?:
             keyedRole = .record(entity)
             mapMember = (Array(bytes), attribute)

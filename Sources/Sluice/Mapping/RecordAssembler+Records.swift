@@ -8,7 +8,9 @@ extension RecordAssembler {
                                 generation: generation, parent: parent)
         if open == 0 {
             arena.removeAll()
-            failures.removeAll(keepingCapacity: true)
+            // Checked first: emptying an array that never held anything allocates a new
+            // empty buffer (about 50 instructions a record).
+            if !failures.isEmpty { failures.removeAll(keepingCapacity: true) }
             hadNestedRecord = false
         } else {
             hadNestedRecord = true

@@ -30,6 +30,9 @@ final class JSONParser {
 
     let sourceName: String
     let options: Options
+    /// The longest decoded string or key that cannot be over `maxValueBytes` in the input
+    /// (`refusesString`), worked out once: a division per string was measurable.
+    private let surelyShortString: Int
     fileprivate let handler: any JSONEventHandler
     // The state below is touched on every event. The parser is driven by one thread and
     // never re-entered (yajl calls back synchronously), so Swift's dynamic exclusivity
@@ -72,6 +75,7 @@ final class JSONParser {
         self.sourceName = sourceName
         self.handler = handler
         self.options = options
+        surelyShortString = (options.maxValueBytes - 2) / 6
         callbacks = .allocate(capacity: 1)
         callbacks.initialize(to: YajlCallbacks.table)
         guard let handle = yajl_alloc(callbacks, nil, YajlCallbacks.context(for: self)) else {
@@ -387,9 +391,16 @@ extension JSONParser {
             try body(handler)
             return 1
         } catch {
-            pendingError = error
-            return 0
+            return stop(error)
         }
+    }
+
+    /// Keeps a handler's error for `parse` and stops yajl. Out of line: copying the error
+    /// inside every callback gave each a large stack frame to set up on every event.
+    @inline(never)
+    fileprivate func stop(_ error: SluiceError) -> Int32 {
+        pendingError = error
+        return 0
     }
 
     /// Whether a string (or key) of `length` decoded bytes just lexed is over the limit in the
@@ -397,8 +408,11 @@ extension JSONParser {
     /// most `6 * length + 2`, so they are counted only in between.
     @inline(__always)
     fileprivate func refusesString(length: Int) -> Bool {
-        let limit = options.maxValueBytes
-        if length <= (limit - 2) / 6 { return false }
+        length > surelyShortString && refusesLongString()
+    }
+
+    @inline(never)
+    private func refusesLongString() -> Bool {
         if let start = oversizedToken(endingAt: consumedOffset) {
             pendingError = tooLarge(at: start)
             return true

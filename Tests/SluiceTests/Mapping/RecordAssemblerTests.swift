@@ -70,6 +70,30 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         #expect(sink.records.map { [$0.line, $0.column] } == [[1, 2], [2, 2]])
     }
 
+    /// Keys are matched by their first and last bytes as words up to 16 bytes, and by all
+    /// their bytes beyond: a key of each length class, each followed by a key of the same
+    /// length that differs in its middle byte only (beyond 16 bytes, a byte neither word
+    /// holds), which must be skipped; and one longer key that no attribute maps.
+    @Test func keysOfEveryLengthMatchExactly() throws {
+        let names = ["k", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop",
+                     "abcdefghijklmnopq", "abcdefghijklmnopqrstuvwx"]
+        let entity = Model.Entity(name: "K", attributes: names.enumerated().map { index, name in
+            .init(name: "a\(index)", type: .integer, keys: [JSONKeyPath(parsing: name)])
+        })
+        func nearMiss(_ name: String) -> String {
+            var bytes = Array(name.utf8)
+            let at = bytes.count <= 1 ? 0 : bytes.count / 2  // the middle: inside neither word above 16 bytes
+            bytes[at] = bytes[at] == UInt8(ascii: "Z") ? UInt8(ascii: "Y") : UInt8(ascii: "Z")
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let members = names.enumerated().map { index, name in #""\#(name)": \#(index), "\#(nearMiss(name))": -1"# }
+        let sink = try assemble("{" + members.joined(separator: ", ") + #", "abcdefghijklmnopqrstuvwxy": -2}"#,
+                                model: Model(entities: [entity]))
+        #expect(sink.rejections == [])
+        #expect(sink.records.count == 1)
+        for index in names.indices { #expect(sink.records.first?.values["a\(index)"] == .some(.integer(Int64(index)))) }
+    }
+
     @Test func theFirstListedFallbackKeyPresentWinsEvenWhenNullOrLater() throws {
         let sink = try assemble(#"{"name": "B", "stop_name": null} {"name": "C"} {"stop_name": "D", "name": "E"}"#, model: model)
         #expect(sink.records.map { $0.values["name"] } == [.some(.null), .some(.text("C")), .some(.text("D"))])

@@ -39,6 +39,28 @@ extension StoreTests {
             ])
         }
 
+        /// Where SQLite would number rows otherwise (an `AUTOINCREMENT` table remembers pks
+        /// past the largest one), each row still gets the pk it was numbered with.
+        @Test func rowsKeepTheirNumbersInAnAutoincrementTable() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("""
+                CREATE TABLE t (pk INTEGER PRIMARY KEY AUTOINCREMENT, id INTEGER, name TEXT);
+                INSERT INTO t VALUES (100, 0, 'gone'); DELETE FROM t; INSERT INTO t VALUES (41, 0, 'old');
+                """)
+            let inserter = try RowInserter(table: "t", columns: ["id", "name"], defaults: [nil, nil], connection: connection)
+            var arena: [UInt8] = []
+            let cells = Self.cells((1...70).map { (Int64($0), "n\($0)") }, arena: &arena)
+            let pks = try Self.withRows(cells, arena) { rows in
+                let pks = try (0..<70).map { try inserter.insert($0, of: rows) }
+                try inserter.flush(rows)
+                return pks
+            }
+            #expect(pks == Array(42...111))
+            #expect(try connection.rows("SELECT min(pk), max(pk), count(*) FROM t WHERE id > 0 AND pk = id + 41") == [
+                [.integer(42), .integer(111), .integer(70)],
+            ])
+        }
+
         @Test func aLookupFindsRowsByIdentityAndAnUpdateWritesOnlyWhatChanged() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("""

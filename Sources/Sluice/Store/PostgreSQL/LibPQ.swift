@@ -29,6 +29,9 @@ struct LibPQ: @unchecked Sendable {
     let getlength: @convention(c) (Result?, Int32, Int32) -> Int32
     let resultErrorField: @convention(c) (Result?, Int32) -> UnsafeMutablePointer<CChar>?
     let clear: @convention(c) (Result?) -> Void
+    let getCancel: @convention(c) (Connection?) -> OpaquePointer?
+    let cancel: @convention(c) (OpaquePointer?, UnsafeMutablePointer<CChar>?, Int32) -> Int32
+    let freeCancel: @convention(c) (OpaquePointer?) -> Void
 
     /// Loaded on first use, once per process.
     static let shared: Swift.Result<LibPQ, SluiceError> = {
@@ -65,5 +68,8 @@ struct LibPQ: @unchecked Sendable {
         getlength = try library.function("PQgetlength")
         resultErrorField = try library.function("PQresultErrorField")
         clear = try library.function("PQclear")
+        getCancel = try library.function("PQgetCancel")
+        cancel = try library.function("PQcancel")
+        freeCancel = try library.function("PQfreeCancel")
     }
 }

@@ -15,6 +15,11 @@ final class PostgresConnection {
     let displayName: String
     private let pq: LibPQ
     private var connection: OpaquePointer?
+    /// Where the server says the last failed statement failed (its CONTEXT: `COPY t, line
+    /// 3, column c: "x"`), if it said.
+    private(set) var lastErrorContext: String?
+    /// The `COPY` sent without waiting whose results are still to be read.
+    private var unsettledCopy: String?
 
     /// Connects; libpq reads the `PG*` environment variables and `~/.pgpass` for what `uri`
     /// leaves out. Throws `.cannotCreate` with libpq's reason.
@@ -46,6 +51,12 @@ final class PostgresConnection {
 
     var isClosed: Bool { connection == nil }
 
+    /// Watches `shouldStop` and cancels the running statement once it is true
+    /// (`PostgresCancelWatcher`); the caller stops it before closing the connection.
+    func cancelWatcher(_ shouldStop: @escaping () -> Bool) -> PostgresCancelWatcher? {
+        PostgresCancelWatcher(pq: pq, connection: handle, shouldStop: shouldStop)
+    }
+
     private var handle: OpaquePointer {
         guard let connection else { preconditionFailure("PostgreSQL connection used after close()") }  // our bug
         return connection
@@ -54,13 +65,15 @@ final class PostgresConnection {
     /// Runs one or more `;`-separated statements without parameters; returns the last result.
     @discardableResult
     func execute(_ sql: String) throws(SluiceError) -> PostgresResult {
-        try check(pq.exec(handle, sql), sql: sql)
+        try settle()
+        return try check(pq.exec(handle, sql), sql: sql)
     }
 
     /// Runs one statement with `$1`… parameters in text form (nil: NULL); results in text form.
     @discardableResult
     func query(_ sql: String, _ parameters: [String?]) throws(SluiceError) -> PostgresResult {
         guard !parameters.isEmpty else { return try execute(sql) }
+        try settle()
         // The parameters' bytes, each NUL-terminated, in one buffer that outlives the call.
         var buffer: [CChar] = []
         var offsets: [Int?] = []
@@ -79,8 +92,13 @@ final class PostgresConnection {
         return try check(result, sql: sql)
     }
 
-    /// Runs `COPY … FROM STDIN` (text format) with `data` as its rows.
-    func copy(_ sql: String, _ data: [UInt8]) throws(SluiceError) {
+    /// Runs `COPY … FROM STDIN` with `data` as its rows (in the format `sql` names). Without
+    /// `waiting`, it returns once the rows are sent, while the server may still be writing the
+    /// last of them: the writer thread can prepare its next batch meanwhile. Its outcome is
+    /// then read before the connection's next statement, which throws the COPY's error if
+    /// it failed (`settle()`).
+    func copy(_ sql: String, _ data: [UInt8], waiting: Bool = true) throws(SluiceError) {
+        try settle()
         let start = PostgresResult(pq.exec(handle, sql), pq)
         guard start.status == PGRES_COPY_IN else {
             throw error(start, sql: sql)
@@ -98,6 +116,22 @@ final class PostgresConnection {
             sent += count
         }
         let ended = pq.putCopyEnd(handle, sent == data.count ? nil : "sluice: could not send the rows")
+        if !waiting, ended == 1, sent == data.count {
+            unsettledCopy = sql
+            return
+        }
+        try readCopyResults(sql)
+        if ended != 1 || sent != data.count { throw lostConnection() }
+    }
+
+    /// Reads the outcome of a `COPY` sent without waiting, if one is out.
+    func settle() throws(SluiceError) {
+        guard let sql = unsettledCopy else { return }
+        unsettledCopy = nil
+        try readCopyResults(sql)
+    }
+
+    private func readCopyResults(_ sql: String) throws(SluiceError) {
         var failure: SluiceError?
         // Every result of the COPY must be read before the connection takes another command.
         while let next = pq.getResult(handle) {
@@ -105,7 +139,6 @@ final class PostgresConnection {
             if failure == nil, result.status != PGRES_COMMAND_OK { failure = error(result, sql: sql) }
         }
         if let failure { throw failure }
-        if ended != 1 || sent != data.count { throw lostConnection() }
     }
 
     private func check(_ handle: OpaquePointer?, sql: String) throws(SluiceError) -> PostgresResult {
@@ -123,6 +156,7 @@ final class PostgresConnection {
         let state = result.field(UInt8(ascii: "C")) ?? ""
         let message = result.field(UInt8(ascii: "M")) ?? Self.oneLine(String(cString: pq.errorMessage(handle)!))
         let detail = result.field(UInt8(ascii: "D")).map { " (\($0))" } ?? ""
+        lastErrorContext = result.field(UInt8(ascii: "W"))
         let subject = "cannot write database '\(displayName)': \(Self.oneLine(message + detail))"
         switch state.prefix(2) {
         case "22", "23": return SluiceError(.data, subject)

@@ -19,8 +19,16 @@ final class PostgresEntityRows: EntityRowStore {
     private let keys: String
     private let staged: String
     private var sequence: String?
+    /// Whether the sequence counts by 1, so a batch's pks can be taken as one range.
+    private var countsByOne = false
     /// Reused per batch.
     private var copy = CopyText()
+    /// The columns' binary forms (the pk's first), when every column has one (`CopyBinary`).
+    private let binaryTypes: [CopyBinary.ColumnType]?
+    private var binary = CopyBinary()
+    /// `defaults` as cells, their bytes in `defaultArena`.
+    private let defaultCells: [Cell?]
+    private let defaultArena: [UInt8]
 
     init(table: String, columns: [TableDefinition.ColumnDefinition], defaults: [ColumnValue?], identity: [Int],
          number: Int, connection: PostgresConnection) throws(SluiceError)
@@ -31,6 +39,11 @@ final class PostgresEntityRows: EntityRowStore {
         self.defaults = defaults
         self.identity = identity
         isJSON = columns.map { $0.attributeType == .json }
+        let types = columns.map { CopyBinary.ColumnType(postgresType: PostgresSchema.type(of: $0)) }
+        binaryTypes = types.contains(nil) ? nil : [.bigint] + types.map { $0! }
+        var arena: [UInt8] = []
+        defaultCells = defaults.map { $0.map { Cell($0, in: &arena) } }
+        defaultArena = arena
         keys = quoteIdentifier("sluice_keys_\(number)")
         staged = quoteIdentifier("sluice_rows_\(number)")
         var keyColumns = ["\"n\" integer"]
@@ -65,21 +78,68 @@ final class PostgresEntityRows: EntityRowStore {
 
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
         guard !records.isEmpty else { return }
-        let numbers = try connection.query("SELECT nextval($1::regclass) FROM generate_series(1, $2)",
-                                           [try sequenceName(), String(records.count)])
+        try takePKs(for: records, into: &pks)
+        let names = (["pk"] + columns).map(quoteIdentifier).joined(separator: ", ")
+        if let binaryTypes, encodeBinary(records, of: rows, pks: pks, types: binaryTypes) {
+            try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN (FORMAT binary)", binary.bytes, waiting: false)
+            return
+        }
         copy.removeAll()
-        for (offset, record) in records.enumerated() {
-            guard let pk = Int64(numbers.text(offset, 0)) else { continue }
-            pks[record] = pk
-            copy.append(pk)
+        for record in records {
+            copy.append(pks[record])
             for column in 0..<rows.width {
                 let cell = rows[record, column]
                 if cell.isMissing, let value = defaults[column] { copy.append(value) } else { copy.append(cell, in: rows.arena) }
             }
             copy.endRow()
         }
-        let names = (["pk"] + columns).map(quoteIdentifier).joined(separator: ", ")
-        try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN", copy.bytes)
+        try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN", copy.bytes, waiting: false)
+    }
+
+    /// The rows in binary form (`binary`); false when a cell does not fit its column's.
+    private func encodeBinary(_ records: [Int], of rows: CellRows, pks: [Int64], types: [CopyBinary.ColumnType]) -> Bool {
+        binary.removeAll()
+        return defaultArena.withUnsafeBytes { defaultBytes in
+            for record in records {
+                binary.beginRow(fields: types.count)
+                binary.append(pks[record])
+                for column in 0..<rows.width {
+                    var cell = rows[record, column]
+                    var arena = rows.arena
+                    if cell.isMissing, let value = defaultCells[column] {
+                        cell = value
+                        arena = defaultBytes
+                    }
+                    guard binary.append(cell, as: types[column + 1], in: arena) else { return false }
+                }
+            }
+            binary.finish()
+            return true
+        }
+    }
+
+    /// Gives each of `records` a new pk from the table's sequence: one range taken with one
+    /// `setval` when the sequence counts by 1 (other sessions cannot insert meanwhile: the
+    /// import holds the table's lock), else one `nextval` per row.
+    private func takePKs(for records: [Int], into pks: inout [Int64]) throws(SluiceError) {
+        let sequence = try sequenceName()
+        if countsByOne {
+            let last = try connection.query("SELECT setval($1::regclass, nextval($1::regclass) + $2::bigint - 1)",
+                                            [sequence, String(records.count)])
+            guard let end = Int64(last.text(0, 0)) else { throw unreadableSequence() }
+            for (offset, record) in records.enumerated() { pks[record] = end - Int64(records.count - 1 - offset) }
+            return
+        }
+        let numbers = try connection.query("SELECT nextval($1::regclass) FROM generate_series(1, $2)", [sequence, String(records.count)])
+        for (offset, record) in records.enumerated() {
+            guard let pk = Int64(numbers.text(offset, 0)) else { throw unreadableSequence() }
+            pks[record] = pk
+        }
+    }
+
+    private func unreadableSequence() -> SluiceError {
+        SluiceError(.cannotCreate, "cannot write database '\(connection.displayName)': the sequence of table "
+            + "\(quoteIdentifier(table)) gave no number")
     }
 
     func update(_ changes: [RowChange], of rows: CellRows) throws(SluiceError) {
@@ -113,6 +173,8 @@ final class PostgresEntityRows: EntityRowStore {
                 + "\(quoteIdentifier(table)) has no sequence for \"pk\" (make it GENERATED BY DEFAULT AS IDENTITY)")
         }
         sequence = result.text(0, 0)
+        countsByOne = try connection.query("SELECT seqincrement = 1 FROM pg_sequence WHERE seqrelid = $1::regclass",
+                                           [sequence!]).text(0, 0) == "t"
         return sequence!
     }
 }

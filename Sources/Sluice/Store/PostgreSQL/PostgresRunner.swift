@@ -28,6 +28,30 @@ final class PostgresRunner: SQLRunning {
         try connection.execute(sql)
     }
 
+    /// One statement for the batch's links of `plan` (`docs/postgresql.md`, how rows are
+    /// written): the pairs go as two `bigint[]` parameters, `unnest`ed into rows joined on the
+    /// pk (the planner sees how many).
+    func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int {
+        let sources = "{" + pairs.map { String($0.source) }.joined(separator: ",") + "}"
+        let targets = "{" + pairs.map { String($0.target) }.joined(separator: ",") + "}"
+        let links = "unnest($1::bigint[], $2::bigint[]) AS l(\"source_pk\", \"target_pk\")"
+        let sql: String
+        switch plan.storage {
+        case .column(_, let name):
+            let column = quoteIdentifier(name)
+            sql = "UPDATE \(quoteIdentifier(plan.sourceTable)) AS s SET \(column) = l.\"target_pk\" FROM \(links) "
+                + "WHERE s.\"pk\" = l.\"source_pk\" AND s.\(column) IS DISTINCT FROM l.\"target_pk\""
+        case .inverse(let name):
+            let column = quoteIdentifier(name)
+            sql = "UPDATE \(quoteIdentifier(plan.targetTable)) AS t SET \(column) = l.\"source_pk\" FROM \(links) "
+                + "WHERE t.\"pk\" = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
+        case .join(let table, let sourceColumn, let targetColumn):
+            sql = "INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))) "
+                + "SELECT DISTINCT l.\"source_pk\", l.\"target_pk\" FROM \(links) ON CONFLICT DO NOTHING"
+        }
+        return try connection.query(sql, [sources, targets]).changes
+    }
+
     private func postgres(_ sql: String) -> String {
         if let done = translated[sql] { return done }
         if translated.count >= 256 { translated.removeAll() }

@@ -18,6 +18,7 @@ final class PostgresStore: ImportStore {
     private var tables: [String: TableDefinition] = [:]
     private var entityCount = 0
     private var finished = false
+    private var watcher: PostgresCancelWatcher?
 
     init(uri: String, schema: String) throws(SluiceError) {
         guard !schema.isEmpty else { throw SluiceError(.usage, "the schema name (--schema) is empty") }
@@ -43,11 +44,21 @@ final class PostgresStore: ImportStore {
         }
     }
 
+    deinit {
+        watcher?.stop()
+    }
+
     var displayName: String { connection.displayName }
     var sql: any SQLRunning { runner }
 
-    /// Cancellation is checked between chunks and batches; a statement runs to its end.
-    func setInterruptCheck(_ shouldStop: (() -> Bool)?) {}
+    /// Besides the engine's checks between chunks and batches, a watcher thread cancels the
+    /// statement running when `shouldStop` becomes true (one long `UPDATE` or index build).
+    func setInterruptCheck(_ shouldStop: (() -> Bool)?) {
+        watcher?.stop()
+        watcher = nil
+        guard let shouldStop, !connection.isClosed else { return }
+        watcher = connection.cancelWatcher(shouldStop)
+    }
 
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred] {
         for table in tables { self.tables[table.name] = table }
@@ -77,6 +88,12 @@ final class PostgresStore: ImportStore {
         }
     }
 
+    func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore {
+        let table = try PostgresFreeformTable(opening: name, connection: connection)
+        tables[name] = TableDefinition(name: name, columns: [])
+        return table
+    }
+
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore {
         try TouchedRows(sql: runner, entities: entities)
     }
@@ -98,6 +115,7 @@ final class PostgresStore: ImportStore {
     func commit(vacuum: Bool, willVacuum: () -> Void) throws(SluiceError) {
         precondition(!finished, "commit() after commit() or rollback()")  // our bug
         finished = true
+        setInterruptCheck(nil)
         defer { connection.close() }
         try connection.execute("COMMIT")
         if vacuum {
@@ -109,6 +127,7 @@ final class PostgresStore: ImportStore {
     func rollback() {
         guard !finished else { return }
         finished = true
+        setInterruptCheck(nil)
         // Closing is enough: the server rolls back a transaction whose connection ends.
         connection.close()
     }

@@ -131,12 +131,23 @@ struct CopyText {
     }
 
     mutating func append(_ value: ColumnValue) {
-        var arena: [UInt8] = []
-        let cell = Cell(value, in: &arena)
-        arena.withUnsafeBytes { append(cell, in: $0) }
+        switch value {
+        case .null: appendNull()
+        case .integer(let number): append(number)
+        case .real(let number):
+            separate()
+            bytes += String(number).utf8
+        case .text(let text):
+            separate()
+            appendEscaped(text.utf8)
+        case .blob(let blob):
+            separate()
+            bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "x")]
+            bytes += PostgresValues.hex(blob).utf8
+        }
     }
 
-    private mutating func appendEscaped(_ text: UnsafeRawBufferPointer) {
+    private mutating func appendEscaped(_ text: some Sequence<UInt8>) {
         for byte in text {
             switch byte {
             case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]

@@ -61,9 +61,11 @@ final class RowInserter {
             if rowsPerInsert > 1, queued.count == rowsPerInsert {
                 let insertMany = try manyRowsInsert()
                 for (offset, waiting) in queued.enumerated() {
-                    try bind(waiting.row, of: rows, pk: waiting.pk, to: insertMany, from: Int32(offset * (rows.width + 1) + 1))
+                    try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertMany,
+                             from: Int32(offset * (rows.width + 1) + 1))
                 }
                 try insertMany.runKeepingBindings()
+                assert(connection.lastInsertRowID == queued[queued.count - 1].pk, "SQLite numbered rows otherwise")
                 queued.removeAll(keepingCapacity: true)
             }
             return pk
@@ -83,10 +85,18 @@ final class RowInserter {
 
     private func insertQueued(_ rows: CellRows) throws(SQLiteError) {
         for waiting in queued {
-            try bind(waiting.row, of: rows, pk: waiting.pk, to: insertOne, from: 1)
+            try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertOne, from: 1)
             try insertOne.runKeepingBindings()
+            assert(connection.lastInsertRowID == waiting.pk, "SQLite numbered a row otherwise")
         }
         queued.removeAll(keepingCapacity: true)
+    }
+
+    /// What a numbered row binds for its pk: NULL where SQLite picks the same pk itself
+    /// (`RowNumbering.sqlitePicksTheSamePK`, which says why that is faster).
+    @inline(__always)
+    private func boundPK(_ pk: Int64) -> Int64? {
+        numbering.sqlitePicksTheSamePK ? nil : pk
     }
 
     private func manyRowsInsert() throws(SQLiteError) -> Statement {

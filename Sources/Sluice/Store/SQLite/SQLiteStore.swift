@@ -39,6 +39,10 @@ final class SQLiteStore: ImportStore {
 
     func pendingLinks() -> any PendingLinkStore { PendingLinks(sql: runner) }
 
+    func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore {
+        try FreeformTable(opening: name, in: database.connection)
+    }
+
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore {
         try TouchedRows(sql: runner, entities: entities)
     }
@@ -64,3 +68,14 @@ extension SQLRunner: SQLRunning {
 
 extension PendingLinks: PendingLinkStore {}
 extension TouchedRows: TouchedRowStore {}
+
+/// Rows go in one statement each as they come: nothing waits.
+extension FreeformTable: FreeformTableStore {
+    var columnLimitOwner: String { "SQLite's" }
+
+    func insert(_ values: [ColumnValue?], setting set: [Int], source: String, at position: InputPosition) throws(SluiceError) {
+        try insert(values, setting: set)
+    }
+
+    func flush() {}
+}
