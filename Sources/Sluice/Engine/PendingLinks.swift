@@ -64,7 +64,7 @@ final class PendingLinks {
             counts += repeatElement(0, count: plan.id + 1 - counts.count)
             buffered += repeatElement([], count: plan.id + 1 - buffered.count)
         }
-        let ordered = plan.positionColumn != nil
+        let ordered = plan.ordered
         if counts[plan.id] == 0 {
             try sql.execute("""
                 CREATE TEMP TABLE IF NOT EXISTS \(Self.table(plan.id)) (
@@ -119,7 +119,7 @@ final class PendingLinks {
     {
         var outcome = Outcome()
         guard waiting(plan.id) > 0, let column = plan.relatedByColumn else { return outcome }
-        try insertBuffered(plan.id, ordered: plan.positionColumn != nil)
+        try insertBuffered(plan.id, ordered: plan.ordered)
         let target = quoteIdentifier(plan.targetTable)
         let relatedBy = quoteIdentifier(column)
         let pending = Self.table(plan.id)

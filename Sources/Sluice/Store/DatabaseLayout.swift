@@ -90,8 +90,13 @@ public struct DatabaseLayout: Sendable {
         switch storage(of: relationship, in: entity, model: model) {
         case .column: return nil
         case .inverseColumn(_, let column): return positionColumn(ofToOne: column)
-        case .joinTable(_, let sourceColumn, _): return sourceColumn == "source_pk" ? "position" : "inverse_position"
+        case .joinTable(_, let sourceColumn, _): return positionColumn(ofJoinTableReadFrom: sourceColumn)
         }
+    }
+
+    /// The position column of a join table's side whose source is `sourceColumn`.
+    static func positionColumn(ofJoinTableReadFrom sourceColumn: String) -> String {
+        sourceColumn == "source_pk" ? "position" : "inverse_position"
     }
 
     /// The position column of a to-many stored in the to-one column `column`.

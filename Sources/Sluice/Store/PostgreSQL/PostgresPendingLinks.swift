@@ -23,7 +23,7 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
              order: Int64?) throws(SluiceError) {
-        let ordered = plan.positionColumn != nil
+        let ordered = plan.ordered
         if plan.id >= counts.count {
             counts += repeatElement(0, count: plan.id + 1 - counts.count)
             buffers += repeatElement(CopyText(), count: plan.id + 1 - buffers.count)
