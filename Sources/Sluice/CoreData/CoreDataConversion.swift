@@ -144,9 +144,8 @@ struct CoreDataConversion {
                                            keys: keys(of: relationship.name, in: relationship.userInfo))
         converted.inverse = inverse(of: relationship, from: entity, to: target)
         converted.relatedBy = relatedBy(of: relationship, to: target)
-        if let ordered = relationship.ordered {
-            notes.report("the order is not kept: Sluice stores to-many links without positions", at: ordered.location)
-        }
+        // Core Data writes `ordered="YES"` on to-manys only; on a to-one it would mean nothing.
+        if relationship.ordered != nil, relationship.isToMany { converted.ordered = true }
         for entry in relationship.userInfo where !Self.isKeyMapping(entry.key) && entry.key != "relatedByAttribute" {
             noteUnsupported(entry)
         }

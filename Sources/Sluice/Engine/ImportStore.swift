@@ -166,7 +166,9 @@ protocol FreeformTableStore: AnyObject {
 /// relationship at a time, each waiting link on its own.
 protocol PendingLinkStore: AnyObject {
     var isEmpty: Bool { get }
-    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition) throws(SluiceError)
+    /// `order`: an ordered to-many's place for the link (nil for any other relationship).
+    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
+             order: Int64?) throws(SluiceError)
     /// The to-ones of one record (`plans`, an entity's to-ones that link by id): `keys[i]` is
     /// the id of `plans[i]` when its link waits, nil otherwise; `decided[i]` says the record
     /// made or cleared that link itself. `existingRow`: the row was there before its batch, so
@@ -197,7 +199,7 @@ extension PendingLinkStore {
     func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
                    input: Int, position: InputPosition) throws(SluiceError) {
         for (plan, key) in zip(plans, keys) {
-            if let key { try add(plan: plan, source: source, key: key, input: input, position: position) }
+            if let key { try add(plan: plan, source: source, key: key, input: input, position: position, order: nil) }
         }
     }
 

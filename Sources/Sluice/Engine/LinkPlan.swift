@@ -30,6 +30,20 @@ struct LinkPlan {
     var relatedByIsIdentity = false
     var merge: Model.MergePolicy
     var unresolved: Model.UnresolvedPolicy
+    /// An ordered to-many (`LinkWriter+Ordered.swift`). A flag, not the column's name: a plan
+    /// is copied per link, and one more string to retain showed on W2.
+    var ordered = false
+
+    /// An ordered to-many's column, beside its links, that holds each link's place in the
+    /// list (`DatabaseLayout.positionColumn`); nil for links without order.
+    var positionColumn: String? {
+        guard ordered else { return nil }
+        switch storage {
+        case .column: return nil
+        case .inverse(let column): return DatabaseLayout.positionColumn(ofToOne: column)
+        case .join(_, let sourceColumn, _): return DatabaseLayout.positionColumn(ofJoinTableReadFrom: sourceColumn)
+        }
+    }
 
     /// A to-one that links by id: its link may wait for the second pass in the source's row
     /// of waiting to-ones (`PendingLinkStore.addToOnes`).
@@ -65,7 +79,8 @@ struct LinkPlan {
                     relatedByColumn: mapped.relatedBy.map { target.attributes[$0.attribute].column },
                     relatedByAttribute: mapped.relatedBy?.attribute,
                     relatedByIsIdentity: mapped.relatedBy.map { target.identity == [$0.attribute] } ?? false,
-                    merge: relationship.merge, unresolved: relationship.unresolved))
+                    merge: relationship.merge, unresolved: relationship.unresolved,
+                    ordered: layout.positionColumn(of: relationship, in: entity) != nil))
                 id += 1
             }
             result.append(plans)

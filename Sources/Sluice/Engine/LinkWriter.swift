@@ -206,6 +206,9 @@ final class LinkWriter {
             return 0
 
         case .inverse(let column):
+            if let position = plan.positionColumn {
+                return try writeOrdered(link, of: record, in: writer, plan: plan, position: position, writers: writers)
+            }
             let table = quoteIdentifier(plan.targetTable)
             let quoted = quoteIdentifier(column)
             // Both the unlinking below and `current` find rows by this column.
@@ -218,6 +221,9 @@ final class LinkWriter {
                                 unlink: "UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?1 AND \"pk\" = ?2")
 
         case .join(let table, let sourceColumn, let targetColumn):
+            if let position = plan.positionColumn {
+                return try writeOrdered(link, of: record, in: writer, plan: plan, position: position, writers: writers)
+            }
             let joinTable = quoteIdentifier(table)
             let sourceName = quoteIdentifier(sourceColumn)
             let targetName = quoteIdentifier(targetColumn)
@@ -275,7 +281,7 @@ final class LinkWriter {
 
     /// The row a link target names, if it is known now: a nested record's row, an id found
     /// in the database before the batch, or an id of a record of this batch.
-    private func resolve(_ target: LinkTarget, plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Int64? {
+    func resolve(_ target: LinkTarget, plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Int64? {
         switch target {
         case .record(let handle):
             return writers[handle.entity].pk(of: handle.index)
@@ -301,10 +307,12 @@ final class LinkWriter {
         return ids[key]
     }
 
-    private func deferLink(_ target: LinkTarget, of record: Int, in writer: EntityWriter, plan: LinkPlan) throws(SluiceError) {
+    /// `order`: an ordered to-many's place for the link (`LinkWriter+Ordered.swift`).
+    func deferLink(_ target: LinkTarget, of record: Int, in writer: EntityWriter, plan: LinkPlan,
+                   order: Int64? = nil) throws(SluiceError) {
         // A nested record always has its row by now; only ids can be waiting.
         guard case .key(let key) = target else { return }
         try pending.add(plan: plan, source: writer.pk(of: record), key: key,
-                        input: writer.source(of: record), position: writer.position(of: record))
+                        input: writer.source(of: record), position: writer.position(of: record), order: order)
     }
 }

@@ -37,6 +37,8 @@ final class PendingLinks {
     private static let rowsPerInsert = 128
     private static let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
     private static let rows = Array(repeating: row, count: rowsPerInsert).joined(separator: ", ")
+    private static let orderedRow = "(" + Array(repeating: "?", count: columns + 1).joined(separator: ", ") + ")"
+    private static let orderedRows = Array(repeating: orderedRow, count: rowsPerInsert).joined(separator: ", ")
 
     init(sql: SQLRunner) {
         self.sql = sql
@@ -55,15 +57,18 @@ final class PendingLinks {
     /// The temporary table of a relationship's waiting links.
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
-    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition) throws(SluiceError) {
+    /// `order`: an ordered to-many's place for the link, in a sixth column of its table.
+    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
+             order: Int64? = nil) throws(SluiceError) {
         if plan.id >= counts.count {
             counts += repeatElement(0, count: plan.id + 1 - counts.count)
             buffered += repeatElement([], count: plan.id + 1 - buffered.count)
         }
+        let ordered = plan.ordered
         if counts[plan.id] == 0 {
             try sql.execute("""
                 CREATE TEMP TABLE IF NOT EXISTS \(Self.table(plan.id)) (
-                  "source_pk" INTEGER NOT NULL, "key", "input" INTEGER, "line" INTEGER, "column" INTEGER);
+                  "source_pk" INTEGER NOT NULL, "key", "input" INTEGER, "line" INTEGER, "column" INTEGER\(ordered ? ", \"position\" INTEGER" : ""));
                 DELETE FROM \(Self.table(plan.id));
                 """)
         }
@@ -72,22 +77,27 @@ final class PendingLinks {
         buffered[plan.id].append(.integer(Int64(input)))
         buffered[plan.id].append(.integer(Int64(position.line)))
         buffered[plan.id].append(.integer(Int64(position.column)))
+        if ordered { buffered[plan.id].append(order.map(ColumnValue.integer) ?? .null) }
         counts[plan.id] += 1
-        if buffered[plan.id].count == Self.columns * Self.rowsPerInsert { try insertBuffered(plan.id) }
+        if buffered[plan.id].count == Self.columns(ordered) * Self.rowsPerInsert { try insertBuffered(plan.id, ordered: ordered) }
     }
 
+    private static func columns(_ ordered: Bool) -> Int { ordered ? columns + 1 : columns }
+
     /// Inserts a plan's buffered rows: full groups with one statement, the rest one by one.
-    private func insertBuffered(_ plan: Int) throws(SluiceError) {
+    private func insertBuffered(_ plan: Int, ordered: Bool) throws(SluiceError) {
         guard plan < buffered.count, !buffered[plan].isEmpty else { return }
         let rows = buffered[plan]
         let insert = "INSERT INTO \(Self.table(plan)) VALUES "
-        if rows.count == Self.columns * Self.rowsPerInsert {
-            try sql.run(insert + Self.rows, rows)
+        let columns = Self.columns(ordered)
+        if rows.count == columns * Self.rowsPerInsert {
+            try sql.run(insert + (ordered ? Self.orderedRows : Self.rows), rows)
         } else {
+            let row = ordered ? Self.orderedRow : Self.row
             var start = 0
             while start < rows.count {
-                try sql.run(insert + Self.row, rows[start..<start + Self.columns])
-                start += Self.columns
+                try sql.run(insert + row, rows[start..<start + columns])
+                start += columns
             }
         }
         buffered[plan].removeAll(keepingCapacity: true)
@@ -109,7 +119,7 @@ final class PendingLinks {
     {
         var outcome = Outcome()
         guard waiting(plan.id) > 0, let column = plan.relatedByColumn else { return outcome }
-        try insertBuffered(plan.id)
+        try insertBuffered(plan.id, ordered: plan.ordered)
         let target = quoteIdentifier(plan.targetTable)
         let relatedBy = quoteIdentifier(column)
         let pending = Self.table(plan.id)
@@ -159,26 +169,73 @@ final class PendingLinks {
                 """
         case .inverse(let name):
             let column = quoteIdentifier(name)
-            statement = """
-                UPDATE \(target) SET \(column) = p."source_pk"
-                FROM \(slice)
-                WHERE \(target).\(relatedBy) = p."key" AND \(target).\(column) IS NOT p."source_pk"
-                """
+            if let position = plan.positionColumn {
+                let place = quoteIdentifier(position)
+                statement = """
+                    UPDATE \(target) SET \(column) = p."source_pk", \(place) = p."position"
+                    FROM \(slice)
+                    WHERE \(target).\(relatedBy) = p."key" AND (\(target).\(column) IS NOT p."source_pk" OR \(
+                        plan.merge == .replace ? "\(target).\(place) IS NOT p.\"position\"" : "\(target).\(place) IS NULL"))
+                    """
+            } else {
+                statement = """
+                    UPDATE \(target) SET \(column) = p."source_pk"
+                    FROM \(slice)
+                    WHERE \(target).\(relatedBy) = p."key" AND \(target).\(column) IS NOT p."source_pk"
+                    """
+            }
         case .join(let table, let sourceColumn, let targetColumn):
+            if let position = plan.positionColumn {
+                return try linkInOrder(plan, joinTable: table, sourceColumn: sourceColumn, targetColumn: targetColumn,
+                                       position: position, slice: slice, target: target, relatedBy: relatedBy, done: done)
+            }
             statement = """
                 INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
                 SELECT p."source_pk", t."pk" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
                 """
         }
+        return try bySlices(plan, [statement], done: done)
+    }
+
+    /// Runs `statements` (binding a slice's first and last rowid) over each slice of the
+    /// waiting links of `plan`; returns the rows they changed.
+    private func bySlices(_ plan: LinkPlan, _ statements: [String], done: (Int) -> Void) throws(SluiceError) -> Int {
         let total = waiting(plan.id)
         var changed = 0
         var first = 1
         while first <= total {
             let last = min(total, first + Self.linksPerSlice - 1)
-            changed += try sql.run(statement, [.integer(Int64(first)), .integer(Int64(last))])
+            for statement in statements {
+                changed += try sql.run(statement, [.integer(Int64(first)), .integer(Int64(last))])
+            }
             done(last)
             first = last + 1
         }
         return changed
+    }
+
+    /// An ordered to-many's join rows: the new links with their places, then the places of
+    /// links already there (any other place under `replace`, none yet under `add`). A waiting
+    /// link changes one row at most, in one of the two.
+    private func linkInOrder(_ plan: LinkPlan, joinTable: String, sourceColumn: String, targetColumn: String,
+                             position: String, slice: String, target: String, relatedBy: String,
+                             done: (Int) -> Void) throws(SluiceError) -> Int
+    {
+        let table = quoteIdentifier(joinTable)
+        let sourceName = quoteIdentifier(sourceColumn)
+        let targetName = quoteIdentifier(targetColumn)
+        let place = quoteIdentifier(position)
+        let condition = plan.merge == .replace ? "\(table).\(place) IS NOT p.\"position\"" : "\(table).\(place) IS NULL"
+        return try bySlices(plan, [
+            """
+            INSERT OR IGNORE INTO \(table) (\(sourceName), \(targetName), \(place))
+            SELECT p."source_pk", t."pk", p."position" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+            """,
+            """
+            UPDATE \(table) SET \(place) = p."position"
+            FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+            WHERE \(table).\(sourceName) = p."source_pk" AND \(table).\(targetName) = t."pk" AND \(condition)
+            """,
+        ], done: done)
     }
 }

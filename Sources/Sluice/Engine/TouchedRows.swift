@@ -80,6 +80,13 @@ final class TouchedRows {
                 WHERE "pk" NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)
                 """, [.integer(Int64(entity))] + members.map { .text($0) })
             let gone = "(SELECT \"pk\" FROM \"sluice_gone\")"
+            // An ordered to-many's places go with its links, before the to-one's own plan
+            // clears the column they are found by.
+            for plan in plans.joined() where plan.source == entity {
+                guard case .inverse(let name) = plan.storage, let position = plan.positionColumn else { continue }
+                try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL, "
+                    + "\(quoteIdentifier(position)) = NULL WHERE \(quoteIdentifier(name)) IN \(gone)", [])
+            }
             for plan in plans.joined() where plan.target == entity || plan.source == entity {
                 switch plan.storage {
                 case .column(_, let name) where plan.target == entity:

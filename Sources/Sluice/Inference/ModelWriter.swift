@@ -83,6 +83,7 @@ enum ModelWriter {
         }
         if let map = relationship.map { members.append(.init("map", .string(map))) }
         if let position = relationship.position { members.append(.init("position", .string(position))) }
+        if relationship.ordered { members.append(.init("ordered", .bool(true))) }
         if relationship.merge != .add { members.append(.init("merge", .string(relationship.merge.rawValue))) }
         if relationship.unresolved != .null { members.append(.init("unresolved", .string(relationship.unresolved.rawValue))) }
         return .object(members)

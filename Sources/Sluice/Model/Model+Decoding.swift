@@ -111,6 +111,7 @@ struct RelationshipDraft {
     var columnLocation: ModelLocation
     var mapLocation: ModelLocation?
     var positionLocation: ModelLocation?
+    var orderedLocation: ModelLocation?
 }
 
 // MARK: - Decoder
@@ -361,6 +362,7 @@ struct ModelDecoder {
         }
         guard let fields = fields(of: value, at: location, allowed: [
             "entity", "toMany", "key", "relatedBy", "inverse", "column", "merge", "unresolved", "map", "position",
+            "ordered",
         ]) else { return draft }
         if let field = fields["entity"] {
             draft.entityLocation = field.location
@@ -410,6 +412,13 @@ struct ModelDecoder {
             }
             if !relationship.toMany {
                 report("only to-many relationships take a merge policy", at: field.location)
+            }
+        }
+        if let field = fields["ordered"], let flag = bool(field.value, at: field.location) {
+            relationship.ordered = flag
+            draft.orderedLocation = field.location
+            if flag && !relationship.toMany {
+                report("only a to-many relationship can be ordered (a to-one has one target)", at: field.location)
             }
         }
         if let field = fields["unresolved"], let text = string(field.value, at: field.location) {

@@ -167,6 +167,9 @@ struct ModelValidator {
         if let inverseName = relationship.inverse {
             let targetRelationships = model.inheritedRelationships(of: target.name)
             if let inverse = targetRelationships.first(where: { $0.name == inverseName }) {
+                if relationship.ordered, relationship.toMany, !inverse.toMany, let location = draft.orderedLocation {
+                    validatePositionColumn(of: inverse, target: target, in: model, at: location, into: &problems)
+                }
                 if !inverse.entity.isEmpty, model.familyRoot(of: inverse.entity) != model.familyRoot(of: entity.name) {
                     problems.report(
                         "\(ModelProblem.quote(inverseName)) of \(target.name) relates to "
@@ -178,6 +181,19 @@ struct ModelValidator {
                                     + NameSuggestion.didYouMean(inverseName, among: targetRelationships.map(\.name)),
                                 at: draft.inverseLocation)
             }
+        }
+    }
+
+    /// An ordered to-many stored by its inverse keeps its order in a column of the target's
+    /// table (`DatabaseLayout.positionColumn`), which no attribute or to-one may use.
+    private func validatePositionColumn(of inverse: Model.Relationship, target: EntityDraft, in model: Model,
+                                        at location: ModelLocation, into problems: inout ModelProblemCollector) {
+        let column = DatabaseLayout.positionColumn(ofToOne: inverse.column)
+        let taken = model.inheritedAttributes(of: target.name).map { ("attribute \($0.name)", $0.column) }
+            + model.inheritedRelationships(of: target.name).filter { !$0.toMany }.map { ("relationship \($0.name)", $0.column) }
+        if let owner = taken.first(where: { Self.fold($0.1) == Self.fold(column) }) {
+            problems.report("the order is kept in \(target.name)'s column \(ModelProblem.quote(column)), which is also the "
+                                + "column of \(owner.0): rename that column", at: location)
         }
     }
 

@@ -174,12 +174,16 @@ extension Model {
         /// A to-many whose elements' place in their array (from 0) goes to this attribute of the
         /// target, so that nested records without ids of their own have an identity.
         public var position: String?
+        /// A to-many whose links keep the order of the input's array, in a position column
+        /// (`docs/model.md`, ordered relationships).
+        public var ordered: Bool
 
         public init(name: String, entity: String, toMany: Bool = false, keys: [JSONKeyPath]? = nil,
                     relatedBy: String? = nil, inverse: String? = nil, column: String? = nil,
                     merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null, map: String? = nil,
-                    position: String? = nil) {
+                    position: String? = nil, ordered: Bool = false) {
             self.map = map
+            self.ordered = ordered
             self.position = position
             self.name = name
             self.entity = entity

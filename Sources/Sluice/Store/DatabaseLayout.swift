@@ -49,6 +49,15 @@ public struct DatabaseLayout: Sendable {
                 }
             }
         }
+        // An ordered to-many's position column, on the table that holds its links.
+        for entity in model.entities {
+            for relationship in entity.relationships {
+                guard let position = Self.positionColumn(of: relationship, in: entity, model: model),
+                      let index = tables.firstIndex(where: { $0.name == Self.linkTable(of: relationship, in: entity, model: model) }),
+                      !tables[index].columns.contains(where: { $0.name == position }) else { continue }
+                tables[index].columns.append(.init(name: position, sqlType: "INTEGER"))
+            }
+        }
         tables.append(Self.importsTable)
         self.tables = tables
     }
@@ -65,6 +74,40 @@ public struct DatabaseLayout: Sendable {
 
     public func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> RelationshipStorage {
         Self.storage(of: relationship, in: entity, model: model)
+    }
+
+    /// The column that keeps an ordered to-many's order (`docs/database-layout.md`, ordered
+    /// relationships); nil for any other relationship.
+    public func positionColumn(of relationship: Model.Relationship, in entity: Model.Entity) -> String? {
+        Self.positionColumn(of: relationship, in: entity, model: model)
+    }
+
+    /// Beside the link it orders: `"<to-one>_position"` in the target's table for a to-many
+    /// stored by its inverse (`owner_pk` → `owner_position`); in a join table `"position"` for
+    /// the side that owns it, `"inverse_position"` for the other side of a shared many-to-many.
+    static func positionColumn(of relationship: Model.Relationship, in entity: Model.Entity, model: Model) -> String? {
+        guard relationship.toMany, relationship.ordered else { return nil }
+        switch storage(of: relationship, in: entity, model: model) {
+        case .column: return nil
+        case .inverseColumn(_, let column): return positionColumn(ofToOne: column)
+        case .joinTable(_, let sourceColumn, _): return positionColumn(ofJoinTableReadFrom: sourceColumn)
+        }
+    }
+
+    /// The position column of a join table's side whose source is `sourceColumn`.
+    static func positionColumn(ofJoinTableReadFrom sourceColumn: String) -> String {
+        sourceColumn == "source_pk" ? "position" : "inverse_position"
+    }
+
+    /// The position column of a to-many stored in the to-one column `column`.
+    static func positionColumn(ofToOne column: String) -> String {
+        (column.hasSuffix("_pk") ? String(column.dropLast(3)) : column) + "_position"
+    }
+
+    private static func linkTable(of relationship: Model.Relationship, in entity: Model.Entity, model: Model) -> String {
+        switch storage(of: relationship, in: entity, model: model) {
+        case .column(let table, _), .inverseColumn(let table, _), .joinTable(let table, _, _): return table
+        }
     }
 
     // MARK: Building

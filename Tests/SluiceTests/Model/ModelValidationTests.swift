@@ -301,6 +301,24 @@ import Testing
         ])
     }
 
+    @Test func orderedIsForToManysAndItsColumnMustBeFree() {
+        let problems = modelProblems("""
+            { "entities": {
+                "Album": { "identity": "id", "attributes": { "id": "integer" }, "relationships": {
+                    "tracks": { "entity": "Track", "toMany": true, "inverse": "album", "ordered": true },
+                    "cover": { "entity": "Track", "ordered": true },
+                    "notOrdered": { "entity": "Track", "ordered": false },
+                    "odd": { "entity": "Track", "toMany": true, "ordered": "yes" } } },
+                "Track": { "identity": "id", "attributes": { "id": "integer", "album_position": "integer" },
+                           "relationships": { "album": { "entity": "Album" } } } } }
+            """)
+        #expect(problems == [
+            #"entities.Album.relationships.tracks.ordered: the order is kept in Track's column "album_position", which is also the column of attribute album_position: rename that column"#,
+            "entities.Album.relationships.cover.ordered: only a to-many relationship can be ordered (a to-one has one target)",
+            "entities.Album.relationships.odd.ordered: expected a boolean",
+        ])
+    }
+
     @Test func referencesToABrokenEntityAreNotCheckedFurther() {
         let problems = modelProblems("""
             { "root": "B", "entities": {

@@ -127,6 +127,31 @@ extension StoreTests {
                 == .joinTable(table: "routes_tags", sourceColumn: "source_pk", targetColumn: "target_pk"))
         }
 
+        /// An ordered to-many keeps its order beside its links: in the target's table for one
+        /// stored by its inverse, in the join table otherwise (`inverse_position` for the side
+        /// that reads a shared join table swapped). Unordered relationships get no column.
+        @Test func orderedToManysHaveAPositionColumn() {
+            let model = Model(entities: [
+                Entity(name: "Album", identity: ["id"], attributes: [Attribute(name: "id", type: .string)], relationships: [
+                    Relationship(name: "tracks", entity: "Track", toMany: true, inverse: "album", ordered: true),
+                    Relationship(name: "tags", entity: "Tag", toMany: true, inverse: "albums", ordered: true),
+                    Relationship(name: "plain", entity: "Tag", toMany: true),
+                ]),
+                Entity(name: "Track", attributes: [Attribute(name: "id", type: .string)],
+                       relationships: [Relationship(name: "album", entity: "Album", inverse: "tracks")]),
+                Entity(name: "Tag", attributes: [Attribute(name: "id", type: .string)],
+                       relationships: [Relationship(name: "albums", entity: "Album", toMany: true, inverse: "tags", ordered: true)]),
+            ])
+            let layout = DatabaseLayout(model)
+            #expect(layout.table(named: "Track")?.columns.map(\.name) == ["pk", "id", "album_pk", "album_position"])
+            #expect(layout.table(named: "Album_tags")?.columns.map(\.name)
+                == ["source_pk", "target_pk", "position", "inverse_position"])
+            #expect(layout.table(named: "Album_plain")?.columns.map(\.name) == ["source_pk", "target_pk"])
+            let album = model.entities[0], tag = model.entities[2]
+            #expect(album.relationships.map { layout.positionColumn(of: $0, in: album) } == ["album_position", "position", nil])
+            #expect(layout.positionColumn(of: tag.relationships[0], in: tag) == "inverse_position")
+        }
+
         @Test func identifiersAreQuoted() {
             #expect(quoteIdentifier("plain") == "\"plain\"")
             #expect(quoteIdentifier("a\"b") == "\"a\"\"b\"")

@@ -21,7 +21,9 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
-    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition) throws(SluiceError) {
+    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
+             order: Int64?) throws(SluiceError) {
+        let ordered = plan.ordered
         if plan.id >= counts.count {
             counts += repeatElement(0, count: plan.id + 1 - counts.count)
             buffers += repeatElement(CopyText(), count: plan.id + 1 - buffers.count)
@@ -29,7 +31,7 @@ final class PostgresPendingLinks: PendingLinkStore {
         if counts[plan.id] == 0 {
             try connection.execute("""
                 CREATE TEMP TABLE IF NOT EXISTS \(Self.table(plan.id)) ("n" bigint, "source_pk" bigint NOT NULL, \
-                "key" \(keyType(plan)), "input" integer, "line" bigint, "column" bigint);
+                "key" \(keyType(plan)), "input" integer, "line" bigint, "column" bigint\(ordered ? ", \"position\" bigint" : ""));
                 TRUNCATE \(Self.table(plan.id));
                 """)
         }
@@ -39,6 +41,7 @@ final class PostgresPendingLinks: PendingLinkStore {
         buffers[plan.id].append(Int64(input))
         buffers[plan.id].append(Int64(position.line))
         buffers[plan.id].append(Int64(position.column))
+        if ordered { buffers[plan.id].append(order.map(ColumnValue.integer) ?? .null) }
         buffers[plan.id].endRow()
         counts[plan.id] += 1
         if buffers[plan.id].bytes.count >= Self.bufferBytes { try send(plan.id) }
@@ -94,12 +97,40 @@ final class PostgresPendingLinks: PendingLinkStore {
                 """).changes
         case .inverse(let name):
             let column = quoteIdentifier(name)
+            if let position = plan.positionColumn {
+                let place = quoteIdentifier(position)
+                return try connection.execute("""
+                    UPDATE \(target) AS t SET \(column) = p."source_pk", \(place) = p."position"
+                    FROM \(pending) AS p
+                    WHERE t.\(relatedBy) = p."key" AND (t.\(column) IS DISTINCT FROM p."source_pk" OR \(
+                        plan.merge == .replace ? "t.\(place) IS DISTINCT FROM p.\"position\"" : "t.\(place) IS NULL"))
+                    """).changes
+            }
             return try connection.execute("""
                 UPDATE \(target) AS t SET \(column) = p."source_pk"
                 FROM \(pending) AS p
                 WHERE t.\(relatedBy) = p."key" AND t.\(column) IS DISTINCT FROM p."source_pk"
                 """).changes
         case .join(let table, let sourceColumn, let targetColumn):
+            if let position = plan.positionColumn {
+                // As SQLite's `PendingLinks`: new links with their places, then the places of
+                // links already there.
+                let join = quoteIdentifier(table)
+                let sourceName = quoteIdentifier(sourceColumn)
+                let targetName = quoteIdentifier(targetColumn)
+                let place = quoteIdentifier(position)
+                let condition = plan.merge == .replace ? "j.\(place) IS DISTINCT FROM p.\"position\"" : "j.\(place) IS NULL"
+                let inserted = try connection.execute("""
+                    INSERT INTO \(join) (\(sourceName), \(targetName), \(place))
+                    SELECT p."source_pk", t."pk", p."position" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                    ON CONFLICT DO NOTHING
+                    """).changes
+                return try inserted + connection.execute("""
+                    UPDATE \(join) AS j SET \(place) = p."position"
+                    FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                    WHERE j.\(sourceName) = p."source_pk" AND j.\(targetName) = t."pk" AND \(condition)
+                    """).changes
+            }
             return try connection.execute("""
                 INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
                 SELECT p."source_pk", t."pk" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
