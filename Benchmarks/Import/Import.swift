@@ -19,6 +19,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The same 300k rows with hooks (docs/library.md): a didImport that only counts, then a
+    // willImport that replaces one value. "Import flat 300k rows" above is the import without
+    // hooks, which must cost what it did before hooks existed.
+    let hooked: [(String, EntityHooks)] = [
+        ("didImport", EntityHooks(didImport: { _, pk in blackHole(pk) })),
+        ("willImport", EntityHooks(willImport: { record in record["pickup_type"] = .integer(0) })),
+    ]
+    for (name, hooks) in hooked {
+        Benchmark("Import flat 300k rows with \(name)", configuration: .sluice()) { benchmark, file in
+            let model = try! BenchFixtures.model(.flat)
+            benchmark.measureOnFreshDatabase("import-flat-\(name)") { database in
+                try BenchFixtures.importFile(file, model: model, into: database, hooks: ["StopTime": hooks])
+            }
+        } setup: {
+            try BenchFixtures.file(.flat, scale: 0.1)
+        }
+    }
+
     Benchmark("Parse only flat 300k rows", configuration: .sluice(iterations: 5)) { benchmark, file in
         for _ in benchmark.scaledIterations {
             benchmark.run { blackHole(try Benchmarking.countEvents(inFile: file)) }

@@ -52,9 +52,11 @@ public enum BenchFixtures {
     /// One whole import of a file (`sluice import --db database --model … file`).
     @discardableResult
     public static func importFile(_ file: String, model: Model, into database: String,
-                                  batchSize: Int = ImportOptions().batchSize) throws -> ImportReport {
+                                  batchSize: Int = ImportOptions().batchSize,
+                                  hooks: [String: EntityHooks] = [:]) throws -> ImportReport {
         var options = ImportOptions()
         options.batchSize = batchSize
+        options.hooks = hooks
         let importer = try Importer(databasePath: database, model: model, options: options)
         try importer.importFile(file)
         return try importer.finish()
