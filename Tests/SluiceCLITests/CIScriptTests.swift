@@ -1,0 +1,23 @@
+import SluiceTestSupport
+import Testing
+
+/// `.ci/run` installs its Debian packages itself, so that CI on a new machine never depends on
+/// the image; `scripts/install-deps` (the README's route) names the same packages.
+@Suite struct CIScriptTests {
+    @Test func ciInstallsWhatInstallDepsNames() throws {
+        let ci = try Self.packages(in: ".ci/run", after: "apt-get install -y")
+        let script = try Self.packages(in: "scripts/install-deps", after: "for package in")
+        #expect(ci.contains("libyajl-dev") && ci.contains("libsqlite3-dev"))
+        #expect(ci == script)
+    }
+
+    /// The words after `marker` on its line (line continuations joined), up to a `do`.
+    static func packages(in file: String, after marker: String) throws -> Set<String> {
+        let text = String(decoding: try PackageFiles.bytes(file), as: UTF8.self)
+            .replacingOccurrences(of: "\\\n", with: " ")
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(marker) }),
+              let range = line.range(of: marker) else { return [] }
+        let words = line[range.upperBound...].split(separator: " ").prefix { $0 != "do" }
+        return Set(words.map { String($0.hasSuffix(";") ? $0.dropLast() : $0) })
+    }
+}
