@@ -46,6 +46,11 @@ final class EntityWriter {
     /// empty for append-only. Kept beside the plan: read per record, and a stored array of the
     /// class is read without going through the plan struct.
     private let identity: [Int]
+    @exclusivity(unchecked) private var firstNewPK = FirstNewPK.unread
+    private enum FirstNewPK {
+        case unread
+        case read(Int64?)
+    }
 
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
          store: any ImportStore) throws(SluiceError) {
@@ -109,6 +114,16 @@ final class EntityWriter {
         case .append, .write: return true
         case .update, .merged: return false
         }
+    }
+
+    /// Whether the record's row is one this import inserted into a table where every row from
+    /// the import's first new pk up is new (`EntityRowStore.firstNewPK`).
+    func isNewRow(_ record: Int) -> Bool {
+        guard wasInserted(record) else { return false }
+        // Known from the first row inserted on, and then fixed.
+        if case .unread = firstNewPK { firstNewPK = .read(rows.firstNewPK) }
+        guard case .read(let first?) = firstNewPK else { return false }
+        return pk(of: record) >= first
     }
 
     /// Sets a to-one column before `write()`: the link goes in with the row.

@@ -50,6 +50,13 @@ protocol EntityRowStore: AnyObject {
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError)
     /// Writes the changed columns of existing rows.
     func update(_ changes: [RowChange], of rows: CellRows) throws(SluiceError)
+    /// Every row of the table with this pk or a larger one was inserted by this import (and
+    /// none before it); nil when the store cannot tell.
+    var firstNewPK: Int64? { get }
+}
+
+extension EntityRowStore {
+    var firstNewPK: Int64? { nil }
 }
 
 /// The columns of an existing row that a record changes.
@@ -173,8 +180,9 @@ protocol PendingLinkStore: AnyObject {
     /// the id of `plans[i]` when its link waits, nil otherwise; `decided[i]` says the record
     /// made or cleared that link itself. `existingRow`: the row was there before its batch, so
     /// links of an earlier record of the same row may be waiting, and this record's win.
+    /// `newRow`: this import inserted the row (`EntityWriter.isNewRow`).
     func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
-                   input: Int, position: InputPosition) throws(SluiceError)
+                   newRow: Bool, input: Int, position: InputPosition) throws(SluiceError)
     /// Whether to-ones of `entity` wait in `addToOnes`'s rows, which a later record of the
     /// same row must then update (false for a store that keeps no such rows).
     func hasWaitingToOnes(of entity: Int) -> Bool
@@ -197,7 +205,7 @@ protocol PendingLinkStore: AnyObject {
 
 extension PendingLinkStore {
     func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
-                   input: Int, position: InputPosition) throws(SluiceError) {
+                   newRow: Bool, input: Int, position: InputPosition) throws(SluiceError) {
         for (plan, key) in zip(plans, keys) {
             if let key { try add(plan: plan, source: source, key: key, input: input, position: position, order: nil) }
         }

@@ -77,7 +77,7 @@ public final class Importer {
             throw SluiceError(error)
         }
         let layout = DatabaseLayout(model)
-        let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout)
+        let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout, hooks: !options.hooks.isEmpty)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
                       tables: layout.tables) { store, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []

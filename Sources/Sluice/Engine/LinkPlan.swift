@@ -33,6 +33,8 @@ struct LinkPlan {
     /// An ordered to-many (`LinkWriter+Ordered.swift`). A flag, not the column's name: a plan
     /// is copied per link, and one more string to retain showed on W2.
     var ordered = false
+    /// A to-one whose bare id the source's row holds too (`keyColumn(…)`): the column, else nil.
+    var keyColumn: String?
 
     /// An ordered to-many's column, beside its links, that holds each link's place in the
     /// list (`DatabaseLayout.positionColumn`); nil for links without order.
@@ -52,8 +54,9 @@ struct LinkPlan {
         return false
     }
 
-    /// One plan per relationship of every entity: `plans[entity][relationship]`.
-    static func plans(model: Model, mapping: MappingPlan, layout: DatabaseLayout) -> [[LinkPlan]] {
+    /// One plan per relationship of every entity: `plans[entity][relationship]`. `hooks`: the
+    /// import runs hooks, which may change an attribute or a link on their own.
+    static func plans(model: Model, mapping: MappingPlan, layout: DatabaseLayout, hooks: Bool = false) -> [[LinkPlan]] {
         var id = 0
         var result: [[LinkPlan]] = []
         for (entityIndex, entity) in model.entities.enumerated() {
@@ -80,12 +83,35 @@ struct LinkPlan {
                     relatedByAttribute: mapped.relatedBy?.attribute,
                     relatedByIsIdentity: mapped.relatedBy.map { target.identity == [$0.attribute] } ?? false,
                     merge: relationship.merge, unresolved: relationship.unresolved,
-                    ordered: layout.positionColumn(of: relationship, in: entity) != nil))
+                    ordered: layout.positionColumn(of: relationship, in: entity) != nil,
+                    keyColumn: hooks ? nil : keyColumn(of: relationship, in: entity, entity: entityIndex, mapping: mapping,
+                                                       relatedBy: mapped.relatedBy.map { target.attributes[$0.attribute] })))
                 id += 1
             }
             result.append(plans)
         }
         return result
+    }
+
+    /// The column of the source's attribute that holds a to-one's bare id as the link looks it
+    /// up: read from the same keys, of the related-by attribute's type (string or integer, so
+    /// converted alike and compared alike), with no default (which would fill it where the
+    /// record names no id). In a row this import inserted, that column then holds the id
+    /// exactly where the link was given one, so a link that waits needs no copy of its id: the
+    /// second pass reads it from the row (`PendingLinks+ToOnes.swift`). Not for a family's
+    /// table, whose shapes may keep the attribute but not the relationship, or the reverse.
+    static func keyColumn(of relationship: Model.Relationship, in entity: Model.Entity, entity index: Int,
+                          mapping: MappingPlan, relatedBy: MappingPlan.AttributePlan?) -> String? {
+        guard !relationship.toMany, let relatedBy, relatedBy.type == .string || relatedBy.type == .integer,
+              mapping.shapes.count(where: { $0.storage == index }) == 1 else { return nil }
+        let attributes = mapping.entities[index].attributes
+        for (number, attribute) in entity.attributes.enumerated() where attribute.keys == relationship.keys {
+            guard number < attributes.count else { return nil }
+            let plan = attributes[number]
+            guard plan.type == relatedBy.type, plan.defaultValue == nil, !plan.defaultWhenMissing else { continue }
+            return plan.column
+        }
+        return nil
     }
 
     /// The to-one columns of an entity's rows, in relationship order.

@@ -14,10 +14,11 @@ final class LinkWriter {
     let indexes: SecondaryIndexes?
     // Read per link by the writer thread, which alone uses a link writer and never re-enters
     // it: no dynamic exclusivity checks (they were a twentieth of a cold import's writer).
-    /// Per plan id: ids found in the database before this batch's rows were written.
-    @exclusivity(unchecked) private var known: [Int: [ColumnValue: Int64]] = [:]
-    /// Per target entity and attribute: ids of the batch's own records, built when needed.
-    @exclusivity(unchecked) private var batchIDs: [Int: [ColumnValue: Int64]] = [:]
+    /// Per plan id: ids found in the database before this batch's rows were written. Arrays,
+    /// not dictionaries: read per link.
+    @exclusivity(unchecked) private var known: [[ColumnValue: Int64]]
+    /// Per plan id: ids of the batch's own records in the target, built when first needed.
+    @exclusivity(unchecked) private var batchIDs: [[ColumnValue: Int64]?]
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
     /// The links of the plan being written that are known now, made together
@@ -37,11 +38,14 @@ final class LinkWriter {
 
     init(plans: [[LinkPlan]], sql: any SQLRunning, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
+        let ids = (plans.joined().map(\.id).max() ?? -1) + 1
+        known = Array(repeating: [:], count: ids)
+        batchIDs = Array(repeating: nil, count: ids)
         waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
         toOneSlots = waitingToOnes.map { toOnes in
             toOnes.compactMap { plan in
                 guard case .column(let column, _) = plan.storage else { return nil }
-                return ToOneSlot(relationship: plan.relationship, column: column)
+                return ToOneSlot(relationship: plan.relationship, column: column, target: IDLookup(plan))
             }
         }
         let slots = waitingToOnes.map(\.count).max() ?? 0
@@ -57,8 +61,8 @@ final class LinkWriter {
 
     /// Forgets the ids looked up for the last batch.
     func beginBatch() {
-        known.removeAll(keepingCapacity: true)
-        batchIDs.removeAll(keepingCapacity: true)
+        for id in known.indices where !known[id].isEmpty { known[id].removeAll(keepingCapacity: true) }
+        for id in batchIDs.indices { batchIDs[id] = nil }
     }
 
     /// Looks up, per relationship of `entities`, the ids the batch's records name.
@@ -99,7 +103,7 @@ final class LinkWriter {
     func fillToOneColumns(of writer: EntityWriter, written: Set<Int>, writers: [EntityWriter]) {
         for plan in plans[writer.entity] {
             guard case .column(let column, _) = plan.storage else { continue }
-            let ids = known[plan.id] ?? [:]
+            let ids = known[plan.id]
             for record in 0..<writer.count where writer.isRepresentative(record) {
                 switch writer.link(record, plan.relationship) {
                 case .clear?:
@@ -158,7 +162,7 @@ final class LinkWriter {
                     continue
                 }
                 guard case .one(let target) = link else { continue }
-                if let pk = try resolve(target, plan: toOnes[slot], writers: writers) {
+                if let pk = resolve(target, slots[slot].target, writers: writers) {
                     toOnePairs[slot].append(LinkPair(source: writer.pk(of: record), target: pk))
                     toOneDecided[slot] = true
                     decides = true
@@ -172,7 +176,8 @@ final class LinkWriter {
             let existing = earlierMayWait && !writer.wasInserted(record)
             guard waits || (existing && decides) else { continue }
             try pending.addToOnes(toOnes, source: writer.pk(of: record), keys: toOneKeys, decided: toOneDecided,
-                                  existingRow: existing, input: writer.source(of: record), position: writer.position(of: record))
+                                  existingRow: existing, newRow: writer.isNewRow(record), input: writer.source(of: record),
+                                  position: writer.position(of: record))
         }
         // Targets known now, linked together per relationship (one statement on PostgreSQL).
         for slot in slots.indices where !toOnePairs[slot].isEmpty {
@@ -185,6 +190,21 @@ final class LinkWriter {
         var relationship: Int
         /// Among the row's columns.
         var column: Int
+        var target: IDLookup
+    }
+
+    /// What `resolve` reads of a plan: taken once, since copying a whole plan per link (its
+    /// strings retained and released) showed on W2's writer.
+    struct IDLookup {
+        var plan: Int
+        var target: Int
+        var attribute: Int?
+
+        init(_ plan: LinkPlan) {
+            self.plan = plan.id
+            target = plan.target
+            attribute = plan.relatedByAttribute
+        }
     }
 
     private func write(_ link: Link, of record: Int, in writer: EntityWriter, plan: LinkPlan, writers: [EntityWriter])
@@ -282,28 +302,31 @@ final class LinkWriter {
     /// The row a link target names, if it is known now: a nested record's row, an id found
     /// in the database before the batch, or an id of a record of this batch.
     func resolve(_ target: LinkTarget, plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Int64? {
+        resolve(target, IDLookup(plan), writers: writers)
+    }
+
+    private func resolve(_ target: LinkTarget, _ lookup: IDLookup, writers: [EntityWriter]) -> Int64? {
         switch target {
         case .record(let handle):
             return writers[handle.entity].pk(of: handle.index)
         case .key(let key):
             // Most lookups of a cold import find nothing to look in: no hashing then.
-            if let ids = known[plan.id], !ids.isEmpty, let pk = ids[key] { return pk }
-            return batchID(key, plan: plan, writers: writers)
+            if !known[lookup.plan].isEmpty, let pk = known[lookup.plan][key] { return pk }
+            return batchID(key, lookup, writers: writers)
         }
     }
 
-    private func batchID(_ key: ColumnValue, plan: LinkPlan, writers: [EntityWriter]) -> Int64? {
-        guard let attribute = plan.relatedByAttribute else { return nil }
-        let cacheKey = plan.target * 65_536 + attribute
-        if batchIDs[cacheKey] == nil {
-            let writer = writers[plan.target]
+    private func batchID(_ key: ColumnValue, _ lookup: IDLookup, writers: [EntityWriter]) -> Int64? {
+        guard let attribute = lookup.attribute else { return nil }
+        if batchIDs[lookup.plan] == nil {
+            let writer = writers[lookup.target]
             var ids: [ColumnValue: Int64] = [:]
             for record in 0..<writer.count where writer.isRepresentative(record) {
                 if let value = writer.value(record, attribute), value != .null { ids[value] = writer.pk(of: record) }
             }
-            batchIDs[cacheKey] = ids
+            batchIDs[lookup.plan] = ids
         }
-        guard let ids = batchIDs[cacheKey], !ids.isEmpty else { return nil }
+        guard let ids = batchIDs[lookup.plan], !ids.isEmpty else { return nil }
         return ids[key]
     }
 

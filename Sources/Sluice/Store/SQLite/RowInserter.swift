@@ -20,6 +20,8 @@ final class RowInserter {
     private var insertMany: Statement?
     private let insertManySQL: String
     private var numbering = RowNumbering()
+    /// Rows from this pk up were inserted here (`RowNumbering.first`).
+    var firstNewPK: Int64? { numbering.first }
     /// Rows numbered and waiting for `insertMany` (fewer than `rowsPerInsert`).
     @exclusivity(unchecked) private var queued: [(row: Int, pk: Int64)] = []
 

@@ -15,6 +15,10 @@ struct RowNumbering {
     /// (for uniqueness), about 700 instructions a row, a fifth of a narrow row's insert,
     /// where a pk SQLite picks itself lands after the last row without one.
     private(set) var sqlitePicksTheSamePK = false
+    /// The first pk numbered: every row of the table from it up is one this import inserted
+    /// (the rows before it were all below). nil before the first row, and when the largest
+    /// pk was already `Int64.max`.
+    private(set) var first: Int64?
 
     private enum Next {
         case unread
@@ -36,6 +40,7 @@ struct RowNumbering {
             let largest = statement.isNull(at: 0) ? nil : statement.int64(at: 0)
             sqlitePicksTheSamePK = statement.int64(at: 1) == 1
             next = largest.map { $0 == .max ? .exhausted : .pk($0 + 1) } ?? .pk(1)
+            if case .pk(let pk) = next { first = pk }
         }
         guard case .pk(let pk) = next else { return nil }
         next = pk == .max ? .exhausted : .pk(pk + 1)

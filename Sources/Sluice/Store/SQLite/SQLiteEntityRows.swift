@@ -14,6 +14,8 @@ final class SQLiteEntityRows: EntityRowStore {
         lookup = IdentityLookup(table: table, columns: columns, identity: identity, connection: connection)
     }
 
+    var firstNewPK: Int64? { inserter.firstNewPK }
+
     func find(_ records: [Int], of rows: CellRows, into existing: ExistingRows) throws(SluiceError) {
         var start = 0
         while start < records.count {
