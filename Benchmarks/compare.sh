@@ -110,13 +110,9 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sluice-compare.XXXXXX")
-pgdir=""
-runas=()
+source Benchmarks/postgres-cluster.sh
 cleanup() {
-    if [ -n "$pgdir" ]; then
-        "${runas[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1 || true
-        rm -rf "$pgdir"
-    fi
+    stop_postgres
     [ -n "$keep" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -378,24 +374,7 @@ if [ -n "$w2" ]; then
     fi
 fi
 if [ -n "$pg" ]; then
-    # The server: its own folder (PostgreSQL's user must own it, so not inside $tmp), trust
-    # authentication for the superuser sluice, a free port, the socket in the folder.
-    pgdir=$(mktemp -d "${TMPDIR:-/tmp}/sluice-compare-pg.XXXXXX")
-    if [ "$(id -u)" = 0 ]; then runas=(runuser -u postgres --); chown postgres: "$pgdir"; fi
-    chmod 700 "$pgdir"
-    echo "starting PostgreSQL ($pgbin) in $pgdir..." >&2
-    "${runas[@]}" "$pgbin/initdb" -D "$pgdir/data" -A trust -U sluice -E UTF8 --no-locale --no-sync >/dev/null
-    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    "${runas[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w -t 120 \
-        -o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB" \
-        start >/dev/null
-    pguri() { echo "postgresql://sluice@/$1?host=$pgdir&port=$port"; }
-    psqlc() {  # database, sql: unaligned output, no notices
-        PGOPTIONS='-c client_min_messages=warning' "$pgbin/psql" -X -q -At -v ON_ERROR_STOP=1 "$(pguri "$1")" -c "$2"
-    }
-    fresh() {  # database: dropped if there, created empty, and a checkpoint so no tool pays for the last one's writes
-        psqlc postgres "DROP DATABASE IF EXISTS $1" && psqlc postgres "CREATE DATABASE $1" && psqlc postgres "CHECKPOINT"
-    }
+    start_postgres
     pgversion=$("$pgbin/postgres" --version | sed -n 's/^postgres (PostgreSQL) \([0-9.]*\).*/\1/p')
 
     if [[ " $only " == *" duckdb "* || " $only " == *" copy "* ]]; then

@@ -5,31 +5,48 @@
 #
 #   Benchmarks/memory-flatness.sh                      # flat shape, scales 1.11 (0.5 GB) and 11.1 (5 GB)
 #   Benchmarks/memory-flatness.sh --shape ndjson --scales "0.1 1"
+#   Benchmarks/memory-flatness.sh --postgres           # into PostgreSQL: a throwaway cluster of its own
 #
-# Databases go to a temporary folder that is removed at the end.
+# Databases go to a temporary folder that is removed at the end; with --postgres, each scale
+# imports into a new database of a cluster the script starts (`Benchmarks/postgres-cluster.sh`;
+# initdb and pg_ctl from /usr/lib/postgresql/15/bin or $SLUICE_PG_BIN) and stops at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shape=flat
 scales="1.11 11.1"
+pg=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --shape) shape=$2; shift 2 ;;
         --scales) scales=$2; shift 2 ;;
-        *) echo "usage: $0 [--shape flat|ndjson|document|nested] [--scales \"S1 S2 ...\"]" >&2; exit 64 ;;
+        --postgres) pg=1; shift ;;
+        *) echo "usage: $0 [--shape flat|ndjson|document|nested] [--scales \"S1 S2 ...\"] [--postgres]" >&2; exit 64 ;;
     esac
 done
-[ -x /usr/bin/time ] || { sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo; $sudo apt-get install -y time >/dev/null; }
+pgbin=${SLUICE_PG_BIN:-/usr/lib/postgresql/15/bin}
+need=()
+[ -x /usr/bin/time ] || need+=(time)
+[ -z "$pg" ] || [ -x "$pgbin/initdb" ] || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
 scratch=${SLUICE_SCRATCH:-.build-bench}
 swift build -c release --scratch-path "$scratch" --product sluice >/dev/null
 swift build -c release --scratch-path "$scratch" --product sluice-fixtures >/dev/null
 bin=$scratch/release
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source Benchmarks/postgres-cluster.sh
+trap 'stop_postgres; rm -rf "$tmp"' EXIT
+[ -z "$pg" ] || start_postgres
 
 printf '%-8s %12s %12s %10s %12s %14s\n' scale "input bytes" records seconds "records/s" "peak RSS MiB"
 first=""
+number=0
 for scale in $scales; do
+    number=$((number + 1))
     db=$tmp/flat-$scale.sqlite
+    if [ -n "$pg" ]; then fresh "scale$number"; db=$(pguri "scale$number"); fi
     "$bin/sluice-fixtures" --shape "$shape" --scale "$scale" --counts 2>"$tmp/gen.txt" \
         | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" \
             --model "LargeFixtures/models/$shape.json" 2>"$tmp/summary.txt"
@@ -42,7 +59,7 @@ for scale in $scales; do
     printf '%-8s %12s %12s %10.1f %12.0f %14.1f\n' "$scale" "$bytes" "$records" "$seconds" \
         "$(echo "$records / $seconds" | bc -l)" "$(echo "$rss / 1024" | bc -l)"
     sed 's/^/    /' "$tmp/summary.txt"
-    rm -f "$db"
+    if [ -n "$pg" ]; then psqlc postgres "DROP DATABASE scale$number"; else rm -f "$db"; fi
     if [ -z "$first" ]; then first=$rss; else last=$rss; fi
 done
 if [ -n "${last:-}" ]; then

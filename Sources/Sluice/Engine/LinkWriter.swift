@@ -71,9 +71,14 @@ final class LinkWriter {
             for plan in plans[writer.entity] {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
                 var keys = Set<ColumnValue>()
+                // Records naming the same target come together (a trip's stop times): one hash
+                // per run of them, not per record.
+                var previous: ColumnValue?
                 for record in 0..<writer.count where writer.isRepresentative(record) {
                     switch writer.link(record, plan.relationship) {
-                    case .one(.key(let key))?: keys.insert(key)
+                    case .one(.key(let key))?:
+                        if key != previous { keys.insert(key) }
+                        previous = key
                     case .many(let targets)?:
                         for case .key(let key) in targets { keys.insert(key) }
                     default: break
@@ -104,12 +109,16 @@ final class LinkWriter {
         for plan in plans[writer.entity] {
             guard case .column(let column, _) = plan.storage else { continue }
             let ids = known[plan.id]
+            var previous: (key: ColumnValue, pk: Int64?)?  // as in `lookUpKnownIDs`
             for record in 0..<writer.count where writer.isRepresentative(record) {
                 switch writer.link(record, plan.relationship) {
                 case .clear?:
                     writer.setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
-                    if !ids.isEmpty, let pk = ids[key] { writer.setToOne(record, column: column, .integer(pk)) }
+                    guard !ids.isEmpty else { break }
+                    let pk = previous?.key == key ? previous!.pk : ids[key]
+                    previous = (key, pk)
+                    if let pk { writer.setToOne(record, column: column, .integer(pk)) }
                 case .one(.record(let handle))?:
                     if written.contains(handle.entity) {
                         writer.setToOne(record, column: column, .integer(writers[handle.entity].pk(of: handle.index)))
