@@ -46,7 +46,7 @@
 #
 #   sluice          sluice import --db postgresql://… --model LargeFixtures/models/flat.json w1.json
 #   duckdb          read_json into PostgreSQL through DuckDB's postgres extension
-#                   (Benchmarks/compare/duckdb_postgres.py; duckdb and duckdb-ext-postgres from PyPI)
+#                   (Benchmarks/compare/duckdb_import.py postgres; duckdb and duckdb-ext-postgres from PyPI)
 #   copy            psql's \copy of the same rows as CSV (made from w1.json with DuckDB before the
 #                   timed part) into the table sluice makes: the floor
 #
@@ -225,7 +225,7 @@ SQL
         run sluice "$tmp/sluice.sqlite" "$bin/sluice" import --quiet --db "$tmp/sluice.sqlite" --model LargeFixtures/models/flat.json "$tmp/w1.json"
         run sqlite3 "$tmp/sqlite3.sqlite" sqlite3 "$tmp/sqlite3.sqlite" ".read $tmp/sqlite3.sql"
         run sqlite-utils "$tmp/su.sqlite" "$tmp/venv/bin/sqlite-utils" insert "$tmp/su.sqlite" stop_times "$tmp/w1.ndjson" --nl
-        run duckdb "$tmp/duckdb.sqlite" "$tmp/venv/bin/python" Benchmarks/compare/duckdb_import.py "$tmp/w1.json" "$tmp/duckdb.sqlite" "${extensions:-}"
+        run duckdb "$tmp/duckdb.sqlite" "$tmp/venv/bin/python" Benchmarks/compare/duckdb_import.py sqlite "$tmp/w1.json" "$tmp/duckdb.sqlite" "${extensions:-}"
         run c-insert "$tmp/c.sqlite" "$tmp/insert_loop" "$tmp/w1.tsv" "$tmp/c.sqlite"
         # They write ins.db and ins64.db in the current folder.
         run c-floor "$tmp/ins.db" env -C "$tmp" "$tmp/insert_floor"
@@ -414,7 +414,7 @@ if [ -n "$pg" ]; then
         if [[ " $only " == *" sluice "* ]]; then fresh w1_sluice; fi
         runpg sluice w1_sluice "$bin/sluice" import --quiet --db "$(pguri w1_sluice)" --model LargeFixtures/models/flat.json "$tmp/w1.json"
         if [[ " $only " == *" duckdb "* ]]; then fresh w1_duckdb; fi
-        runpg duckdb w1_duckdb "$tmp/venv/bin/python" Benchmarks/compare/duckdb_postgres.py "$tmp/w1.json" \
+        runpg duckdb w1_duckdb "$tmp/venv/bin/python" Benchmarks/compare/duckdb_import.py postgres "$tmp/w1.json" \
             "host=$pgdir port=$port user=sluice dbname=w1_duckdb" "${extensions:-}"
         if [[ " $only " == *" copy "* ]]; then fresh w1_copy && psqlc w1_copy "$table" >/dev/null; fi
         runpg copy w1_copy "$pgbin/psql" -X -q -v ON_ERROR_STOP=1 "$(pguri w1_copy)" \

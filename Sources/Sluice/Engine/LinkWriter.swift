@@ -116,9 +116,8 @@ final class LinkWriter {
                     writer.setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
                     guard !ids.isEmpty else { break }
-                    let pk = previous?.key == key ? previous!.pk : ids[key]
-                    previous = (key, pk)
-                    if let pk { writer.setToOne(record, column: column, .integer(pk)) }
+                    if previous?.key != key { previous = (key, ids[key]) }
+                    if let pk = previous?.pk { writer.setToOne(record, column: column, .integer(pk)) }
                 case .one(.record(let handle))?:
                     if written.contains(handle.entity) {
                         writer.setToOne(record, column: column, .integer(writers[handle.entity].pk(of: handle.index)))

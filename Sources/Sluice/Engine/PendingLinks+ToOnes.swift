@@ -6,6 +6,8 @@
 /// writes while the import runs, and lets the second pass set every to-one column of a row in
 /// one `UPDATE`, so each row is rewritten once (`docs/architecture.md`, the second pass). New
 /// rows' pks come in ascending order, so their waiting rows are appended to the table's b-tree.
+/// Where the source's rows hold the ids themselves (`ToOneRows.keysInRows`), the waiting row
+/// keeps only a flag per to-one, and that `UPDATE` reads the ids from the rows.
 ///
 /// A row found again by its identity later in the import (`existingRow`) may already have a
 /// waiting row: the later record wins, link by link — an id it names replaces the waiting

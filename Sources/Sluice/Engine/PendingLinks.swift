@@ -5,7 +5,8 @@
 ///
 /// * The to-ones of an entity wait together, one row per record keyed by the record's pk
 ///   with one id column per to-one (`PendingLinks+ToOnes.swift`), and are linked in one
-///   `UPDATE … FROM` per slice that sets all of them: each row is rewritten once, however
+///   `UPDATE` per slice that sets all of them (joined to the waiting rows, or reading the ids
+///   from the rows themselves where they hold them): each row is rewritten once, however
 ///   many of its links waited.
 /// * A to-many's links wait in a table of their own, one row per link, and are linked with
 ///   one statement per slice (`UPDATE … FROM` of the inverse column, `INSERT … SELECT` into
