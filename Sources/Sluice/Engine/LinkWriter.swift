@@ -16,7 +16,15 @@ final class LinkWriter {
     // it: no dynamic exclusivity checks (they were a twentieth of a cold import's writer).
     /// Per plan id: ids found in the database before this batch's rows were written. Arrays,
     /// not dictionaries: read per link.
+    ///
+    /// Kept from batch to batch when the id is the target's identity (`keepsKnownIDs`): rows
+    /// are only added while an import reads, and a row's identity never changes, so an id found
+    /// once names the same row until the import ends. A re-import's stop times name the same
+    /// few thousand stops in every batch: each is then looked up once, not once per batch.
+    /// Emptied once it holds `knownIDsLimit` ids (so memory stays bounded whatever the input).
     @exclusivity(unchecked) private var known: [[ColumnValue: Int64]]
+    private let keepsKnownIDs: [Bool]
+    static let knownIDsLimit = 32_768
     /// Per plan id: ids of the batch's own records in the target, built when first needed.
     @exclusivity(unchecked) private var batchIDs: [[ColumnValue: Int64]?]
     /// Per target table: whether it held no row when the import began (asked once).
@@ -40,6 +48,9 @@ final class LinkWriter {
         self.plans = plans
         let ids = (plans.joined().map(\.id).max() ?? -1) + 1
         known = Array(repeating: [:], count: ids)
+        var keeps = Array(repeating: false, count: ids)
+        for plan in plans.joined() { keeps[plan.id] = plan.relatedByIsIdentity }
+        keepsKnownIDs = keeps
         batchIDs = Array(repeating: nil, count: ids)
         waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
         toOneSlots = waitingToOnes.map { toOnes in
@@ -59,9 +70,11 @@ final class LinkWriter {
 
     // MARK: Before the rows
 
-    /// Forgets the ids looked up for the last batch.
+    /// Forgets the ids looked up for the last batch that may not name the same rows now.
     func beginBatch() {
-        for id in known.indices where !known[id].isEmpty { known[id].removeAll(keepingCapacity: true) }
+        for id in known.indices where !known[id].isEmpty && (!keepsKnownIDs[id] || known[id].count >= Self.knownIDsLimit) {
+            known[id].removeAll(keepingCapacity: true)
+        }
         for id in batchIDs.indices { batchIDs[id] = nil }
     }
 
@@ -70,24 +83,36 @@ final class LinkWriter {
         for writer in entities.map({ writers[$0] }) where !writer.isEmpty {
             for plan in plans[writer.entity] {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
-                var keys = Set<ColumnValue>()
-                // Records naming the same target come together (a trip's stop times): one hash
-                // per run of them, not per record.
-                var previous: ColumnValue?
-                for record in 0..<writer.count where writer.isRepresentative(record) {
-                    switch writer.link(record, plan.relationship) {
-                    case .one(.key(let key))?:
-                        if key != previous { keys.insert(key) }
-                        previous = key
-                    case .many(let targets)?:
-                        for case .key(let key) in targets { keys.insert(key) }
-                    default: break
-                    }
-                }
+                let keys = idsToLookUp(plan, of: writer)
                 guard !keys.isEmpty else { continue }
-                known[plan.id] = try sql.pks(of: Array(keys), in: plan.targetTable, column: column)
+                let found = try sql.pks(of: Array(keys), in: plan.targetTable, column: column)
+                if known[plan.id].isEmpty {
+                    known[plan.id] = found
+                } else {
+                    known[plan.id].merge(found) { _, new in new }
+                }
             }
         }
+    }
+
+    /// The ids the batch's records name through `plan` that are not known yet.
+    private func idsToLookUp(_ plan: LinkPlan, of writer: EntityWriter) -> Set<ColumnValue> {
+        var keys = Set<ColumnValue>()
+        let ids = known[plan.id]
+        // Records naming the same target come together (a trip's stop times): one hash per run
+        // of them, not per record.
+        var previous: ColumnValue?
+        for record in 0..<writer.count where writer.isRepresentative(record) {
+            switch writer.link(record, plan.relationship) {
+            case .one(.key(let key))?:
+                if key != previous, ids.isEmpty || ids[key] == nil { keys.insert(key) }
+                previous = key
+            case .many(let targets)?:
+                for case .key(let key) in targets where ids.isEmpty || ids[key] == nil { keys.insert(key) }
+            default: break
+            }
+        }
+        return keys
     }
 
     /// Whether the target table of `plan` may hold a row to find: not while it was empty
@@ -220,7 +245,7 @@ final class LinkWriter {
     {
         let source = writer.pk(of: record)
         switch plan.storage {
-        case .column(let column, let name):
+        case .column(let column, _):
             // Written with the row when known then; a change there counts as a link made.
             if let value = writer.value(record, column) {
                 return value != (writer.storedValue(record, column) ?? .null) ? 1 : 0

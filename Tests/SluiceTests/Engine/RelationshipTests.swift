@@ -163,11 +163,55 @@ private func people(_ records: String, companies: String = "") -> String {
         #expect(!cold.contains { $0.hasPrefix(lookup) })
         #expect(cold.contains { $0.hasPrefix(#"UPDATE "people" SET "employer_pk" = sluice_link("#) })  // the second pass
         let again = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
-        #expect(again.filter { $0.hasPrefix(lookup) }.count == 2)  // one per batch of a person
+        // Once: the second batch's person names an id the first batch found.
+        #expect(again.filter { $0.hasPrefix(lookup) }.count == 1)
         #expect(!again.contains { $0.hasPrefix(#"INSERT INTO "sluice_pending_"#) })
         #expect(try query(db, "SELECT p.id, c.code FROM people p JOIN companies c ON p.employer_pk = c.pk ORDER BY p.id") == [
             [.integer(1), .text("LATE")], [.integer(2), .text("LATE")],
         ])
+    }
+
+    /// An id found in the database is remembered from batch to batch (rows are only added
+    /// while an import reads, and an identity names one row), so each is looked up once;
+    /// ids not found are asked again, and what is remembered is bounded
+    /// (`LinkWriter.knownIDsLimit`).
+    @Test func idsFoundOnceAreNotLookedUpAgainInLaterBatches() throws {
+        var options = ImportOptions()
+        options.batchSize = 1
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        _ = try importJSON(people("", companies: #"{"code": "ACME"}, {"code": "INITECH"}"#), model: peopleModel(), into: db)
+        let lookup = #"SELECT "code", "pk" FROM "companies" WHERE "code" IN"#
+        let json = people(#"{"id": 1, "employer": "ACME"}, {"id": 2, "employer": "NEW"}, {"id": 3, "employer": "INITECH"}, "#
+                          + #"{"id": 4, "employer": "ACME"}, {"id": 5, "employer": "NEW"}, {"id": 6, "employer": "INITECH"}"#,
+                          companies: #"{"code": "NEW"}"#)
+        let statements = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
+        // ACME and INITECH once each; NEW, not there yet, in both batches that name it.
+        #expect(statements.filter { $0.hasPrefix(lookup) }.count == 4)
+        #expect(try query(db, "SELECT p.id, c.code FROM people p JOIN companies c ON p.employer_pk = c.pk ORDER BY p.id") == [
+            [.integer(1), .text("ACME")], [.integer(2), .text("NEW")], [.integer(3), .text("INITECH")],
+            [.integer(4), .text("ACME")], [.integer(5), .text("NEW")], [.integer(6), .text("INITECH")],
+        ])
+    }
+
+    /// Once `knownIDsLimit` ids are remembered they are forgotten, and looked up again when
+    /// named: memory does not grow with the number of distinct ids an input names.
+    @Test func theIDsRememberedAreBounded() throws {
+        let directory = TemporaryDirectory()
+        let db = directory.file("p.sqlite")
+        let companies = LinkWriter.knownIDsLimit
+        _ = try importJSON(people("", companies: (0..<companies).map { #"{"code": "C\#($0)"}"# }.joined(separator: ", ")),
+                           model: peopleModel(), into: db)
+        var options = ImportOptions()
+        options.batchSize = companies  // one batch names them all, the next the first again
+        let records = (0...companies).map { #"{"id": \#($0), "employer": "C\#($0 % companies)"}"# }
+        let lookup = #"SELECT "code", "pk" FROM "companies" WHERE "code" IN"#
+        let statements = try importTracingSQL(people(records.joined(separator: ", ")), model: peopleModel(), into: db, options: options)
+        // The first batch's ids in as many statements as one binds; C0 in the second batch again.
+        let perStatement = SQLParameters.maxPerStatement
+        #expect(statements.filter { $0.hasPrefix(lookup) }.count == (companies + perStatement - 1) / perStatement + 1)
+        #expect(try query(db, "SELECT count(*) FROM people p JOIN companies c ON p.employer_pk = c.pk AND c.code = 'C' || (p.id % \(companies))")
+                == [[.integer(Int64(companies) + 1)]])
     }
 
     /// Unlinking the children a list no longer names looks them up by the inverse column: its
