@@ -59,6 +59,26 @@ struct PostgresCommandTests {
         #expect(try server.rows(database, #"SELECT count(*) FROM "sluice_imports""#) == ["2"])
     }
 
+    /// The 76 stop times come before their trips and stops (4 records a batch: none shares a
+    /// batch with a trip or a stop): both to-ones wait, and the second pass links them in one
+    /// statement that writes each row once.
+    @Test func theSecondPassWritesEachRowOnce() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        #expect(try workspace.sluice(["import", "--db", server.uri(database), "--model", PackageFiles.path(Fixtures.transitModel)],
+                                     stdin: Array("{}".utf8)).status == 0)
+        try server.psql(database, """
+            CREATE TABLE writes (n integer);
+            CREATE FUNCTION count_write() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN INSERT INTO writes VALUES (1); RETURN NULL; END $$;
+            CREATE TRIGGER w AFTER UPDATE ON stop_times FOR EACH ROW EXECUTE FUNCTION count_write();
+            """)
+        let result = try transitImport(server.uri(database), ["--batch-size", "4"])
+        #expect(result.entityLines.last == "total: inserted 155, updated 0, unchanged 0, rejected 0, links 192, unresolved 0", "\(result)")
+        #expect(try server.rows(database, #"SELECT count(*) FROM "stop_times" WHERE "trip_pk" IS NULL OR "stop_pk" IS NULL"#) == ["0"])
+        #expect(try server.rows(database, "SELECT count(*) FROM writes") == ["76"], "\(result)")
+    }
+
     @Test func everyConnectionForm() throws {
         let server = try server()
         let database = try server.makeDatabase()

@@ -154,6 +154,46 @@ import Testing
         }
     }
 
+    static let twoToOnesModel = """
+        {"root": {"stop_times": "StopTime", "trips": "Trip", "stops": "Stop"}, "entities": {
+          "Trip": {"table": "trips", "identity": "id", "attributes": {"id": "string"}},
+          "Stop": {"table": "stops", "identity": "id", "attributes": {"id": "string"}},
+          "StopTime": {"table": "stop_times", "identity": "id", "attributes": {"id": "integer"},
+            "relationships": {"trip": {"entity": "Trip", "key": "trip_id"},
+                              "stop": {"entity": "Stop", "key": "stop_id", "unresolved": "stub"}}}}}
+        """
+
+    /// The to-ones of one entity waiting for the second pass are linked together (one
+    /// statement for both columns), each with its own policy; and where several records of one
+    /// row name a target, the last record's link wins, whether it waited or was made at once.
+    @Test(arguments: stores)
+    func waitingToOnesOfOneRowLinkTogetherAndTheLastRecordWins(_ store: StoreKind) throws {
+        let workspace = Workspace()
+        try workspace.write(Self.twoToOnesModel, to: "model.json")
+        let db = try store.makeDatabase(in: workspace)
+        let before = try db.sluiceImport("--model", "model.json", stdin: Array(#"{"trips": [{"id": "T0"}], "stops": [{"id": "S0"}]}"#.utf8))
+        #expect(before.status == 0, "\(before)")
+        let input = """
+            {"stop_times": [
+              {"id": 1, "trip_id": "T1", "stop_id": "S1"}, {"id": 1, "trip_id": "T0"},
+              {"id": 2, "trip_id": "T0", "stop_id": "S0"}, {"id": 2, "trip_id": "T1"},
+              {"id": 3, "trip_id": "T9", "stop_id": "S9"}],
+             "trips": [{"id": "T1"}], "stops": [{"id": "S1"}]}
+            """
+        let result = try db.sluiceImport("--model", "model.json", "--batch-size", "1", stdin: Array(input.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(try db.rows(#"""
+            SELECT s."id", t."id", p."id" FROM "stop_times" s LEFT JOIN "trips" t ON t."pk" = s."trip_pk"
+            LEFT JOIN "stops" p ON p."pk" = s."stop_pk" ORDER BY 1
+            """#) == ["1|T0|S1", "2|T1|S0", "3||S9"])
+        #expect(result.entityLines == [
+            "Trip: inserted 1, updated 0, unchanged 0, rejected 0, links -, unresolved -",
+            "Stop: inserted 2, updated 0, unchanged 0, rejected 0, links -, unresolved -",
+            "StopTime: inserted 3, updated 1, unchanged 1, rejected 0, links 6, unresolved 1",
+            "total: inserted 6, updated 1, unchanged 1, rejected 0, links 6, unresolved 1",
+        ], "\(result)")
+    }
+
     /// One batch whose records name each other: the links known within the batch are made
     /// together (one statement per relationship on PostgreSQL), with the same rows and the same
     /// counts as one statement per link. Two owners list the pet rex: the later one keeps it.
