@@ -32,20 +32,15 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
-    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
-             order: Int64?) throws(SluiceError) {
-        try append(plan, source: source, key: key, input: input, position: position, order: order)
-    }
-
     func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
                    newRow: Bool, input: Int, position: InputPosition) throws(SluiceError) {
         for (index, plan) in plans.enumerated() {
             if let key = keys[index] {
-                try append(plan, source: source, key: key, input: input, position: position, order: nil)
+                try add(plan: plan, source: source, key: key, input: input, position: position, order: nil)
                 entitiesWaiting.insert(plan.source)
             } else if existingRow, decided[index], waiting(plan) > 0 {
                 // Made or cleared by this record: an earlier record's waiting link no longer counts.
-                try append(plan, source: source, key: .null, input: input, position: position, order: nil)
+                try add(plan: plan, source: source, key: .null, input: input, position: position, order: nil)
             } else {
                 continue
             }
@@ -56,8 +51,9 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     func hasWaitingToOnes(of entity: Int) -> Bool { entitiesWaiting.contains(entity) }
 
-    private func append(_ plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
-                        order: Int64?) throws(SluiceError) {
+    /// A waiting link, or with key `.null` a to-one a later record decided (`addToOnes`).
+    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
+             order: Int64?) throws(SluiceError) {
         let ordered = plan.ordered
         if plan.id >= rows.count {
             let more = plan.id + 1 - rows.count
