@@ -37,7 +37,8 @@ final class PostgresPendingLinks: PendingLinkStore {
         for (index, plan) in plans.enumerated() {
             if let key = keys[index] {
                 try add(plan: plan, source: source, key: key, input: input, position: position, order: nil)
-                entitiesWaiting.insert(plan.source)
+                // Once per relationship, not per record.
+                if waiting(plan) == 1 { entitiesWaiting.insert(plan.source) }
             } else if existingRow, decided[index], waiting(plan) > 0 {
                 // Made or cleared by this record: an earlier record's waiting link no longer counts.
                 try add(plan: plan, source: source, key: .null, input: input, position: position, order: nil)
