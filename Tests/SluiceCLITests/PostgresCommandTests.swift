@@ -79,6 +79,53 @@ struct PostgresCommandTests {
         #expect(try server.rows(database, "SELECT count(*) FROM writes") == ["76"], "\(result)")
     }
 
+    /// A batch makes an ordered to-many's links (stored by the inverse, and in a join table)
+    /// in three statements per table, however many records and links: the links no longer
+    /// listed go, the new ones come with their places, the others take theirs. A statement
+    /// trigger counts them.
+    @Test func aBatchMakesAToManysLinksInAFewStatements() throws {
+        let server = try server()
+        let database = try server.makeDatabase()
+        try workspace.write(StoreScenarioTests.orderedModel, to: "model.json")
+        func load(_ input: String) throws -> SluiceResult {
+            try workspace.sluice(["import", "--db", server.uri(database), "--model", "model.json"], stdin: Array(input.utf8))
+        }
+        let targets = #"{"tracks": [{"id": "t1"}, {"id": "t2"}, {"id": "t3"}, {"id": "t4"}], "tags": [{"id": "live"}, {"id": "rock"}]}"#
+        #expect(try load(targets).status == 0)
+        try server.psql(database, """
+            CREATE TABLE statements (name text);
+            CREATE FUNCTION count_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN INSERT INTO statements VALUES (TG_TABLE_NAME || ' ' || TG_OP); RETURN NULL; END $$;
+            CREATE TRIGGER s AFTER UPDATE ON "Track" FOR EACH STATEMENT EXECUTE FUNCTION count_statement();
+            CREATE TRIGGER s AFTER INSERT OR UPDATE OR DELETE ON "Album_tags" FOR EACH STATEMENT EXECUTE FUNCTION count_statement();
+            """)
+        let counted = #"SELECT name || ' ' || count(*) FROM statements GROUP BY name ORDER BY name"#
+        let lists = """
+            {"albums": [{"id": "a1", "tracks": ["t1", "t2"], "tags": ["rock", "live"]},
+                        {"id": "a2", "tracks": ["t3", "t4"], "tags": ["live"]}]}
+            """
+        let first = try load(lists)
+        #expect(first.entityLines.last == "total: inserted 2, updated 0, unchanged 0, rejected 0, links 7, unresolved 0", "\(first)")
+        #expect(try server.rows(database, StoreScenarioTests.orderedTracks) == ["a1|t1|0", "a1|t2|1", "a2|t3|0", "a2|t4|1"])
+        #expect(try server.rows(database, StoreScenarioTests.orderedTags) == ["a1|rock|0", "a1|live|1", "a2|live|0"])
+        #expect(try server.rows(database, counted)
+            == ["Album_tags DELETE 1", "Album_tags INSERT 1", "Album_tags UPDATE 1", "Track UPDATE 3"])
+
+        // t4 moves to a1, t2 is no longer listed, a1's tags swap.
+        try server.psql(database, "DELETE FROM statements")
+        let moved = """
+            {"albums": [{"id": "a1", "tracks": ["t4", "t1"], "tags": ["live", "rock"]},
+                        {"id": "a2", "tracks": ["t3"], "tags": ["live"]}]}
+            """
+        let second = try load(moved)
+        #expect(second.entityLines.last == "total: inserted 0, updated 0, unchanged 2, rejected 0, links 6, unresolved 0", "\(second)")
+        #expect(try server.rows(database, StoreScenarioTests.orderedTracks) == ["a1|t4|0", "a1|t1|1", "a2|t3|0"])
+        #expect(try server.rows(database, #"SELECT "album_pk", "album_position" FROM "Track" WHERE "trackID" = 't2'"#) == ["|"])
+        #expect(try server.rows(database, StoreScenarioTests.orderedTags) == ["a1|live|0", "a1|rock|1", "a2|live|0"])
+        #expect(try server.rows(database, counted)
+            == ["Album_tags DELETE 1", "Album_tags INSERT 1", "Album_tags UPDATE 1", "Track UPDATE 3"])
+    }
+
     @Test func everyConnectionForm() throws {
         let server = try server()
         let database = try server.makeDatabase()

@@ -83,6 +83,10 @@ protocol SQLRunning: AnyObject {
     /// not matter: each row or join-table pair is named at most once. SQLite runs one prepared
     /// statement per pair (the default below), PostgreSQL one set-based statement.
     func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int
+    /// Unlinks the links of `sources` that `keeping` does not name (`SQLRunning+ToMany.swift`).
+    func unlinkOthers(_ plan: LinkPlan, sources: [Int64], keeping: [LinkPair]) throws(SluiceError) -> Int
+    /// Makes an ordered to-many's links with their places (`SQLRunning+ToMany.swift`).
+    func linkInPlace(_ plan: LinkPlan, _ links: [PlacedLink]) throws(SluiceError) -> Int
 }
 
 /// A link a batch makes: the source's pk and the target's.

@@ -30,7 +30,7 @@ struct LinkPlan {
     var relatedByIsIdentity = false
     var merge: Model.MergePolicy
     var unresolved: Model.UnresolvedPolicy
-    /// An ordered to-many (`LinkWriter+Ordered.swift`). A flag, not the column's name: a plan
+    /// An ordered to-many (`LinkWriter+ToMany.swift`). A flag, not the column's name: a plan
     /// is copied per link, and one more string to retain showed on W2.
     var ordered = false
     /// A to-one whose bare id the source's row holds too (`keyColumn(…)`): the column, else nil.

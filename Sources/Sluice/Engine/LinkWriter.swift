@@ -31,7 +31,7 @@ final class LinkWriter {
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
     /// The links of the plan being written that are known now, made together
     /// (`SQLRunning.link`) once the batch's records are through.
-    @exclusivity(unchecked) private var pairs: [LinkPair] = []
+    @exclusivity(unchecked) var pairs: [LinkPair] = []
 
     /// Per entity: its to-ones that link by id, whose links may wait for the second pass
     /// together (`writeToOnes`).
@@ -162,14 +162,17 @@ final class LinkWriter {
             let toOnes = waitingToOnes[writer.entity]
             if !toOnes.isEmpty { try writeToOnes(toOnes, of: writer, writers: writers) }
             for plan in plans[writer.entity] {
-                if case .column = plan.storage, plan.relatedByColumn != nil { continue }
                 pairs.removeAll(keepingCapacity: true)
+                guard case .column(let column, _) = plan.storage else {
+                    writer.counts.links += try writeToMany(plan, of: writer, writers: writers)
+                    continue
+                }
+                if plan.relatedByColumn != nil { continue }  // `writeToOnes`
                 for record in 0..<writer.count where writer.isRepresentative(record) {
                     guard let link = writer.link(record, plan.relationship) else { continue }
-                    let made = try write(link, of: record, in: writer, plan: plan, writers: writers)
-                    writer.counts.links += made
+                    writer.counts.links += try writeToOne(link, of: record, in: writer, plan: plan, column: column, writers: writers)
                 }
-                if !pairs.isEmpty { writer.counts.links += try sql.link(plan, distinctPairs(plan)) }
+                if !pairs.isEmpty { writer.counts.links += try sql.link(plan, pairs) }
             }
         }
     }
@@ -240,59 +243,26 @@ final class LinkWriter {
         }
     }
 
-    private func write(_ link: Link, of record: Int, in writer: EntityWriter, plan: LinkPlan, writers: [EntityWriter])
-        throws(SluiceError) -> Int
-    {
-        let source = writer.pk(of: record)
-        switch plan.storage {
-        case .column(let column, _):
-            // Written with the row when known then; a change there counts as a link made.
-            if let value = writer.value(record, column) {
-                return value != (writer.storedValue(record, column) ?? .null) ? 1 : 0
-            }
-            guard case .one(let target) = link else { return 0 }
-            guard let pk = try resolve(target, plan: plan, writers: writers) else {
-                try deferLink(target, of: record, in: writer, plan: plan)
-                return 0
-            }
-            pairs.append(LinkPair(source: source, target: pk))
-            return 0
-
-        case .inverse(let column):
-            if let position = plan.positionColumn {
-                return try writeOrdered(link, of: record, in: writer, plan: plan, position: position, writers: writers)
-            }
-            let table = quoteIdentifier(plan.targetTable)
-            let quoted = quoteIdentifier(column)
-            // Both the unlinking below and `current` find rows by this column.
-            try indexes?.ensure(table: plan.targetTable, columns: [column])
-            guard case .many(let targets) = link else {
-                return try sql.run("UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?", [.integer(source)])
-            }
-            return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
-                                current: "SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?",
-                                unlink: "UPDATE \(table) SET \(quoted) = NULL WHERE \(quoted) = ?1 AND \"pk\" = ?2")
-
-        case .join(let table, let sourceColumn, let targetColumn):
-            if let position = plan.positionColumn {
-                return try writeOrdered(link, of: record, in: writer, plan: plan, position: position, writers: writers)
-            }
-            let joinTable = quoteIdentifier(table)
-            let sourceName = quoteIdentifier(sourceColumn)
-            let targetName = quoteIdentifier(targetColumn)
-            guard case .many(let targets) = link else {
-                return try sql.run("DELETE FROM \(joinTable) WHERE \(sourceName) = ?", [.integer(source)])
-            }
-            return try linkEach(targets, of: record, in: writer, plan: plan, writers: writers,
-                                current: "SELECT \(targetName) FROM \(joinTable) WHERE \(sourceName) = ?",
-                                unlink: "DELETE FROM \(joinTable) WHERE \(sourceName) = ?1 AND \(targetName) = ?2")
+    /// A to-one linked by a nested record (`writeToOnes` takes those linked by id).
+    private func writeToOne(_ link: Link, of record: Int, in writer: EntityWriter, plan: LinkPlan, column: Int,
+                            writers: [EntityWriter]) throws(SluiceError) -> Int {
+        // Written with the row when known then; a change there counts as a link made.
+        if let value = writer.value(record, column) {
+            return value != (writer.storedValue(record, column) ?? .null) ? 1 : 0
         }
+        guard case .one(let target) = link else { return 0 }
+        guard let pk = try resolve(target, plan: plan, writers: writers) else {
+            try deferLink(target, of: record, in: writer, plan: plan)
+            return 0
+        }
+        pairs.append(LinkPair(source: writer.pk(of: record), target: pk))
+        return 0
     }
 
     /// The queued pairs with each row named once, as one statement per pair would have left
     /// the rows: an inverse column's row keeps the last source that claimed it (two records of
     /// a batch listing one target: the later wins), a join table holds a pair once.
-    private func distinctPairs(_ plan: LinkPlan) -> [LinkPair] {
+    func distinctPairs(_ plan: LinkPlan) -> [LinkPair] {
         switch plan.storage {
         case .column:
             return pairs  // one per representative record: distinct sources
@@ -303,33 +273,6 @@ final class LinkWriter {
             var seen = Set<[Int64]>()
             return pairs.filter { seen.insert([$0.source, $0.target]).inserted }
         }
-    }
-
-    /// A to-many's list: queues a link to each target known now (made with the batch's other
-    /// links of `plan`), defers the others, and for `merge: replace` unlinks the targets linked
-    /// before (`current` lists them) that the list no longer names. Returns the rows changed
-    /// by the unlinking.
-    private func linkEach(_ targets: [LinkTarget], of record: Int, in writer: EntityWriter, plan: LinkPlan,
-                          writers: [EntityWriter], current: String, unlink: String) throws(SluiceError) -> Int
-    {
-        let source = ColumnValue.integer(writer.pk(of: record))
-        var made = 0
-        var linked = Set<Int64>()
-        for target in targets {
-            guard let pk = try resolve(target, plan: plan, writers: writers) else {
-                try deferLink(target, of: record, in: writer, plan: plan)
-                continue
-            }
-            linked.insert(pk)
-            pairs.append(LinkPair(source: writer.pk(of: record), target: pk))
-        }
-        if plan.merge == .replace {
-            for row in try sql.rows(current, [source]) {
-                guard case .integer(let pk) = row[0], !linked.contains(pk) else { continue }
-                made += try sql.run(unlink, [source, .integer(pk)])
-            }
-        }
-        return made
     }
 
     /// The row a link target names, if it is known now: a nested record's row, an id found
@@ -363,7 +306,7 @@ final class LinkWriter {
         return ids[key]
     }
 
-    /// `order`: an ordered to-many's place for the link (`LinkWriter+Ordered.swift`).
+    /// `order`: an ordered to-many's place for the link (`LinkWriter+ToMany.swift`).
     func deferLink(_ target: LinkTarget, of record: Int, in writer: EntityWriter, plan: LinkPlan,
                    order: Int64? = nil) throws(SluiceError) {
         // A nested record always has its row by now; only ids can be waiting.

@@ -32,8 +32,6 @@ final class PostgresRunner: SQLRunning {
     /// written): the pairs go as two `bigint[]` parameters, `unnest`ed into rows joined on the
     /// pk (the planner sees how many).
     func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int {
-        let sources = "{" + pairs.map { String($0.source) }.joined(separator: ",") + "}"
-        let targets = "{" + pairs.map { String($0.target) }.joined(separator: ",") + "}"
         let links = "unnest($1::bigint[], $2::bigint[]) AS l(\"source_pk\", \"target_pk\")"
         let sql: String
         switch plan.storage {
@@ -49,7 +47,7 @@ final class PostgresRunner: SQLRunning {
             sql = "INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))) "
                 + "SELECT DISTINCT l.\"source_pk\", l.\"target_pk\" FROM \(links) ON CONFLICT DO NOTHING"
         }
-        return try connection.query(sql, [sources, targets]).changes
+        return try connection.query(sql, [Self.array(pairs.map(\.source)), Self.array(pairs.map(\.target))]).changes
     }
 
     private func postgres(_ sql: String) -> String {

@@ -1,0 +1,90 @@
+/// A to-many's links, made together for the whole batch (a few statements per relationship on
+/// PostgreSQL, however many records and links: `SQLRunning+ToMany.swift`).
+///
+/// * A list replaces the links under `merge: replace`: the links it does not name are
+///   unlinked first, then its targets known now are linked; `null` unlinks them all.
+/// * Targets not known yet wait for the second pass (`PendingLinkStore.add`).
+///
+/// Ordered to-manys (`docs/model.md`, ordered relationships) also give each link its place in
+/// the list, in the position column beside it (`LinkPlan.positionColumn`: the target's table
+/// for a to-many stored by its inverse, the join table otherwise).
+///
+/// * A place is the element's index among the array's non-null elements, from 0. A target
+///   listed twice keeps its first place.
+/// * `merge: replace`: every listed link takes its index; a link already at its index is not
+///   written, so a re-import writes nothing and a reordered list rewrites the places that moved.
+/// * `merge: add`: new links go after the source's largest place (its base, plus their
+///   index); links already there keep theirs (as adding to an `NSOrderedSet`). A link without
+///   a place (made before the relationship was ordered, or from its to-one side) gets one.
+/// * A link whose target waits for the second pass carries its place there.
+extension LinkWriter {
+    /// Makes the batch's links of `plan`, a to-many (stored by its inverse or a join table);
+    /// returns the links made or unmade.
+    func writeToMany(_ plan: LinkPlan, of writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) -> Int {
+        // Both the unlinking and the places find rows by this column.
+        if case .inverse(let column) = plan.storage { try indexes?.ensure(table: plan.targetTable, columns: [column]) }
+        let ordered = plan.positionColumn != nil
+        let bases = ordered && plan.merge == .add ? try largestPlaces(plan, writer: writer) : [:]
+        var unlinking: [Int64] = []
+        var placed: [PlacedLink] = []
+        var linked = Set<Int64>()
+        var waiting = Set<ColumnValue>()
+        for record in 0..<writer.count where writer.isRepresentative(record) {
+            guard let link = writer.link(record, plan.relationship) else { continue }
+            let source = writer.pk(of: record)
+            guard case .many(let targets) = link else {
+                unlinking.append(source)
+                continue
+            }
+            if plan.merge == .replace { unlinking.append(source) }
+            // A row inserted by this batch has no links yet, so its list starts at 0.
+            let base = bases[source].map { $0 + 1 } ?? 0
+            linked.removeAll(keepingCapacity: true)
+            waiting.removeAll(keepingCapacity: true)
+            for (index, target) in targets.enumerated() {
+                guard let pk = try resolve(target, plan: plan, writers: writers) else {
+                    if !ordered {
+                        try deferLink(target, of: record, in: writer, plan: plan)
+                    } else if case .key(let key) = target, waiting.insert(key).inserted {
+                        try deferLink(target, of: record, in: writer, plan: plan, order: base + Int64(index))
+                    }
+                    continue
+                }
+                if ordered {
+                    guard linked.insert(pk).inserted else { continue }
+                    // A nested record inserted by this batch was linked with its own row (and
+                    // counted there); taking its place is part of that link.
+                    let nestedNew = if case .record(let handle) = target { writers[handle.entity].wasInserted(handle.index) } else { false }
+                    placed.append(PlacedLink(source: source, target: pk, place: base + Int64(index), countsMove: !nestedNew))
+                }
+                pairs.append(LinkPair(source: source, target: pk))
+            }
+        }
+        var made = 0
+        if !unlinking.isEmpty { made += try sql.unlinkOthers(plan, sources: unlinking, keeping: pairs) }
+        if ordered {
+            if !placed.isEmpty { made += try sql.linkInPlace(plan, distinctPlaces(plan, placed)) }
+        } else if !pairs.isEmpty {
+            made += try sql.link(plan, distinctPairs(plan))
+        }
+        return made
+    }
+
+    /// `merge: add`: the largest place of each source that was in the database before the
+    /// batch (a row the batch inserted has no links yet).
+    private func largestPlaces(_ plan: LinkPlan, writer: EntityWriter) throws(SluiceError) -> [Int64: Int64] {
+        var sources: [Int64] = []
+        for record in 0..<writer.count where writer.isRepresentative(record) && !writer.wasInserted(record) {
+            if case .many? = writer.link(record, plan.relationship) { sources.append(writer.pk(of: record)) }
+        }
+        return sources.isEmpty ? [:] : try sql.largestPlaces(plan, of: sources)
+    }
+
+    /// The places with each row named once, as one statement per link would have left the
+    /// rows: a target stored by its inverse keeps the last source that claimed it.
+    private func distinctPlaces(_ plan: LinkPlan, _ placed: [PlacedLink]) -> [PlacedLink] {
+        guard case .inverse = plan.storage else { return placed }  // each source's targets are distinct
+        var seen = Set<Int64>()
+        return placed.reversed().filter { seen.insert($0.target).inserted }.reversed()
+    }
+}
