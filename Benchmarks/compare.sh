@@ -395,20 +395,46 @@ if [ -n "$pg" ]; then
     table=$("$bin/sluice" schema --dialect postgresql --model LargeFixtures/models/flat.json 2>/dev/null)
     w1columns="trip_id, arrival_time, departure_time, stop_id, stop_sequence, pickup_type, drop_off_type, shape_dist_traveled"
 
+    # The server's own work for a run: the CPU seconds (user + system) of the backends
+    # connected to `database`, sampled from /proc every 50 ms until the sampler is stopped
+    # (a backend's last sample is kept, so its last 50 ms may be missed). One backend does all
+    # of a session's work, on one core: no client can finish before it has. Linux only ("-").
+    sample_backends() {  # database: runs until killed, noting "pid ticks" lines in $tmp/cpu-<database>
+        local database=$1 pid
+        : >"$tmp/cpu-$database"
+        while :; do
+            for pid in $(pgrep -f "^postgres: sluice $database " 2>/dev/null); do
+                awk -v pid="$pid" '{ print pid, $14 + $15 }' "/proc/$pid/stat" 2>/dev/null >>"$tmp/cpu-$database"
+            done
+            sleep 0.05
+        done
+    }
+
+    backend_seconds() {  # database: the sampled backends' CPU seconds, each backend's last sample
+        awk -v hz="$(getconf CLK_TCK)" '{ t[$1] = $2 } END { for (p in t) s += t[p]; print (length(t) ? sprintf("%.2f", s / hz) : "-") }' \
+            "$tmp/cpu-$1"
+    }
+
     runpg() {  # name, database, command...: a W1 run into PostgreSQL database `database`
         local name=$1 database=$2; shift 2
         [[ " $only " == *" $name "* ]] || return 0
-        local wall rss rows
+        local wall rss rows sampler
+        sample_backends "$database" &
+        sampler=$!
         if ! timed "pg-$name" "$@"; then
+            kill "$sampler"; wait "$sampler" 2>/dev/null || true
             printf '%s\tfailed\t-\t-\n' "$name" >>"$tmp/results-pg"
             return 0
         fi
+        kill "$sampler"; wait "$sampler" 2>/dev/null || true
         rows=$(psqlc "$database" 'SELECT count(*) FROM stop_times')
         printf '%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$rows" >>"$tmp/results-pg"
+        printf '%s\t%s\n' "$name" "$(backend_seconds "$database")" >>"$tmp/cpu-pg"
         psqlc postgres "DROP DATABASE $database"
     }
 
     : >"$tmp/results-pg"
+    : >"$tmp/cpu-pg"
     for n in $(seq "$runs"); do
         round "$n"
         if [[ " $only " == *" sluice "* ]]; then fresh w1_sluice; fi
@@ -433,6 +459,7 @@ if [ -n "$pg" ]; then
             printf "%-13s %9.1f %11s %9s %12.1f %11s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4), rate, $5 / 1024, $6,
                 base ? sprintf("%.2fx", $2 / base) : "-"
         }' "$tmp/medians-pg" "$tmp/medians-pg"
+    echo "server CPU seconds (its backend's user + system) per run: $(awk -F'\t' '{ cpu[$1] = cpu[$1] (cpu[$1] == "" ? "" : " ") $2 } END { for (name in cpu) printf "%s%s %s", (n++ ? ", " : ""), name, cpu[name] }' "$tmp/cpu-pg")"
     echo
     awk -F'\t' "$targets"'
         $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
