@@ -21,8 +21,6 @@ extension LinkWriter {
     /// Makes the batch's links of `plan`, a to-many (stored by its inverse or a join table);
     /// returns the links made or unmade.
     func writeToMany(_ plan: LinkPlan, of writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) -> Int {
-        // Both the unlinking and the places find rows by this column.
-        if case .inverse(let column) = plan.storage { try indexes?.ensure(table: plan.targetTable, columns: [column]) }
         let ordered = plan.positionColumn != nil
         let bases = ordered && plan.merge == .add ? try largestPlaces(plan, writer: writer) : [:]
         var unlinking: [Int64] = []
@@ -61,7 +59,10 @@ extension LinkWriter {
             }
         }
         var made = 0
-        if !unlinking.isEmpty { made += try sql.unlinkOthers(plan, sources: unlinking, keeping: pairs) }
+        if !unlinking.isEmpty {
+            try ensureIndex(plan)
+            made += try sql.unlinkOthers(plan, sources: unlinking, keeping: pairs)
+        }
         if ordered {
             if !placed.isEmpty { made += try sql.linkInPlace(plan, distinctPlaces(plan, placed)) }
         } else if !pairs.isEmpty {
@@ -77,7 +78,16 @@ extension LinkWriter {
         for record in 0..<writer.count where writer.isRepresentative(record) && !writer.wasInserted(record) {
             if case .many? = writer.link(record, plan.relationship) { sources.append(writer.pk(of: record)) }
         }
-        return sources.isEmpty ? [:] : try sql.largestPlaces(plan, of: sources)
+        guard !sources.isEmpty else { return [:] }
+        try ensureIndex(plan)
+        return try sql.largestPlaces(plan, of: sources)
+    }
+
+    /// Unlinking and the largest places find an inverse's rows by its column: its index is
+    /// built before them, and only then (a new table's indexes wait for the end of the load;
+    /// links are made by pk).
+    private func ensureIndex(_ plan: LinkPlan) throws(SluiceError) {
+        if case .inverse(let column) = plan.storage { try indexes?.ensure(table: plan.targetTable, columns: [column]) }
     }
 
     /// The places with each row named once, as one statement per link would have left the

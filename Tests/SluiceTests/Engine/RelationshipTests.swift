@@ -141,6 +141,9 @@ private func people(_ records: String, companies: String = "") -> String {
         let lastWrite = try #require(statements.lastIndex { $0.hasPrefix("UPDATE \"people\" SET \"employer_pk\"") })
         let index = try #require(statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"people_employer_pk\"") })
         #expect(index > lastWrite)
+        // An inverse's column, which a batch naming no link of its to-many must not build early.
+        let inverse = try #require(statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"phones_owner_pk\"") })
+        #expect(inverse > lastWrite)
         #expect(!statements[lastWrite...].contains { $0.hasPrefix("CREATE UNIQUE INDEX") })  // identities: from the start
         #expect(try query(db, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name") == [
             "companies_identity", "people_employer_pk", "people_friends_target_pk", "people_identity", "people_manager_pk",
