@@ -47,17 +47,10 @@ extension SQLRunning {
     func largestPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
         guard let position = plan.positionColumn, let (table, column) = plan.sourceColumn else { return [:] }
         var found: [Int64: Int64] = [:]
-        var start = 0
-        while start < sources.count {
-            let end = min(start + SQLParameters.maxPerStatement, sources.count)
-            let size = SQLParameters.listSize(for: end - start, limit: SQLParameters.maxPerStatement)
-            let query = "SELECT \(column), max(\(quoteIdentifier(position))) FROM \(table) "
-                + "WHERE \(column) IN (\(SQLParameters.placeholders(size))) GROUP BY \(column)"
-            let arguments = sources[start..<end].map(ColumnValue.integer) + repeatElement(ColumnValue.null, count: size - (end - start))
-            for row in try rows(query, arguments) {
-                if case .integer(let source) = row[0], case .integer(let largest) = row[1] { found[source] = largest }
-            }
-            start = end
+        try rowsInSlices(of: sources.map(ColumnValue.integer)) { placeholders in
+            "SELECT \(column), max(\(quoteIdentifier(position))) FROM \(table) WHERE \(column) IN (\(placeholders)) GROUP BY \(column)"
+        } each: { row in
+            if case .integer(let source) = row[0], case .integer(let largest) = row[1] { found[source] = largest }
         }
         return found
     }
