@@ -90,7 +90,7 @@ protocol SQLRunning: AnyObject {
 }
 
 /// A link a batch makes: the source's pk and the target's.
-struct LinkPair {
+struct LinkPair: Hashable {
     var source: Int64
     var target: Int64
 }

@@ -90,6 +90,18 @@ extension LinkWriter {
         if case .inverse(let column) = plan.storage { try indexes?.ensure(table: plan.targetTable, columns: [column]) }
     }
 
+    /// The queued pairs with each row named once, as one statement per pair would have left
+    /// the rows: an inverse column's row keeps the last source that claimed it (two records of
+    /// a batch listing one target: the later wins), a join table holds a pair once.
+    private func distinctPairs(_ plan: LinkPlan) -> [LinkPair] {
+        if case .inverse = plan.storage {
+            var seen = Set<Int64>()
+            return pairs.reversed().filter { seen.insert($0.target).inserted }.reversed()
+        }
+        var seen = Set<LinkPair>()
+        return pairs.filter { seen.insert($0).inserted }
+    }
+
     /// The places with each row named once, as one statement per link would have left the
     /// rows: a target stored by its inverse keeps the last source that claimed it.
     private func distinctPlaces(_ plan: LinkPlan, _ placed: [PlacedLink]) -> [PlacedLink] {

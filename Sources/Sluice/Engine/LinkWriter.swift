@@ -259,22 +259,6 @@ final class LinkWriter {
         return 0
     }
 
-    /// The queued pairs with each row named once, as one statement per pair would have left
-    /// the rows: an inverse column's row keeps the last source that claimed it (two records of
-    /// a batch listing one target: the later wins), a join table holds a pair once.
-    func distinctPairs(_ plan: LinkPlan) -> [LinkPair] {
-        switch plan.storage {
-        case .column:
-            return pairs  // one per representative record: distinct sources
-        case .inverse:
-            var seen = Set<Int64>()
-            return pairs.reversed().filter { seen.insert($0.target).inserted }.reversed()
-        case .join:
-            var seen = Set<[Int64]>()
-            return pairs.filter { seen.insert([$0.source, $0.target]).inserted }
-        }
-    }
-
     /// The row a link target names, if it is known now: a nested record's row, an id found
     /// in the database before the batch, or an id of a record of this batch.
     func resolve(_ target: LinkTarget, plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Int64? {
