@@ -85,6 +85,9 @@ struct EventPlan {
         /// Whether it belongs to a family (`MappingPlan.shapes`): its records are completed by
         /// `completeFamilyRecord`.
         var isFamilyMember: Bool
+        /// Whether completing a record checks its values: some attribute is required or takes
+        /// a default when missing.
+        var checksValues: Bool
     }
 
     struct Attribute {
@@ -214,7 +217,10 @@ struct EventPlan {
                 entities.append(Entity(attributeCount: Int32(entity.attributes.count),
                                        relationshipCount: Int32(entity.relationships.count),
                                        rootNode: Int32(entity.rootNode), firstAttribute: Int32(attributes.count),
-                                       isFamilyMember: !entity.attributeMembers.isEmpty))
+                                       isFamilyMember: !entity.attributeMembers.isEmpty,
+                                       checksValues: entity.attributes.contains { attribute in
+                                           !attribute.optional || attribute.defaultWhenMissing && attribute.defaultValue != nil
+                                       }))
                 for attribute in entity.attributes {
                     attributes.append(Attribute(type: attribute.type, optional: attribute.optional,
                                                 defaultWhenMissing: attribute.defaultWhenMissing,

@@ -31,10 +31,10 @@ extension RecordAssembler {
                 break
             }
         }
-        cells[slot].state = .missing
+        cells[slot].clear()
         let shape = plan.shapes[chosen]
         for (index, isMember) in shape.attributeMembers.enumerated() where !isMember {
-            cells[record.slotBase + index].state = .missing
+            cells[record.slotBase + index].clear()
         }
         for (index, isMember) in shape.relationshipMembers.enumerated() where !isMember {
             linkSlots[record.linkBase + index].state = .missing

@@ -39,8 +39,8 @@ extension RecordAssembler {
     }
 
     private mutating func growCells(to count: Int) {
-        let grown = UnsafeMutableBufferPointer<Slot<Cell>>.allocate(capacity: max(count, cells.count * 2))
-        grown.initialize(repeating: Slot())
+        let grown = UnsafeMutableBufferPointer<CellSlot>.allocate(capacity: max(count, cells.count * 2))
+        grown.initialize(repeating: CellSlot())
         if let old = cells.baseAddress {
             grown.baseAddress!.update(from: old, count: cells.count)
             cells.deallocate()
@@ -87,7 +87,32 @@ extension RecordAssembler {
             return .rejected(.init("\(plan.shapes[record.entity].name): \(failures[failure])", at: record.position,
                                    entity: plan.shapes[record.entity].storage))
         }
-        for index in 0..<attributeCount {
+        if !entity.checksValues && !record.hadFailure {
+            // Nothing to check: every attribute optional with no default, and no value failed.
+            let slots = cells.baseAddress! + record.slotBase
+            for index in 0..<attributeCount { values[index] = slots[index].cell(in: record.generation) }
+        } else if let rejection = checkValues(record, entity: entity, into: values) {
+            return rejection
+        }
+        for index in 0..<relationshipCount {
+            switch linkSlots[record.linkBase + index].state(in: record.generation) {
+            case .missing: completed.links[index] = nil
+            case .value(let link): completed.links[index] = link
+            case .failed(let failure):
+                return reject(record, relationship: index, failures[failure])
+            }
+        }
+        completedParent = record.parent
+        return .record
+    }
+
+    /// Completes each attribute's value into `values` by every rule: a failed value, or a
+    /// null or missing required one, rejects the record; a missing one takes its default when
+    /// the attribute says so.
+    @inline(never)
+    private mutating func checkValues(_ record: OpenRecord, entity: EventPlan.Entity,
+                                      into values: UnsafeMutableBufferPointer<Cell>) -> Action? {
+        for index in 0..<Int(entity.attributeCount) {
             let attribute = events.attributes[Int(entity.firstAttribute) + index]
             switch cells[record.slotBase + index].state(in: record.generation) {
             case .value(let value) where value.kind == .null && !attribute.optional:
@@ -106,15 +131,6 @@ extension RecordAssembler {
                 }
             }
         }
-        for index in 0..<relationshipCount {
-            switch linkSlots[record.linkBase + index].state(in: record.generation) {
-            case .missing: completed.links[index] = nil
-            case .value(let link): completed.links[index] = link
-            case .failed(let failure):
-                return reject(record, relationship: index, failures[failure])
-            }
-        }
-        completedParent = record.parent
-        return .record
+        return nil
     }
 }

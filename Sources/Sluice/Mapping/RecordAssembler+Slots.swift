@@ -85,13 +85,12 @@ extension RecordAssembler {
         let index = record.slotBase + attribute
         guard cells[index].accepts(priority: priority, in: record.generation) else { return }
         let converter = Int(events.entities[record.entity].firstAttribute) + attribute
-        let state: Slot<Cell>.State
         do {
-            state = .value(try events.converters[converter].convert(value, into: &arena))
+            let cell = try events.converters[converter].convert(value, into: &arena)
+            cells[index] = CellSlot(.value(cell), priority: priority, generation: record.generation)
         } catch {
-            state = .failed(failure(error.message))
+            fail(index, error, priority: priority)
         }
-        cells[index] = Slot(priority: priority, state: state, generation: record.generation)
     }
 
     /// Converts a value for an attribute of the innermost open record, if its key wins.
@@ -101,12 +100,20 @@ extension RecordAssembler {
         let record = records[open - 1]
         let index = record.slotBase + attribute
         guard cells[index].accepts(priority: priority, in: record.generation) else { return }
-        let state: Slot<Cell>.State
         do {
-            state = .value(try convert(&arena))
+            let cell = try convert(&arena)
+            cells[index] = CellSlot(.value(cell), priority: priority, generation: record.generation)
         } catch {
-            state = .failed(failure(error.message))
+            fail(index, error, priority: priority)
         }
-        cells[index] = Slot(priority: priority, state: state, generation: record.generation)
+    }
+
+    /// The value for the slot at `index` did not convert: the innermost open record keeps the
+    /// failure, an error if it still wins when the record completes.
+    @inline(never)
+    private mutating func fail(_ index: Int, _ error: ConversionError, priority: Int) {
+        records[open - 1].hadFailure = true
+        cells[index] = CellSlot(.failed(failure(error.message)), priority: priority,
+                                generation: records[open - 1].generation)
     }
 }

@@ -56,6 +56,9 @@ struct RecordAssembler: ~Copyable {
         /// Set by invalid text anywhere inside it (`failures` holds the message): the record is
         /// rejected when it completes.
         var invalidText: Int?
+        /// Whether a value of one of its attributes failed to convert (and may still win), so
+        /// that completing it checks every slot.
+        var hadFailure = false
         /// The place of the current element of its open to-many array (from 0), for a
         /// relationship's `position`.
         var element = 0
@@ -114,7 +117,7 @@ struct RecordAssembler: ~Copyable {
     var open = 0
     /// A buffer of its own, not an array: writing an array's element checked that the array
     /// was not shared, twice per value.
-    var cells = UnsafeMutableBufferPointer<Slot<Cell>>(start: nil, count: 0)
+    var cells = UnsafeMutableBufferPointer<CellSlot>(start: nil, count: 0)
     var linkSlots: [Slot<Link>] = []
     /// The messages of failed slots (`Slot.State.failed`), emptied when a top-level record
     /// begins: slots hold an index, so that they stay plain values.

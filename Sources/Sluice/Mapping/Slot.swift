@@ -33,3 +33,54 @@ struct Slot<Value> {
         self.generation != generation || candidate <= priority
     }
 }
+
+/// `Slot<Cell>` laid flat, for the attributes' values: the cell itself, with a failure as an
+/// index beside it instead of an enum around it, so that completing a record copies each
+/// cell with one compare (`cell(in:)`) and no switch.
+struct CellSlot {
+    var cell = Cell.missing
+    /// The fallback index of the key that set it (`Slot.priority`).
+    var priority = Int32.max
+    /// The index of its message in `RecordAssembler.failures` when the winning key's value
+    /// did not convert; -1 otherwise.
+    var failure: Int32 = -1
+    /// The record (numbered by the assembler) that set it; 0 is no record's.
+    var generation = 0
+
+    init() {}
+
+    init(_ state: Slot<Cell>.State, priority: Int, generation: Int) {
+        switch state {
+        case .missing: break
+        case .value(let cell): self.cell = cell
+        case .failed(let failure): self.failure = Int32(failure)
+        }
+        self.priority = Int32(truncatingIfNeeded: priority)
+        self.generation = generation
+    }
+
+    /// What the slot holds for the record numbered `generation`.
+    @inline(__always)
+    func state(in generation: Int) -> Slot<Cell>.State {
+        guard self.generation == generation else { return .missing }
+        return failure >= 0 ? .failed(Int(failure)) : .value(cell)
+    }
+
+    /// The cell of the record numbered `generation`, missing if the slot is another record's;
+    /// meaningful only when no slot of the record failed.
+    @inline(__always)
+    func cell(in generation: Int) -> Cell {
+        self.generation == generation ? cell : .missing
+    }
+
+    /// `Slot.accepts(priority:in:)`.
+    @inline(__always)
+    func accepts(priority candidate: Int, in generation: Int) -> Bool {
+        self.generation != generation || candidate <= Int(priority)
+    }
+
+    /// Missing for every record.
+    mutating func clear() {
+        generation = 0
+    }
+}
