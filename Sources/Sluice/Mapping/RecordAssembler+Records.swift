@@ -29,6 +29,8 @@ extension RecordAssembler {
         }
         if open < records.count { records[open] = record } else { records.append(record) }
         open += 1
+        innermost = Innermost(slotBase: record.slotBase, generation: record.generation,
+                              firstAttribute: Int(shape.firstAttribute))
         frames.append(.object(node: Int(shape.rootNode), isRecord: true, isFamily: shape.isFamilyMember))
     }
 
@@ -68,6 +70,11 @@ extension RecordAssembler {
         open -= 1
         recordCount += 1
         let record = records[open]
+        if open > 0 {
+            let outer = records[open - 1]
+            innermost = Innermost(slotBase: outer.slotBase, generation: outer.generation,
+                                  firstAttribute: Int(events.entities[outer.entity].firstAttribute))
+        }
         let entity = events.entities[record.entity]
         let attributeCount = Int(entity.attributeCount)
         let relationshipCount = Int(entity.relationshipCount)

@@ -81,12 +81,12 @@ extension RecordAssembler {
     /// hot path of `set`, without a closure.
     @inline(__always)
     mutating func setConverted(_ attribute: Int, priority: Int, _ value: Scalar) {
-        let record = records[open - 1]
+        let record = innermost
         let index = record.slotBase + attribute
         guard cells[index].accepts(priority: priority, in: record.generation) else { return }
-        let converter = Int(events.entities[record.entity].firstAttribute) + attribute
+        let converter = events.converters.baseAddress! + record.firstAttribute + attribute
         do {
-            let cell = try events.converters[converter].convert(value, into: &arena)
+            let cell = try ValueConverter.convert(converter, value, into: &arena)
             cells[index] = CellSlot(.value(cell), priority: priority, generation: record.generation)
         } catch {
             fail(index, error, priority: priority)

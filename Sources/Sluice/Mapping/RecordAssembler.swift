@@ -64,6 +64,14 @@ struct RecordAssembler: ~Copyable {
         var element = 0
     }
 
+    /// The innermost open record's slots (`RecordAssembler.innermost`).
+    struct Innermost {
+        var slotBase = 0
+        var generation = 0
+        /// Where its entity's attributes start in `EventPlan.attributes` and `converters`.
+        var firstAttribute = 0
+    }
+
     /// A `json` attribute's value being serialised while its events stream past.
     struct Capture {
         var node: Int
@@ -115,6 +123,9 @@ struct RecordAssembler: ~Copyable {
     /// and `linkSlots`, which are reused from record to record (see `Slot.generation`).
     var records: [OpenRecord] = []
     var open = 0
+    /// What a value needs of the innermost open record, kept beside `records` so that
+    /// `setConverted` reads three numbers instead of a whole `OpenRecord` from the array.
+    var innermost = Innermost()
     /// A buffer of its own, not an array: writing an array's element checked that the array
     /// was not shared, twice per value.
     var cells = UnsafeMutableBufferPointer<CellSlot>(start: nil, count: 0)

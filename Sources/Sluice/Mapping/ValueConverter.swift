@@ -79,22 +79,25 @@ struct ValueConverter: Sendable {
         }
     }
 
-    /// Converts into a `Cell`, text and blob bytes appended to `arena`. Strings, integers and
-    /// doubles (most values) take a path that makes no `String` nor `ColumnValue`; the other
-    /// types convert through `convert(_:)`.
+    /// Converts into a `Cell` for the converter `converter` points to, text and blob bytes
+    /// appended to `arena`. Strings, integers and doubles (most values) take a path that makes
+    /// no `String` nor `ColumnValue` and reads only the converter's type and width: a method
+    /// called on a converter in a buffer copied it, with a retain of its `dateInput`, for every
+    /// value. The other types convert through `convert(_:)`.
     @inline(__always)
-    func convert(_ scalar: Scalar, into arena: inout ByteArena) throws(ConversionError) -> Cell {
-        switch (type, scalar) {
+    static func convert(_ converter: UnsafePointer<ValueConverter>, _ scalar: Scalar,
+                        into arena: inout ByteArena) throws(ConversionError) -> Cell {
+        switch (converter.pointee.type, scalar) {
         case (_, .null):
             return .null
         case (.string, .string(let bytes)), (.string, .number(let bytes)):
             return Cell.bytes(.text, bytes, in: &arena)
         case (.integer, .number(let bytes)), (.integer, .string(let bytes)):
-            return .integer(try integer(scalar, bytes))
+            return .integer(try integer(scalar, bytes, bits: converter.pointee.bits))
         case (.double, .number(let bytes)), (.double, .string(let bytes)):
             return .real(try double(scalar, bytes))
         default:
-            return try convertThroughValue(scalar, into: &arena)
+            return try converter.pointee.convertThroughValue(scalar, into: &arena)
         }
     }
 
@@ -126,13 +129,15 @@ struct ValueConverter: Sendable {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .integer(value ? 1 : 0)
-        case .number(let bytes), .string(let bytes): return .integer(try integer(scalar, bytes))
+        case .number(let bytes), .string(let bytes): return .integer(try Self.integer(scalar, bytes, bits: bits))
         }
     }
 
     /// A number's or numeric string's bytes as an integer of the attribute's width.
     @inline(__always)
-    private func integer(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
+    private static func integer(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer, bits: UInt8) throws(ConversionError)
+        -> Int64
+    {
         let value = try integer64(scalar, bytes)
         if bits < 64 { try ValueConverter.checkWidth(value, bits: bits, scalar) }
         return value
@@ -148,15 +153,15 @@ struct ValueConverter: Sendable {
         }
     }
 
-    private func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
+    private static func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
         if let short = NumberText.short(bytes), short.fractionCount == 0 {
             return short.negative ? -Int64(short.digits) : Int64(short.digits)
         }
-        guard let number = NumberText(bytes) else { throw fail(scalar) }
+        guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .integer) }
         switch number.integer(in: bytes) {
         case .value(let value): return value
-        case .notIntegral: throw fail(scalar, "not a whole number")
-        case .outOfRange: throw fail(scalar, "out of the 64-bit range")
+        case .notIntegral: throw .cannotConvert(scalar, to: .integer, "not a whole number")
+        case .outOfRange: throw .cannotConvert(scalar, to: .integer, "out of the 64-bit range")
         }
     }
 
@@ -164,20 +169,20 @@ struct ValueConverter: Sendable {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .real(value ? 1 : 0)
-        case .number(let bytes), .string(let bytes): return .real(try double(scalar, bytes))
+        case .number(let bytes), .string(let bytes): return .real(try Self.double(scalar, bytes))
         }
     }
 
     /// A number's or numeric string's bytes as a finite double.
-    private func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
+    private static func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
         if let short = NumberText.short(bytes) {
             return NumberText.double(digits: short.digits, fractionCount: short.fractionCount, negative: short.negative)
         }
-        guard let number = NumberText(bytes) else { throw fail(scalar) }
+        guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .double) }
         if let value = number.exactDouble(in: bytes) { return value }
         // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
         guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
-            throw fail(scalar, "out of the double range")
+            throw .cannotConvert(scalar, to: .double, "out of the double range")
         }
         return value
     }
