@@ -12,7 +12,7 @@ struct EntityBatch: Sendable {
     /// to-one columns start missing and are filled before the rows are written.
     var values: [Cell] = []
     /// The bytes of the text and blob values, which SQLite binds in place.
-    var bytes: [UInt8] = []
+    var bytes = BatchBytes()
     /// `relationshipCount` links per record.
     var links: [Link?] = []
     var positions: [InputPosition] = []
@@ -52,11 +52,9 @@ struct EntityBatch: Sendable {
             values.append(contentsOf: repeatElement(.missing, count: first + width - values.count))
         }
         let last = first + cells.count
-        let shift = UInt64(bytes.count)
-        if ownBytes {
-            // One copy of all its bytes; its cells' offsets move by where they land.
-            bytes.append(contentsOf: cellBytes.assumingMemoryBound(to: UInt8.self))
-        }
+        // One copy of all its bytes when they are its own; its cells' offsets move by where
+        // they land.
+        let shift = ownBytes ? UInt64(bytes.append(cellBytes: cellBytes)) : 0
         values.withUnsafeMutableBufferPointer { values in
             if let cells = cells.baseAddress { (values.baseAddress! + first).update(from: cells, count: last - first) }
             for index in last..<first + width { values[index] = .missing }
@@ -76,7 +74,7 @@ struct EntityBatch: Sendable {
     mutating func removeAll() {
         // `values` keeps its length too: it is written by index, and refilling it element by
         // element cost as much as appending did.
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
         links.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)
         sources.removeAll(keepingCapacity: true)

@@ -146,12 +146,23 @@ struct EventPlan {
             entry.count == Int32(truncatingIfNeeded: count) && entry.words == words
                 && (count <= 16 || MemoryBytes.equal(keyBytes.baseAddress! + Int(entry.start), base, count: count))
         }
-        if hint >= start && hint < end && matches(keys[hint]) {
-            hint += 1
-            return Int(keys[hint - 1].node)
+        // Then on from the hint, and around: a record that lacks a key lists the ones after it
+        // a few places further on.
+        var first = start, last = end
+        if hint >= start && hint < end {
+            if matches(keys[hint]) {
+                hint += 1
+                return Int(keys[hint - 1].node)
+            }
+            first = hint + 1
+            last = hint
         }
-        var index = start
-        while index < end {
+        var index = first
+        while index != last {
+            if index == end {
+                index = start
+                if index == last { break }
+            }
             if matches(keys[index]) {
                 hint = index + 1
                 return Int(keys[index].node)

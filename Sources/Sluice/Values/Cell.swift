@@ -69,7 +69,7 @@ struct Cell: Sendable {
     }
 
     /// The same value with its bytes copied from `source` to the end of `arena`.
-    func copied(from source: UnsafeRawBufferPointer, to arena: inout [UInt8]) -> Cell {
+    func copied<Arena: CellArena & ~Copyable>(from source: UnsafeRawBufferPointer, to arena: inout Arena) -> Cell {
         guard hasBytes else { return self }
         return Cell.bytes(kind, bytes(in: source), in: &arena)
     }

@@ -59,6 +59,6 @@ struct EntityBatchTests {
         withRecord(["b"], padding: 0, ownsBytes: true) { #expect(batch.append($0, source: 0) == 0) }
         #expect(batch.count == 1)
         #expect(texts(of: batch, record: 0) == [.text("b"), .integer(7)])
-        #expect(batch.bytes == Array("b".utf8))
+        #expect(batch.bytes.withUnsafeBytes { Array($0) } == Array("b".utf8))
     }
 }

@@ -70,6 +70,25 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         #expect(sink.records.map { [$0.line, $0.column] } == [[1, 2], [2, 2]])
     }
 
+    /// Keys are looked for from the one after the last found, then around: records that list
+    /// them in another order than the model's, skip some or repeat one get every value.
+    @Test func keysInAnyOrderWithSomeMissingAllMap() throws {
+        let entity = Model.Entity(name: "R", attributes: ["a", "b", "c", "d", "e"].map { .init(name: $0, type: .integer) })
+        let json = """
+            {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
+            {"a": 1, "c": 3, "e": 5}
+            {"e": 5, "d": 4, "c": 3, "b": 2, "a": 1}
+            {"d": 4, "a": 1, "e": 5, "b": 2}
+            {"b": 2, "b": 7, "a": 1, "x": 0}
+            """
+        let sink = try assemble(json, model: Model(root: .entity("R"), entities: [entity]))
+        #expect(sink.rejections == [])
+        let rows = sink.records.map { record in
+            ["a", "b", "c", "d", "e"].map { name in record.values[name]!.map { "\($0)" } ?? "-" }.joined(separator: " ")
+        }
+        #expect(rows == ["1 2 3 4 5", "1 - 3 - 5", "1 2 3 4 5", "1 2 - 4 5", "1 7 - - -"])
+    }
+
     /// Keys are matched by their first and last bytes as words up to 16 bytes, and by all
     /// their bytes beyond: a key of each length class, each followed by a key of the same
     /// length that differs in its middle byte only (beyond 16 bytes, a byte neither word
