@@ -40,9 +40,10 @@ struct BatchBytes: Sendable, CellArena {
         return try outcome.get()
     }
 
-    /// Doubles the length (a batch's bytes grow to the largest batch's, as an array's would).
+    /// Lengthens it to `needed`, no further: the array's capacity grows by doubling, but only
+    /// the bytes written are touched, so memory stays the largest batch's bytes.
     @inline(never)
     private mutating func grow(toAtLeast needed: Int) {
-        storage.append(contentsOf: repeatElement(0, count: max(needed, storage.count * 2) - storage.count))
+        storage.append(contentsOf: repeatElement(0, count: needed - storage.count))
     }
 }
