@@ -97,7 +97,7 @@ extension RecordAssembler {
     @inline(__always)
     mutating func set(_ attribute: Int, priority: Int,
                               _ convert: (inout ByteArena) throws(ConversionError) -> Cell) {
-        let record = records[open - 1]
+        let record = innermost
         let index = record.slotBase + attribute
         guard cells[index].accepts(priority: priority, in: record.generation) else { return }
         do {
@@ -113,7 +113,6 @@ extension RecordAssembler {
     @inline(never)
     private mutating func fail(_ index: Int, _ error: ConversionError, priority: Int) {
         records[open - 1].hadFailure = true
-        cells[index] = CellSlot(.failed(failure(error.message)), priority: priority,
-                                generation: records[open - 1].generation)
+        cells[index] = CellSlot(.failed(failure(error.message)), priority: priority, generation: innermost.generation)
     }
 }
