@@ -138,14 +138,14 @@ final class BatchWriter: RecordSink {
         // Moved to the pipeline, not shared: the writer thread must own the arrays it writes.
         var full: [EntityBatch]? = filling
         filling = []
-        let returned: [EntityBatch]?
+        // One reference to the batch that comes back: emptying it in place copies nothing.
+        var next: [EntityBatch]
         do {
-            returned = try pipeline!.submit(&full)
+            next = try pipeline!.submit(&full) ?? writers.map { $0.makeBatch() }
         } catch {
             filling = full ?? []
             throw error
         }
-        var next = returned ?? writers.map { $0.makeBatch() }
         for entity in next.indices { next[entity].removeAll() }
         filling = next
         pending = 0

@@ -70,15 +70,24 @@ struct EntityBatch: Sendable {
         }
     }
 
-    /// Empties the batch, keeping the arrays' capacity.
+    /// Empties the batch. `values` and `bytes` keep their memory: they are written by index,
+    /// and refilling `values` element by element cost as much as appending did. `links`,
+    /// `positions` and `sources` start again in new buffers of the same capacity, which hold
+    /// only what the next batch writes: kept, each would stay as large as the most records of
+    /// its entity any batch held, in each of the three batches in flight (`BatchPipeline`),
+    /// and the linked workload's peak was 2 MiB higher.
     mutating func removeAll() {
-        // `values` keeps its length too: it is written by index, and refilling it element by
-        // element cost as much as appending did.
         bytes.removeAll()
-        links.removeAll(keepingCapacity: true)
-        positions.removeAll(keepingCapacity: true)
-        sources.removeAll(keepingCapacity: true)
+        links = Self.emptied(links)
+        positions = Self.emptied(positions)
+        sources = Self.emptied(sources)
         count = 0
+    }
+
+    private static func emptied<Element>(_ array: [Element]) -> [Element] {
+        var fresh: [Element] = []
+        fresh.reserveCapacity(array.capacity)
+        return fresh
     }
 }
 

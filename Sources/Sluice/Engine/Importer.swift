@@ -317,12 +317,12 @@ public final class Importer {
             let parser = JSONParser(sourceName: source.name, handler: rows ?? stream, options: parserOptions)
             stream.parser = parser
             rows?.parser = parser
-            var reader = ChunkReader(source: source, chunkSize: options.chunkSize)
+            let reader = ReadAhead(source: source, chunkSize: options.chunkSize)
             while let chunk = try reader.next() {
                 try checkCancellation()
                 try parser.parse(chunk)
                 if let progress = options.progress {
-                    progress(ImportProgress(bytesRead: storedBytes + source.storedBytesRead,
+                    progress(ImportProgress(bytesRead: storedBytes + reader.storedBytesRead,
                                             totalBytes: source.storedSize.map { storedBytes + $0 },
                                             records: records + stream.recordCount - recordsBefore,
                                             seconds: clock.elapsedSeconds))
@@ -331,7 +331,7 @@ public final class Importer {
             try checkCancellation()
             try parser.finish()
             bytes += reader.bytesRead
-            storedBytes += source.storedBytesRead
+            storedBytes += reader.storedBytesRead
             records += stream.recordCount - recordsBefore
             replacementCharacters += parser.replacementCharacters
         } catch {

@@ -11,10 +11,20 @@ protocol ByteSource: AnyObject {
     /// Bytes taken so far from the file or descriptor underneath (compressed bytes for gzip),
     /// for progress: they compare with `storedSize`.
     var storedBytesRead: Int64 { get }
+    /// Whether a read may wait indefinitely for a producer: a pipe, a terminal, a socket. Such
+    /// a source is read on the parsing thread, where a signal can interrupt a blocked read
+    /// (`FileSource.stopsWhenInterrupted`); any other is read ahead on a thread of its own
+    /// (`ReadAhead`).
+    var waitsForInput: Bool { get }
     /// Fills up to `buffer.count` bytes; returns 0 at the end (or when `buffer` is empty).
     /// May return fewer bytes than asked before the end, as `read(2)` does on a pipe.
     /// Retries EINTR.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int
+}
+
+extension ByteSource {
+    /// Unknown sources are taken to wait (the safe answer: they are read where they are parsed).
+    var waitsForInput: Bool { true }
 }
 
 extension SluiceError {

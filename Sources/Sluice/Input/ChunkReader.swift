@@ -1,4 +1,5 @@
-/// Reads a source in chunks of a fixed size into one reused buffer (default 1 MiB).
+/// Reads a source in chunks of a fixed size (default 1 MiB) into reused buffers: one, or a
+/// few taken in turn so that a chunk stays valid while the next ones are read (`ReadAhead`).
 ///
 /// Every chunk but the last is exactly `chunkSize` bytes: `next()` keeps reading until the
 /// buffer is full or the source ends, so a pipe's short reads do not turn into many small
@@ -15,23 +16,30 @@ struct ChunkReader {
     /// order mark left out.
     private(set) var bytesRead: Int64 = 0
     private let buffer: ChunkBuffer
+    private let buffers: Int
+    private var nextBuffer = 0
     private var atEnd = false
     private var isFirstChunk = true
 
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    init(source: ByteSource, chunkSize: Int = 1 << 20) {
+    /// `buffers` chunks' worth of memory is allocated once.
+    init(source: ByteSource, chunkSize: Int = 1 << 20, buffers: Int = 1) {
         precondition(chunkSize > 0, "a chunk holds at least one byte")
+        precondition(buffers > 0, "a reader reads into at least one buffer")
         self.source = source
         self.chunkSize = chunkSize
-        self.buffer = ChunkBuffer(byteCount: chunkSize)
+        self.buffers = buffers
+        self.buffer = ChunkBuffer(byteCount: chunkSize * buffers)
     }
 
-    /// The next chunk, or nil at the end of the source. The bytes are valid only until the
-    /// next call.
+    /// The next chunk, or nil at the end of the source. The bytes are valid until `buffers`
+    /// more calls (with one buffer: only until the next call).
     mutating func next() throws(SluiceError) -> UnsafeRawBufferPointer? {
         guard !atEnd else { return nil }
-        let storage = buffer.bytes
+        let offset = nextBuffer * chunkSize
+        nextBuffer = (nextBuffer + 1) % buffers
+        let storage = UnsafeMutableRawBufferPointer(rebasing: buffer.bytes[offset ..< offset + chunkSize])
         var filled = 0
         while filled < chunkSize {
             let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[filled...]))
@@ -50,7 +58,7 @@ struct ChunkReader {
             if storage.prefix(filled).starts(with: Self.byteOrderMark) { start = Self.byteOrderMark.count }
             if start == filled { return try next() }  // nothing but the mark: no empty chunk
         }
-        return UnsafeRawBufferPointer(rebasing: storage[start..<filled])
+        return UnsafeRawBufferPointer(rebasing: storage[start ..< filled])
     }
 }
 

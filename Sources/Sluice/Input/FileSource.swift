@@ -4,6 +4,8 @@ final class FileSource: ByteSource {
     let name: String
     let expectedSize: Int64?
     var storedSize: Int64? { expectedSize }
+    /// Anything but a regular file (whose size is known) may have to wait for its writer.
+    var waitsForInput: Bool { expectedSize == nil }
     private(set) var storedBytesRead: Int64 = 0
     private let descriptor: Int32
     private let ownsDescriptor: Bool

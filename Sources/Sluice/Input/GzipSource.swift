@@ -27,6 +27,7 @@ final class GzipSource: ByteSource {
     /// Progress counts compressed bytes against the compressed size, which is known.
     var storedSize: Int64? { source.storedSize }
     var storedBytesRead: Int64 { source.storedBytesRead }
+    var waitsForInput: Bool { source.waitsForInput }
 
     init(wrapping source: ByteSource, inputBufferSize: Int = 256 << 10) throws(SluiceError) {
         precondition(inputBufferSize > 0, "the input buffer must hold at least one byte")

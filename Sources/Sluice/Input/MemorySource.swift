@@ -17,6 +17,7 @@ final class MemorySource: ByteSource {
     var expectedSize: Int64? { Int64(bytes.count) }
     var storedSize: Int64? { expectedSize }
     var storedBytesRead: Int64 { Int64(position) }
+    var waitsForInput: Bool { false }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         let count = min(buffer.count, bytes.count - position)

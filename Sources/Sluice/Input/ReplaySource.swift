@@ -17,6 +17,7 @@ final class ReplaySource: ByteSource {
     /// The underlying source's, which already counts the replayed bytes.
     var storedSize: Int64? { source.storedSize }
     var storedBytesRead: Int64 { source.storedBytesRead }
+    var waitsForInput: Bool { source.waitsForInput }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         guard replayed < prefix.count else { return try source.read(into: buffer) }

@@ -100,12 +100,17 @@ package enum SystemCalls {
         #endif
         guard fd >= 0 else { return errno }
         defer { close(fd) }
+        return fsync(descriptor: fd)
+    }
+
+    /// `fsync(descriptor)`: nil, or its errno.
+    static func fsync(descriptor: Int32) -> Int32? {
         #if canImport(Darwin)
-        return Darwin.fsync(fd) == 0 ? nil : errno
+        return Darwin.fsync(descriptor) == 0 ? nil : errno
         #elseif canImport(Glibc)
-        return Glibc.fsync(fd) == 0 ? nil : errno
+        return Glibc.fsync(descriptor) == 0 ? nil : errno
         #else
-        return Musl.fsync(fd) == 0 ? nil : errno
+        return Musl.fsync(descriptor) == 0 ? nil : errno
         #endif
     }
 

@@ -3,7 +3,8 @@
 /// * A NEW database is built in a temporary file next to `path`
 ///   (`.<name>.sluice-<pid>.tmp`) with `journal_mode=OFF`, `synchronous=OFF` and an exclusive
 ///   lock: no journal to write, no fsync per transaction, since a failed import discards the
-///   whole file anyway. `commit()` commits, closes, fsyncs the file, `rename()`s it to `path`
+///   whole file anyway. `commit()` commits, closes, fsyncs the file (which
+///   `BackgroundFlush` has been writing to disk all along), `rename()`s it to `path`
 ///   (atomic: readers see no database or the whole one) and fsyncs the directory.
 ///   `rollback()`, or dropping the object without `commit()`, deletes the temporary file.
 ///   If another process creates `path` while we import, `commit()` still renames over it:
@@ -41,12 +42,15 @@ final class ImportDatabase {
 
     private enum State { case active, committed, rolledBack }
     private var state = State.active
+    /// A new database's file, written to disk while the import runs.
+    let backgroundFlush: BackgroundFlush?
 
     private init(path: String, connection: Connection, isNew: Bool, temporaryPath: String?) {
         self.path = path
         self.connection = connection
         self.isNew = isNew
         self.temporaryPath = temporaryPath
+        backgroundFlush = temporaryPath.flatMap { BackgroundFlush(path: $0) }
     }
 
     deinit {
@@ -171,7 +175,7 @@ final class ImportDatabase {
         connection.close()
         guard let temporaryPath else { return }
 
-        if let failure = fsyncFile(temporaryPath) {
+        if let failure = backgroundFlush?.stop().map(SystemCalls.describe(errno:)) ?? fsyncFile(temporaryPath) {
             discardTemporaryFile()
             throw SluiceError(.io, "cannot write database '\(path)': \(failure)")
         }
@@ -201,6 +205,7 @@ final class ImportDatabase {
     // MARK: Files
 
     private func discardTemporaryFile() {
+        backgroundFlush?.stop()
         connection.close()
         guard let temporaryPath else { return }
         for suffix in ["", "-journal", "-wal", "-shm"] {
