@@ -40,23 +40,16 @@ extension InputTests {
             }
         }
 
-        /// Waits up to 10 s for `condition`, which another thread makes true.
-        private func eventually(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while !condition() {
-                if Date() > deadline { return false }
-                usleep(500)
-            }
-            return true
+        private func everyByte(of reader: ReadAhead) throws(SluiceError) -> [UInt8] {
+            var result: [UInt8] = []
+            while let chunk = try reader.next() { result.append(contentsOf: chunk) }
+            return result
         }
 
         @Test func aSourceThatNeverWaitsIsReadOnAThreadOfItsOwn() throws {
             let bytes = sampleBytes(count: 10_000)
             let source = WatchedSource(bytes, waitsForInput: false)
-            let reader = ReadAhead(source: source, chunkSize: 1_000)
-            var result: [UInt8] = []
-            while let chunk = try reader.next() { result.append(contentsOf: chunk) }
-            #expect(result == bytes)
+            #expect(try everyByte(of: ReadAhead(source: source, chunkSize: 1_000)) == bytes)
             #expect(!source.threads.isEmpty && !source.threads.contains(currentThreadID()))
         }
 
@@ -64,9 +57,7 @@ extension InputTests {
             let bytes = sampleBytes(count: 10_000)
             let source = WatchedSource(bytes, waitsForInput: true)
             let reader = ReadAhead(source: source, chunkSize: 1_000)
-            var result: [UInt8] = []
-            while let chunk = try reader.next() { result.append(contentsOf: chunk) }
-            #expect(result == bytes)
+            #expect(try everyByte(of: reader) == bytes)
             #expect(source.threads == [currentThreadID()])
             #expect(reader.bytesRead == 10_000 && reader.storedBytesRead == 10_000)
         }
@@ -128,9 +119,7 @@ extension InputTests {
             // Compressed bytes taken 8 at a time: the trailer comes after the last full chunk.
             let source = try GzipSource(wrapping: MemorySource(compressed), inputBufferSize: 8)
             let reader = ReadAhead(source: source, chunkSize: 1_000)
-            var result: [UInt8] = []
-            while let chunk = try reader.next() { result.append(contentsOf: chunk) }
-            #expect(result == bytes)
+            #expect(try everyByte(of: reader) == bytes)
             #expect(reader.bytesRead == 4_000)
             #expect(reader.storedBytesRead == Int64(compressed.count))
         }

@@ -5,16 +5,6 @@ import Testing
 
 extension StoreTests {
     @Suite struct BackgroundFlushTests {
-        /// Waits up to 10 s for `condition`, for a thread that acts on its own schedule.
-        private func eventually(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while !condition() {
-                if Date() > deadline { return false }
-                usleep(1_000)
-            }
-            return true
-        }
-
         @Test func flushesTheFileAgainAndAgainUntilStopped() throws {
             let directory = TemporaryDirectory()
             let path = directory.file("data")
