@@ -77,8 +77,8 @@ final class ReadAhead {
         /// Used by the reading thread only; kept here because its buffers must outlive the
         /// thread until the last chunk is parsed.
         private var reader: ChunkReader
-        /// Chunks read and not yet taken, oldest first (both buffers' while the parser waits
-        /// for its first chunk, then at most one).
+        /// Chunks read and not yet taken, oldest first: at most two, when the parser waits in
+        /// `next()` (having given its chunk's buffer back) while both are filled.
         var ready: [(bytes: UnsafeRawBufferPointer, storedBytesRead: Int64)] = []
         /// Calls of `next()` so far; the chunk returned by the last one is being parsed.
         var taken = 0
