@@ -314,7 +314,8 @@ public final class Importer {
             parserOptions.maxValueBytes = options.maxValueBytes
             parserOptions.invalidText = options.invalidText
             let rows = tabularRows(around: stream)
-            let parser = JSONParser(sourceName: source.name, handler: rows ?? stream, options: parserOptions)
+            let handler: any JSONEventHandler = rows ?? stream
+            let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
             stream.parser = parser
             rows?.parser = parser
             let reader = ReadAhead(source: source, chunkSize: options.chunkSize)

@@ -105,7 +105,8 @@ public enum ModelInference {
         var parserOptions = JSONParser.Options()
         parserOptions.maxValueBytes = maxValueBytes
         let rows = table.map { TabularRows(inner: reader, path: $0.path, header: $0.header) }
-        let parser = JSONParser(sourceName: source.name, handler: rows ?? reader, options: parserOptions)
+        let handler: any JSONEventHandler = rows ?? reader
+        let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
         rows?.parser = parser
         // Small chunks: reading stops soon after the sample's last record.
         var chunks = ChunkReader(source: source, chunkSize: 1 << 16)

@@ -17,8 +17,8 @@ protocol RecordEventHandler: JSONEventHandler {
 /// The events are the parse's hottest path, and the stream is specialised for each assembler
 /// (in the module's optimised build). A protocol conformance of a generic class would dispatch
 /// to its unspecialised code, so the parser's handler conformance lives on the final
-/// subclasses `RecordStream` and `FreeformStream`, whose witnesses call these final methods
-/// with a concrete assembler.
+/// subclasses `RecordStream` and `FreeformStream`, each with its own `JSONEventCallbacks`:
+/// yajl's callbacks call these final methods directly, with a concrete assembler.
 class EventStream<Assembler: EventAssembler & ~Copyable> {
     // Touched on every event by the one thread that drives the parser, never re-entered:
     // no dynamic exclusivity checks (they cost about a quarter of the per-event time).

@@ -22,3 +22,17 @@ final class FreeformStream: EventStream<FreeformAssembler>, RecordEventHandler {
                    capturesRejectedRecords: capturesRejectedRecords, maxValueBytes: maxValueBytes)
     }
 }
+
+extension FreeformStream {
+    /// The parser calls the stream's methods directly (`JSONEventCallbacks`).
+    static let callbacks: JSONEventCallbacks? = JSONEventCallbacks(
+        null: { JSONParser.null($0, to: FreeformStream.self) },
+        bool: { JSONParser.bool($0, $1, to: FreeformStream.self) },
+        number: { JSONParser.number($0, $1, $2, to: FreeformStream.self) },
+        string: { JSONParser.string($0, $1, $2, to: FreeformStream.self) },
+        startObject: { JSONParser.startObject($0, to: FreeformStream.self) },
+        key: { JSONParser.key($0, $1, $2, to: FreeformStream.self) },
+        endObject: { JSONParser.endObject($0, to: FreeformStream.self) },
+        startArray: { JSONParser.startArray($0, to: FreeformStream.self) },
+        endArray: { JSONParser.endArray($0, to: FreeformStream.self) })
+}

@@ -22,3 +22,17 @@ final class RecordStream: EventStream<RecordAssembler>, RecordEventHandler {
                    capturesRejectedRecords: capturesRejectedRecords, maxValueBytes: maxValueBytes)
     }
 }
+
+extension RecordStream {
+    /// The parser calls the stream's methods directly (`JSONEventCallbacks`): W1's hottest path.
+    static let callbacks: JSONEventCallbacks? = JSONEventCallbacks(
+        null: { JSONParser.null($0, to: RecordStream.self) },
+        bool: { JSONParser.bool($0, $1, to: RecordStream.self) },
+        number: { JSONParser.number($0, $1, $2, to: RecordStream.self) },
+        string: { JSONParser.string($0, $1, $2, to: RecordStream.self) },
+        startObject: { JSONParser.startObject($0, to: RecordStream.self) },
+        key: { JSONParser.key($0, $1, $2, to: RecordStream.self) },
+        endObject: { JSONParser.endObject($0, to: RecordStream.self) },
+        startArray: { JSONParser.startArray($0, to: RecordStream.self) },
+        endArray: { JSONParser.endArray($0, to: RecordStream.self) })
+}

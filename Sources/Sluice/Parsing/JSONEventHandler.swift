@@ -4,6 +4,10 @@
 /// chunk or yajl's decode buffer, so copy or convert before keeping anything.
 /// A method that throws stops the parse; `JSONParser` rethrows that error unchanged.
 protocol JSONEventHandler: AnyObject {
+    /// The C functions the parser has yajl call for this type's events, which call its
+    /// methods directly (see `JSONEventCallbacks`); nil (the default) to be called through
+    /// the protocol.
+    static var callbacks: JSONEventCallbacks? { get }
     func startObject() throws(SluiceError)
     /// An object key: decoded UTF-8 bytes.
     func key(_ bytes: UnsafeRawBufferPointer) throws(SluiceError)
@@ -23,5 +27,6 @@ protocol JSONEventHandler: AnyObject {
 }
 
 extension JSONEventHandler {
+    static var callbacks: JSONEventCallbacks? { nil }
     func invalidText(_ error: SluiceError) throws(SluiceError) { throw error }
 }

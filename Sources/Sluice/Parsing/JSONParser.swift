@@ -7,8 +7,9 @@ internal import CYajl
 /// 64-bit limit), and adds what yajl lacks: a nesting limit, a limit on the size of a single
 /// token, and absolute positions (line, column, offset) across chunks.
 ///
-/// The callback table is allocated once and outlives the yajl handle; each C callback is a
-/// non-capturing closure that recovers the parser from the context pointer. A Swift error
+/// yajl calls the C functions of the handler type's `JSONEventCallbacks` (its own, or ones
+/// that call it through the protocol), each a non-capturing closure that recovers the parser
+/// from the context pointer and runs one of the generic events below. A Swift error
 /// cannot cross C frames, so a callback stores it and returns 0 (yajl then reports "client
 /// canceled") and `parse` rethrows the stored error.
 final class JSONParser {
@@ -33,7 +34,11 @@ final class JSONParser {
     /// The longest decoded string or key that cannot be over `maxValueBytes` in the input
     /// (`refusesString`), worked out once: a division per string was measurable.
     private let surelyShortString: Int
-    fileprivate let handler: any JSONEventHandler
+    private let handler: any JSONEventHandler
+    /// What the callbacks call: the handler, or a `ForwardingHandler` around it; held here,
+    /// passed to them unretained.
+    private let target: AnyObject
+    private let handlerObject: UnsafeMutableRawPointer
     // The state below is touched on every event. The parser is driven by one thread and
     // never re-entered (yajl calls back synchronously), so Swift's dynamic exclusivity
     // checks on these class properties (a quarter of the per-event cost) are switched off.
@@ -71,14 +76,25 @@ final class JSONParser {
     /// Debug builds: `parse` and `finish` run on one thread at a time, never re-entered.
     private let use = ExclusiveUse()
 
-    init(sourceName: String, handler: any JSONEventHandler, options: Options = Options()) {
+    /// A parser calling `handler`: through its type's own callbacks when it has them
+    /// (`JSONEventHandler.callbacks`), else through the protocol.
+    init<Handler: JSONEventHandler>(sourceName: String, handler: Handler, options: Options = Options()) {
         self.sourceName = sourceName
         self.handler = handler
         self.options = options
         surelyShortString = (options.maxValueBytes - 2) / 6
+        let target: AnyObject
         callbacks = .allocate(capacity: 1)
-        callbacks.initialize(to: YajlCallbacks.table)
-        guard let handle = yajl_alloc(callbacks, nil, YajlCallbacks.context(for: self)) else {
+        if let own = Handler.callbacks {
+            target = handler
+            callbacks.initialize(to: own.table)
+        } else {
+            target = ForwardingHandler(handler)
+            callbacks.initialize(to: ForwardingHandler.callbacks!.table)
+        }
+        self.target = target
+        handlerObject = Unmanaged.passUnretained(target).toOpaque()
+        guard let handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(self).toOpaque()) else {
             preconditionFailure("yajl_alloc failed: out of memory")
         }
         self.handle = handle
@@ -381,18 +397,40 @@ extension JSONParser: Sendable {}
 // MARK: - Callbacks
 
 extension JSONParser {
-    /// Runs one handler call; a thrown error is kept for `parse` and stops yajl.
+    /// Runs one call of the handler, which is a `Handler` (the type whose callbacks yajl
+    /// calls); a thrown error is kept for `parse` and stops yajl.
     @inline(__always)
-    fileprivate func deliver(_ kind: EventKind = .value, _ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
-        eventsInChunk &+= 1
-        lastEventKind = kind
-        if let handle { lastEventEnd = Int(sluice_yajl_offset_in_chunk(handle)) }
+    fileprivate func deliver<Handler: JSONEventHandler>(_ kind: EventKind = .value, to _: Handler.Type,
+                                                        _ body: (Handler) throws(SluiceError) -> Void) -> Int32 {
+        noteEvent(kind)
+        // Not retained: the parser holds the handler, and a retain and release per event
+        // was measurable.
+        return Unmanaged<Handler>.fromOpaque(handlerObject)._withUnsafeGuaranteedRef { handler in
+            do throws(SluiceError) {
+                try body(handler)
+                return 1
+            } catch {
+                return stop(error)
+            }
+        }
+    }
+
+    /// `deliver(_:to:_:)` through the protocol, off the hot path (a repaired string).
+    private func deliver(_ kind: EventKind, _ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
+        noteEvent(kind)
         do {
             try body(handler)
             return 1
         } catch {
             return stop(error)
         }
+    }
+
+    @inline(__always)
+    private func noteEvent(_ kind: EventKind) {
+        eventsInChunk &+= 1
+        lastEventKind = kind
+        if let handle { lastEventEnd = Int(sluice_yajl_offset_in_chunk(handle)) }
     }
 
     /// Keeps a handler's error for `parse` and stops yajl. Out of line: copying the error
@@ -426,84 +464,104 @@ extension JSONParser {
         return 0
     }
 
-    fileprivate func descend(_ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
+    @inline(__always)
+    fileprivate func descend<Handler: JSONEventHandler>(to _: Handler.Type,
+                                                        _ body: (Handler) throws(SluiceError) -> Void) -> Int32 {
         depth += 1
-        if depth > options.maxDepth {
-            pendingError = fail("nesting deeper than \(options.maxDepth) levels", at: tokenPosition(length: 1))
-            return 0
-        }
-        return deliver(.open, body)
+        if depth > options.maxDepth { return refuseDepth() }
+        return deliver(.open, to: Handler.self, body)
+    }
+
+    @inline(never)
+    private func refuseDepth() -> Int32 {
+        pendingError = fail("nesting deeper than \(options.maxDepth) levels", at: tokenPosition(length: 1))
+        return 0
     }
 }
 
-/// The C side of the parser: the callback table yajl calls, and the context it passes back to
-/// each callback. Private to this file, with everything the callbacks touch.
-///
-/// The context is the parser, unretained: yajl calls back only from inside `parse`/`finish`,
-/// while the parser is alive (a retain and release per event was a twentieth of the parse).
-private enum YajlCallbacks {
-    static func context(for parser: JSONParser) -> UnsafeMutableRawPointer {
-        Unmanaged.passUnretained(parser).toOpaque()
-    }
+// MARK: - Events
 
-    /// Calls `body` with the parser behind a callback's context, without retaining it.
+/// What yajl's callbacks run for each event, for a handler of type `Handler`: each C function
+/// of a `JSONEventCallbacks` table is one call of these, its context the parser. Inlined into
+/// that function, with `Handler`'s method (see `JSONEventCallbacks`).
+extension JSONParser {
+    /// Calls `body` with the parser behind a callback's context, without retaining it: yajl
+    /// calls back only from inside `parse`/`finish`, while the parser is alive (a retain and
+    /// release per event was a twentieth of the parse).
     @inline(__always)
-    static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
+    private static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
         Unmanaged<JSONParser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
     }
 
-    static let table = yajl_callbacks(
-        yajl_null: { context in
-            withParser(context) { $0.deliver { handler throws(SluiceError) in try handler.null() } }
-        },
-        yajl_boolean: { context, value in
-            withParser(context) { $0.deliver { handler throws(SluiceError) in try handler.bool(value != 0) } }
-        },
-        yajl_integer: nil,
-        yajl_double: nil,
-        yajl_number: { context, text, length in
-            withParser(context) { parser in
-                guard length <= parser.options.maxValueBytes else { return parser.refuseLargeNumber(length: length) }
-                return parser.deliver { handler throws(SluiceError) in
-                    try handler.number(UnsafeRawBufferPointer(start: text, count: length))
-                }
-            }
-        },
-        yajl_string: { context, bytes, length in
-            withParser(context) { parser in
-                if parser.refusesString(length: length) { return 0 }
-                if parser.hasTextFault { return parser.deliverRepaired(key: false) }
-                return parser.deliver { handler throws(SluiceError) in
-                    try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
-                }
-            }
-        },
-        yajl_start_map: { context in
-            withParser(context) { $0.descend { handler throws(SluiceError) in try handler.startObject() } }
-        },
-        yajl_map_key: { context, bytes, length in
-            withParser(context) { parser in
-                if parser.refusesString(length: length) { return 0 }
-                if parser.hasTextFault { return parser.deliverRepaired(key: true) }
-                return parser.deliver(.key) { handler throws(SluiceError) in
-                    try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
-                }
-            }
-        },
-        yajl_end_map: { context in
-            withParser(context) { parser in
-                parser.depth -= 1
-                return parser.deliver { handler throws(SluiceError) in try handler.endObject() }
-            }
-        },
-        yajl_start_array: { context in
-            withParser(context) { $0.descend { handler throws(SluiceError) in try handler.startArray() } }
-        },
-        yajl_end_array: { context in
-            withParser(context) { parser in
-                parser.depth -= 1
-                return parser.deliver { handler throws(SluiceError) in try handler.endArray() }
+    @inline(__always)
+    static func null<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+        withParser(context) { $0.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.null() } }
+    }
+
+    @inline(__always)
+    static func bool<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ value: Int32,
+                                                to _: Handler.Type) -> Int32 {
+        withParser(context) { $0.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.bool(value != 0) } }
+    }
+
+    @inline(__always)
+    static func number<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ text: UnsafePointer<CChar>?,
+                                                  _ length: Int, to _: Handler.Type) -> Int32 {
+        withParser(context) { parser in
+            guard length <= parser.options.maxValueBytes else { return parser.refuseLargeNumber(length: length) }
+            return parser.deliver(to: Handler.self) { handler throws(SluiceError) in
+                try handler.number(UnsafeRawBufferPointer(start: text, count: length))
             }
         }
-    )
+    }
+
+    @inline(__always)
+    static func string<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
+                                                  _ length: Int, to _: Handler.Type) -> Int32 {
+        withParser(context) { parser in
+            if parser.refusesString(length: length) { return 0 }
+            if parser.hasTextFault { return parser.deliverRepaired(key: false) }
+            return parser.deliver(to: Handler.self) { handler throws(SluiceError) in
+                try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
+            }
+        }
+    }
+
+    @inline(__always)
+    static func startObject<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+        withParser(context) { $0.descend(to: Handler.self) { handler throws(SluiceError) in try handler.startObject() } }
+    }
+
+    @inline(__always)
+    static func key<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
+                                               _ length: Int, to _: Handler.Type) -> Int32 {
+        withParser(context) { parser in
+            if parser.refusesString(length: length) { return 0 }
+            if parser.hasTextFault { return parser.deliverRepaired(key: true) }
+            return parser.deliver(.key, to: Handler.self) { handler throws(SluiceError) in
+                try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
+            }
+        }
+    }
+
+    @inline(__always)
+    static func endObject<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+        withParser(context) { parser in
+            parser.depth -= 1
+            return parser.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.endObject() }
+        }
+    }
+
+    @inline(__always)
+    static func startArray<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+        withParser(context) { $0.descend(to: Handler.self) { handler throws(SluiceError) in try handler.startArray() } }
+    }
+
+    @inline(__always)
+    static func endArray<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+        withParser(context) { parser in
+            parser.depth -= 1
+            return parser.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.endArray() }
+        }
+    }
 }
