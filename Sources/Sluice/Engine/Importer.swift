@@ -318,10 +318,12 @@ public final class Importer {
             let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
             stream.parser = parser
             rows?.parser = parser
-            let reader = ReadAhead(source: source, chunkSize: options.chunkSize)
+            // Each chunk is scanned (text faults, newlines) on the thread that reads it.
+            var scanner = ChunkScanner()
+            let reader = ReadAhead(source: source, chunkSize: options.chunkSize) { scanner.scan($0) }
             while let chunk = try reader.next() {
                 try checkCancellation()
-                try parser.parse(chunk)
+                try parser.parse(chunk.bytes, scan: chunk.prepared)
                 if let progress = options.progress {
                     progress(ImportProgress(bytesRead: storedBytes + reader.storedBytesRead,
                                             totalBytes: source.storedSize.map { storedBytes + $0 },

@@ -4,7 +4,9 @@
 /// parsing thread's time on a plain file) and a gzip input is inflated there. Parsing is the
 /// slower half of an import, so that work is moved to a second thread, one chunk ahead. Two
 /// buffers take turns: the one being parsed and the one being filled, so memory stays two
-/// chunks however large the input.
+/// chunks however large the input. What else can be done to a chunk before it is parsed
+/// (`prepare`, run on the thread that read it: the importer scans it there, `ChunkScanner`)
+/// comes with it.
 ///
 /// A source that may wait indefinitely for its producer (`ByteSource.waitsForInput`: a pipe,
 /// a terminal) is read on the calling thread instead, as a plain `ChunkReader` does: a read
@@ -13,24 +15,27 @@
 ///
 /// Failures keep their place: a read error is thrown by the `next()` that would have returned
 /// that chunk, after every chunk before it.
-final class ReadAhead {
+final class ReadAhead<Prepared> {
     private let shared: Shared?
     private var thread: JoinableThread?
     /// The reader used on the calling thread when the source waits for input.
     private var direct: ChunkReader?
+    private let prepare: (UnsafeRawBufferPointer) -> Prepared
     /// Bytes of the chunks returned so far (decompressed for gzip), as `ChunkReader.bytesRead`.
     private(set) var bytesRead: Int64 = 0
     /// The source's `storedBytesRead` when the last chunk returned was read, for progress. The
     /// source itself belongs to the reading thread and is not asked.
     private(set) var storedBytesRead: Int64 = 0
 
-    init(source: ByteSource, chunkSize: Int = 1 << 20) {
+    /// `prepare` is called with each chunk, in order, on the thread that read it.
+    init(source: ByteSource, chunkSize: Int = 1 << 20, prepare: @escaping (UnsafeRawBufferPointer) -> Prepared) {
+        self.prepare = prepare
         guard !source.waitsForInput else {
             direct = ChunkReader(source: source, chunkSize: chunkSize)
             shared = nil
             return
         }
-        let shared = Shared(ChunkReader(source: source, chunkSize: chunkSize, buffers: 2))
+        let shared = Shared(ChunkReader(source: source, chunkSize: chunkSize, buffers: 2), prepare: prepare)
         self.shared = shared
         thread = JoinableThread { shared.fill() }
     }
@@ -45,13 +50,14 @@ final class ReadAhead {
         thread.take()?.join()
     }
 
-    /// The next chunk, or nil at the end of the source. The bytes are valid until the next call.
-    func next() throws(SluiceError) -> UnsafeRawBufferPointer? {
+    /// The next chunk and what `prepare` made of it, or nil at the end of the source. The
+    /// bytes are valid until the next call.
+    func next() throws(SluiceError) -> (bytes: UnsafeRawBufferPointer, prepared: Prepared)? {
         guard let shared else {
             let chunk = try direct!.next()
             bytesRead = direct!.bytesRead
             storedBytesRead = direct!.source.storedBytesRead
-            return chunk
+            return chunk.map { ($0, prepare($0)) }
         }
         shared.lock.lock()
         defer { shared.lock.unlock() }
@@ -67,7 +73,7 @@ final class ReadAhead {
         let chunk = shared.ready.removeFirst()
         bytesRead += Int64(chunk.bytes.count)
         storedBytesRead = chunk.storedBytesRead
-        return chunk.bytes
+        return (chunk.bytes, chunk.prepared)
     }
 
     /// What the two threads share; every property but `reader` is read and written under
@@ -77,9 +83,11 @@ final class ReadAhead {
         /// Used by the reading thread only; kept here because its buffers must outlive the
         /// thread until the last chunk is parsed.
         private var reader: ChunkReader
+        /// Used by the reading thread only.
+        private let prepare: (UnsafeRawBufferPointer) -> Prepared
         /// Chunks read and not yet taken, oldest first: at most two, when the parser waits in
         /// `next()` (having given its chunk's buffer back) while both are filled.
-        var ready: [(bytes: UnsafeRawBufferPointer, storedBytesRead: Int64)] = []
+        var ready: [(bytes: UnsafeRawBufferPointer, storedBytesRead: Int64, prepared: Prepared)] = []
         /// Calls of `next()` so far; the chunk returned by the last one is being parsed.
         var taken = 0
         /// Chunks read so far. Chunk `n` goes to buffer `n % 2`, free once chunk `n - 2` is
@@ -92,8 +100,9 @@ final class ReadAhead {
         var failure: SluiceError?
         var stopping = false
 
-        init(_ reader: ChunkReader) {
+        init(_ reader: ChunkReader, prepare: @escaping (UnsafeRawBufferPointer) -> Prepared) {
             self.reader = reader
+            self.prepare = prepare
         }
 
         /// The reading thread: one chunk ahead of the one being parsed, never further (its
@@ -111,9 +120,10 @@ final class ReadAhead {
                 var error: SluiceError?
                 do { chunk = try reader.next() } catch let failed { error = failed }
                 let stored = reader.source.storedBytesRead
+                let prepared = chunk.map(prepare)
                 lock.lock()
-                if let chunk {
-                    ready.append((chunk, stored))
+                if let chunk, let prepared {
+                    ready.append((chunk, stored, prepared))
                     produced += 1
                 } else {
                     failure = error
@@ -124,5 +134,12 @@ final class ReadAhead {
                 lock.broadcast()
             }
         }
+    }
+}
+
+extension ReadAhead where Prepared == Void {
+    /// Chunks with nothing more done to them.
+    convenience init(source: ByteSource, chunkSize: Int = 1 << 20) {
+        self.init(source: source, chunkSize: chunkSize) { _ in }
     }
 }

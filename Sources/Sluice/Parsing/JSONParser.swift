@@ -67,7 +67,9 @@ final class JSONParser {
     @exclusivity(unchecked) private var chunkStart: Int64 = 0
     @exclusivity(unchecked) private var lines = LineTracker()
     /// Invalid text found ahead of yajl (see `TextScanner`), taken as strings are delivered.
-    @exclusivity(unchecked) fileprivate var scanner = TextScanner()
+    @exclusivity(unchecked) fileprivate var faults = FaultQueue()
+    /// Scans the chunks given to `parse(_:)`; those given to `parse(_:scan:)` come scanned.
+    private var scanner = ChunkScanner()
     /// The input bytes of a string token begun in an earlier chunk, from its opening quote:
     /// a string with invalid text is decoded again from them (`StringRepair`).
     @exclusivity(unchecked) private var spanningString: [UInt8] = []
@@ -116,12 +118,19 @@ final class JSONParser {
 
     /// Parses the next chunk of input. The chunk need only stay valid during the call.
     func parse(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+        try parse(bytes, scan: scanner.scan(bytes))
+    }
+
+    /// Parses the next chunk of input with its scan, made by a `ChunkScanner` that has
+    /// scanned every chunk before it (use this or `parse(_:)` for a whole input, not both).
+    func parse(_ bytes: UnsafeRawBufferPointer, scan: ChunkScan) throws(SluiceError) {
         use.enter("a JSONParser")
         defer { use.leave() }
         guard let handle else { return }
         chunkStart += Int64(chunk.count)
+        faults.add(scan.faults)
         // A vertical tab or form feed ends the input: yajl lexes what comes before it.
-        let invalidByte = scanner.scan(bytes, at: chunkStart).map { (index: $0, value: bytes[$0]) }
+        let invalidByte = scan.stop.map { (index: $0, value: bytes[$0]) }
         let bytes = invalidByte.map { UnsafeRawBufferPointer(rebasing: bytes[..<$0.index]) } ?? bytes
         chunk = bytes
         if !sawContent { sawContent = bytes.contains { !Self.isWhitespace($0) } }
@@ -173,19 +182,19 @@ final class JSONParser {
         }
     }
 
-    /// Whether the string or key being delivered holds a fault `scanner` found: one compare
+    /// Whether the string or key being delivered holds a fault `TextScanner` found: one compare
     /// per string when the input has none.
     @inline(__always)
     fileprivate var hasTextFault: Bool {
-        scanner.nextFaultOffset != .max && scanner.nextFaultOffset < consumedOffset
+        faults.nextFaultOffset != .max && faults.nextFaultOffset < consumedOffset
     }
 
-    /// Delivers a string or key whose text `scanner` found faults in, decoded again from its
+    /// Delivers a string or key whose text `TextScanner` found faults in, decoded again from its
     /// input bytes with U+FFFD in place of each bad sequence; under `.reject` the handler
     /// first hears of the first fault (`invalidText`), with its position.
     fileprivate func deliverRepaired(key: Bool) -> Int32 {
         let end = consumedOffset
-        let faults = scanner.takeFaults(before: end)
+        let faults = self.faults.take(before: end)
         let closing = Int(end - chunkStart) - 1
         let decoded: (bytes: [UInt8], replacements: Int)
         if eventsInChunk == 0, pendingTokenStart != nil, !spanningString.isEmpty, closing >= 0 {

@@ -8,15 +8,12 @@
 /// of 0x80 or more, a backslash, 0x0B, 0x0C) to the next, found with `memchr` and an 8-bytes-
 /// at-a-time test for the high bit, and steps byte by byte only through a multi-byte sequence or
 /// an escape. Its state carries across chunks, so the faults are the same however the input
-/// is chunked. Faults are queued in input order; the parser takes those inside each string or
-/// key token as the token is delivered (`takeFaults(before:)`).
+/// is chunked. The faults found are taken after each chunk (`takeFound()`), in the order found:
+/// input order but for an unpaired high surrogate, found after the escape that follows it
+/// (`FaultQueue` puts it in its place).
 struct TextScanner {
-    /// Faults found and not yet taken, in input order, from `head`.
-    private var faults: [TextFault] = []
-    private var head = 0
-    /// The offset of the first fault not yet taken; `Int64.max` when none (one comparison per
-    /// string tells whether it has any).
-    private(set) var nextFaultOffset = Int64.max
+    /// Faults found since the last `takeFound()`, in the order found.
+    private var found: [TextFault] = []
 
     // UTF-8: continuation bytes still expected, the range the next one must be in, and where
     // the sequence began.
@@ -182,25 +179,13 @@ struct TextScanner {
     }
 
     private mutating func record(_ fault: TextFault) {
-        // Faults are found in input order except an unpaired high surrogate, found after the
-        // escape that follows it: keep the queue sorted.
-        var index = faults.count
-        while index > head, faults[index - 1].offset > fault.offset { index -= 1 }
-        faults.insert(fault, at: index)
-        nextFaultOffset = faults[head].offset
+        found.append(fault)
     }
 
-    /// Takes the faults before `end` (absolute): those inside the token that ends there.
-    mutating func takeFaults(before end: Int64) -> ArraySlice<TextFault> {
-        let start = head
-        while head < faults.count, faults[head].offset < end { head += 1 }
-        let taken = faults[start..<head]
-        if head == faults.count {
-            defer { faults.removeAll(keepingCapacity: true); head = 0 }
-            nextFaultOffset = .max
-            return ArraySlice(Array(taken))
-        }
-        nextFaultOffset = faults[head].offset
-        return taken
+    /// The faults found since the last call.
+    mutating func takeFound() -> [TextFault] {
+        guard !found.isEmpty else { return [] }
+        defer { found = [] }
+        return found
     }
 }

@@ -40,9 +40,9 @@ extension InputTests {
             }
         }
 
-        private func everyByte(of reader: ReadAhead) throws(SluiceError) -> [UInt8] {
+        private func everyByte(of reader: ReadAhead<Void>) throws(SluiceError) -> [UInt8] {
             var result: [UInt8] = []
-            while let chunk = try reader.next() { result.append(contentsOf: chunk) }
+            while let chunk = try reader.next()?.bytes { result.append(contentsOf: chunk) }
             return result
         }
 
@@ -62,6 +62,34 @@ extension InputTests {
             #expect(reader.bytesRead == 10_000 && reader.storedBytesRead == 10_000)
         }
 
+        /// The threads `prepare` ran on; written by the reading thread, read by the test.
+        final class Threads: @unchecked Sendable {
+            private let lock = Mutex<Set<UInt>>([])
+            func note() { lock.withLock { _ = $0.insert(currentThreadID()) } }
+            var all: Set<UInt> { lock.withLock { $0 } }
+        }
+
+        /// Each chunk is prepared on the thread that read it (the reading thread, or the
+        /// caller's for a source that may wait), and what was made of it comes with it.
+        @Test(arguments: [false, true])
+        func eachChunkIsPreparedWhereItIsRead(waitsForInput: Bool) throws {
+            let bytes = sampleBytes(count: 10_000, seed: 5)
+            let source = WatchedSource(bytes, waitsForInput: waitsForInput)
+            let preparedOn = Threads()
+            let reader = ReadAhead(source: source, chunkSize: 1_000) { chunk in
+                preparedOn.note()
+                return Array(chunk)
+            }
+            var chunks = 0
+            while let chunk = try reader.next() {
+                #expect(chunk.prepared == Array(chunk.bytes), "chunk \(chunks) came with another's")
+                chunks += 1
+            }
+            #expect(chunks == 10)
+            #expect(preparedOn.all == source.threads)
+            #expect(preparedOn.all.contains(currentThreadID()) == waitsForInput)
+        }
+
         /// The reading thread fills the next chunk while the last one is parsed, and no
         /// further: each chunk is checked only once the next one has been read.
         @Test func aChunkStaysIntactWhileTheNextIsRead() throws {
@@ -69,7 +97,7 @@ extension InputTests {
             let source = WatchedSource(bytes, waitsForInput: false)
             let reader = ReadAhead(source: source, chunkSize: 1_000)
             var offset = 0
-            while let chunk = try reader.next() {
+            while let chunk = try reader.next()?.bytes {
                 // Chunk n is read by read n + 1 (a memory source fills a chunk in one read);
                 // the one after it, or the end, by read n + 2.
                 let chunkIndex = offset / 1_000
@@ -92,7 +120,7 @@ extension InputTests {
                                    chunkSize: 1_000)
             var result: [UInt8] = []
             let error = sluiceError { () throws(SluiceError) in
-                while let chunk = try reader.next() { result.append(contentsOf: chunk) }
+                while let chunk = try reader.next()?.bytes { result.append(contentsOf: chunk) }
             }
             #expect(result == Array(bytes[..<2_000]), "the chunk the failure cut short is not handed out")
             #expect(error?.kind == .io)
@@ -103,7 +131,7 @@ extension InputTests {
             let source = WatchedSource(sampleBytes(count: 100_000), waitsForInput: false)
             do {
                 let reader = ReadAhead(source: source, chunkSize: 1_000)
-                _ = try reader.next()
+                _ = try reader.next()?.bytes
             }
             let reads = source.reads.load(ordering: .sequentiallyConsistent)
             #expect(reads <= 2, "one chunk taken, one read ahead")

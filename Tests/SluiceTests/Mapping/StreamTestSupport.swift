@@ -17,3 +17,15 @@ func parse(_ bytes: [UInt8], with parser: JSONParser, chunkSize: Int) throws {
     }
     try parser.finish()
 }
+
+/// `parse(_:with:chunkSize:)` as an import with a reading thread may: every chunk scanned
+/// (`ChunkScanner`) before the first is parsed, each then parsed with its scan.
+func parseScannedAhead(_ bytes: [UInt8], with parser: JSONParser, chunkSize: Int) throws {
+    var scanner = ChunkScanner()
+    let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map { Array(bytes[$0..<min($0 + chunkSize, bytes.count)]) }
+    let scans = chunks.map { chunk in chunk.withUnsafeBytes { scanner.scan($0) } }
+    for (chunk, scan) in zip(chunks, scans) {
+        try chunk.withUnsafeBytes { try parser.parse($0, scan: scan) }
+    }
+    try parser.finish()
+}

@@ -4,17 +4,22 @@ import Testing
 /// Invalid text, as JSON parser conformance suites list it (bytes, not Swift strings), and the
 /// valid edge cases that must pass unchanged: through the parser, whole and split at every byte.
 @Suite struct TextScannerTests {
-    /// `["…"]` around `inner`, parsed whole and in chunks of every size from 1: the same
-    /// events or the same error each time.
+    /// `["…"]` around `inner`, parsed whole and in chunks of every size from 1, each chunk
+    /// scanned as it is parsed or all of them ahead (as a reading thread does): the same events
+    /// or the same error each time.
     private func outcome(_ inner: [UInt8], policy: InvalidTextPolicy = .reject) -> (events: [String], error: String?, replaced: Int) {
         let bytes = Array("[\"".utf8) + inner + Array("\"]".utf8)
         var results: [(events: [String], error: String?, replaced: Int)] = []
-        for chunkSize in [bytes.count, 1, 2, 3, 5] {
+        for (chunkSize, scannedAhead) in [bytes.count, 1, 2, 3, 5].flatMap({ [($0, false), ($0, true)] }) {
             let recorder = EventRecorder()
             let parser = JSONParser(sourceName: "in.json", handler: recorder, options: .init(invalidText: policy))
             var failure: String?
             do {
-                try parse(bytes, with: parser, chunkSize: chunkSize)
+                if scannedAhead {
+                    try parseScannedAhead(bytes, with: parser, chunkSize: chunkSize)
+                } else {
+                    try parse(bytes, with: parser, chunkSize: chunkSize)
+                }
             } catch let error as SluiceError {
                 failure = error.description
             } catch {}
