@@ -527,13 +527,7 @@ extension JSONParser {
     @inline(__always)
     static func string<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                   _ length: Int, to _: Handler.Type) -> Int32 {
-        withParser(context) { parser in
-            if parser.refusesString(length: length) { return 0 }
-            if parser.hasTextFault { return parser.deliverRepaired(key: false) }
-            return parser.deliver(to: Handler.self) { handler throws(SluiceError) in
-                try handler.string(UnsafeRawBufferPointer(start: bytes, count: length))
-            }
-        }
+        text(context, bytes, length, key: false, to: Handler.self)
     }
 
     @inline(__always)
@@ -544,11 +538,20 @@ extension JSONParser {
     @inline(__always)
     static func key<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                _ length: Int, to _: Handler.Type) -> Int32 {
+        text(context, bytes, length, key: true, to: Handler.self)
+    }
+
+    /// A string value or a key: refused when too large, decoded again when it holds invalid
+    /// text, else handed over as it is.
+    @inline(__always)
+    private static func text<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
+                                                        _ length: Int, key: Bool, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             if parser.refusesString(length: length) { return 0 }
-            if parser.hasTextFault { return parser.deliverRepaired(key: true) }
-            return parser.deliver(.key, to: Handler.self) { handler throws(SluiceError) in
-                try handler.key(UnsafeRawBufferPointer(start: bytes, count: length))
+            if parser.hasTextFault { return parser.deliverRepaired(key: key) }
+            let text = UnsafeRawBufferPointer(start: bytes, count: length)
+            return parser.deliver(key ? .key : .value, to: Handler.self) { handler throws(SluiceError) in
+                if key { try handler.key(text) } else { try handler.string(text) }
             }
         }
     }
