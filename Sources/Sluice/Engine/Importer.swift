@@ -318,7 +318,7 @@ public final class Importer {
             let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
             stream.parser = parser
             rows?.parser = parser
-            // Each chunk is scanned (text faults, newlines) on the thread that reads it.
+            // Each chunk's text is scanned (`ChunkScanner`) on the thread that reads it.
             var scanner = ChunkScanner()
             let reader = ReadAhead(source: source, chunkSize: options.chunkSize) { scanner.scan($0) }
             while let chunk = try reader.next() {

@@ -76,8 +76,8 @@ final class ReadAhead<Prepared> {
         return (chunk.bytes, chunk.prepared)
     }
 
-    /// What the two threads share; every property but `reader` is read and written under
-    /// `lock`.
+    /// What the two threads share; every property but `reader` and `prepare` is read and
+    /// written under `lock`.
     private final class Shared: @unchecked Sendable {
         let lock = Monitor()
         /// Used by the reading thread only; kept here because its buffers must outlive the
