@@ -34,7 +34,6 @@ final class JSONParser {
     /// The longest decoded string or key that cannot be over `maxValueBytes` in the input
     /// (`refusesString`), worked out once: a division per string was measurable.
     private let surelyShortString: Int
-    private let handler: any JSONEventHandler
     /// What the callbacks call: the handler, or a `ForwardingHandler` around it; held here,
     /// passed to them unretained.
     private let target: AnyObject
@@ -82,7 +81,6 @@ final class JSONParser {
     /// (`JSONEventHandler.callbacks`), else through the protocol.
     init<Handler: JSONEventHandler>(sourceName: String, handler: Handler, options: Options = Options()) {
         self.sourceName = sourceName
-        self.handler = handler
         self.options = options
         surelyShortString = (options.maxValueBytes - 2) / 6
         let target: AnyObject
@@ -191,8 +189,21 @@ final class JSONParser {
 
     /// Delivers a string or key whose text `TextScanner` found faults in, decoded again from its
     /// input bytes with U+FFFD in place of each bad sequence; under `.reject` the handler
-    /// first hears of the first fault (`invalidText`), with its position.
-    fileprivate func deliverRepaired(key: Bool) -> Int32 {
+    /// first hears of the first fault (`invalidText`), with its position. Out of line: rare.
+    @inline(never)
+    fileprivate func deliverRepaired<Handler: JSONEventHandler>(key: Bool, to _: Handler.Type) -> Int32 {
+        let (bytes, error) = repairedText()
+        return bytes.withUnsafeBytes { text in
+            deliver(key ? .key : .value, to: Handler.self) { handler throws(SluiceError) in
+                if let error { try handler.invalidText(error) }
+                if key { try handler.key(text) } else { try handler.string(text) }
+            }
+        }
+    }
+
+    /// The string or key being delivered, decoded again (`deliverRepaired`), and under
+    /// `.reject` the error for its first fault.
+    private func repairedText() -> (bytes: [UInt8], error: SluiceError?) {
         let end = consumedOffset
         let faults = self.faults.take(before: end)
         let closing = Int(end - chunkStart) - 1
@@ -211,12 +222,7 @@ final class JSONParser {
         } else if let first = faults.first {
             error = fail(first.problem.message, at: position(of: first.offset))
         }
-        return decoded.bytes.withUnsafeBytes { text in
-            deliver(key ? .key : .value) { handler throws(SluiceError) in
-                if let error { try handler.invalidText(error) }
-                if key { try handler.key(text) } else { try handler.string(text) }
-            }
-        }
+        return (decoded.bytes, error)
     }
 
     /// The opening quote of the string token whose closing quote is at `closing` in this
@@ -411,7 +417,9 @@ extension JSONParser {
     @inline(__always)
     fileprivate func deliver<Handler: JSONEventHandler>(_ kind: EventKind = .value, to _: Handler.Type,
                                                         _ body: (Handler) throws(SluiceError) -> Void) -> Int32 {
-        noteEvent(kind)
+        eventsInChunk &+= 1
+        lastEventKind = kind
+        if let handle { lastEventEnd = Int(sluice_yajl_offset_in_chunk(handle)) }
         // Not retained: the parser holds the handler, and a retain and release per event
         // was measurable.
         return Unmanaged<Handler>.fromOpaque(handlerObject)._withUnsafeGuaranteedRef { handler in
@@ -422,24 +430,6 @@ extension JSONParser {
                 return stop(error)
             }
         }
-    }
-
-    /// `deliver(_:to:_:)` through the protocol, off the hot path (a repaired string).
-    private func deliver(_ kind: EventKind, _ body: (any JSONEventHandler) throws(SluiceError) -> Void) -> Int32 {
-        noteEvent(kind)
-        do {
-            try body(handler)
-            return 1
-        } catch {
-            return stop(error)
-        }
-    }
-
-    @inline(__always)
-    private func noteEvent(_ kind: EventKind) {
-        eventsInChunk &+= 1
-        lastEventKind = kind
-        if let handle { lastEventEnd = Int(sluice_yajl_offset_in_chunk(handle)) }
     }
 
     /// Keeps a handler's error for `parse` and stops yajl. Out of line: copying the error
@@ -548,7 +538,7 @@ extension JSONParser {
                                                         _ length: Int, key: Bool, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             if parser.refusesString(length: length) { return 0 }
-            if parser.hasTextFault { return parser.deliverRepaired(key: key) }
+            if parser.hasTextFault { return parser.deliverRepaired(key: key, to: Handler.self) }
             let text = UnsafeRawBufferPointer(start: bytes, count: length)
             return parser.deliver(key ? .key : .value, to: Handler.self) { handler throws(SluiceError) in
                 if key { try handler.key(text) } else { try handler.string(text) }
