@@ -111,33 +111,21 @@ struct EventPlan {
     /// The child of `node` (of the same table) under `key`; nil when the key is not mapped.
     @inline(__always)
     func child(of node: Node, _ key: UnsafeRawBufferPointer) -> Int? {
-        var hint = -1
-        return child(of: node, key, hint: &hint)
+        Self.keyIndex(in: keys, keyBytes: keyBytes, from: Int(node.firstKey), count: Int(node.keyCount), key, hint: -1)
+            .map { Int(keys[$0].node) }
     }
 
-    /// `child(of:_:)` trying the key at index `hint` of `keys` first, and setting `hint` to the
-    /// index after the key found: records mostly list their keys in the same order, so the
-    /// next key is most often the one after the last.
+    /// The index in `keys` of `key` among `keys[start ..< start + keyCount]` (a node's keys),
+    /// trying the index `hint` first (`KeyOrder`): records mostly list their keys in the same
+    /// order, so the next key is most often the one that followed the last one before.
+    /// Static, on the two buffers it reads: where the compiler did not inline a method on the
+    /// whole plan, it copied the plan (nine buffers) to call it.
     @inline(__always)
-    func child(of node: Node, _ key: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
-        let keys = keys, keyBytes = keyBytes
-        return Self.child(in: keys, keyBytes: keyBytes, from: Int(node.firstKey), count: Int(node.keyCount), key,
-                          hint: &hint)
-    }
-
-    /// `child(of:_:hint:)` on the two buffers it reads, passed alone: where the compiler did
-    /// not inline a method on the whole plan, it copied the plan (nine buffers) to call it.
-    @inline(__always)
-    static func child(in keys: UnsafeBufferPointer<Key>, keyBytes: UnsafeBufferPointer<UInt8>,
-                              from start: Int, count keyCount: Int, _ key: UnsafeRawBufferPointer,
-                              hint: inout Int) -> Int? {
+    static func keyIndex(in keys: UnsafeBufferPointer<Key>, keyBytes: UnsafeBufferPointer<UInt8>,
+                         from start: Int, count keyCount: Int, _ key: UnsafeRawBufferPointer, hint: Int) -> Int? {
         let end = start + keyCount
         guard let base = key.baseAddress else {
-            for index in start..<end where keys[index].count == 0 {  // the empty key, which has no bytes
-                hint = index + 1
-                return Int(keys[index].node)
-            }
-            return nil
+            return (start..<end).first { keys[$0].count == 0 }  // the empty key, which has no bytes
         }
         let count = key.count
         let words = KeyWords(base, count: count)
@@ -150,10 +138,7 @@ struct EventPlan {
         // a few places further on.
         var first = start, last = end
         if hint >= start && hint < end {
-            if matches(keys[hint]) {
-                hint += 1
-                return Int(keys[hint - 1].node)
-            }
+            if matches(keys[hint]) { return hint }
             first = hint + 1
             last = hint
         }
@@ -163,10 +148,7 @@ struct EventPlan {
                 index = start
                 if index == last { break }
             }
-            if matches(keys[index]) {
-                hint = index + 1
-                return Int(keys[index].node)
-            }
+            if matches(keys[index]) { return index }
             index += 1
         }
         return nil

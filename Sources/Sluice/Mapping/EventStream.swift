@@ -28,7 +28,13 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     private final let sink: Assembler.Sink
     /// Set once the parser that drives this stream exists (the parser needs its handler
     /// first). Not retained: whoever drives the parse keeps it alive.
-    @exclusivity(unchecked) final unowned(unsafe) var parser: JSONParser?
+    final var parser: JSONParser? {
+        get { parserReference?.takeUnretainedValue() }
+        set { parserReference = newValue.map(Unmanaged.passUnretained) }
+    }
+    /// `parser`, read without a retain: asking it for each record's position through an
+    /// `unowned(unsafe)` reference still retained and released it around the call.
+    @exclusivity(unchecked) private final var parserReference: Unmanaged<JSONParser>?
     @exclusivity(unchecked) private final var capture: RejectedRecordCapture?
     /// Debug builds: events arrive on one thread at a time, and the sink never calls back in.
     private final let use = ExclusiveUse()
@@ -109,9 +115,9 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     {
         use.enter("an EventStream")
         defer { use.leave() }
-        // The position closure captures `parser` as a local: capturing `self` (for its
+        // The position closure captures the parser as a local: capturing `self` (for its
         // property) retained and released the stream around every event.
-        unowned(unsafe) let parser = parser
+        let parser = parserReference
         guard capture != nil else { return try handle(event(&assembler) { parser.position(length: 1) }) }
         if array { capture!.startArray() } else { capture!.startObject() }
         let outside = !assembler.isInRejectableRecord
@@ -161,7 +167,7 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     private final func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
         use.enter("an EventStream")
         defer { use.leave() }
-        unowned(unsafe) let parser = parser
+        let parser = parserReference
         guard capture != nil else { return try handle(assembler.scalar(value) { parser.position(length: length) }) }
         capture!.scalar(value)
         try handle(assembler.scalar(value) { parser.position(length: length) }, scalar: value)
@@ -171,9 +177,11 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
 @available(*, unavailable, message: "a stream belongs to the one thread that drives its parser")
 extension EventStream: Sendable {}
 
-extension Optional where Wrapped == JSONParser {
+extension Optional where Wrapped == Unmanaged<JSONParser> {
     /// Where the current token starts, or a placeholder before a parser is attached.
+    @inline(__always)
     fileprivate func position(length: Int) -> InputPosition {
-        self?.tokenPosition(length: length) ?? InputPosition(line: 0, column: 0, offset: 0)
+        guard let self else { return InputPosition(line: 0, column: 0, offset: 0) }
+        return self._withUnsafeGuaranteedRef { $0.tokenPosition(length: length) }
     }
 }

@@ -36,7 +36,14 @@ extension RecordAssembler {
     }
 
     /// Ends the captures whose container closes now (the closing bracket is already written).
+    /// The check inline, the work out of line: most containers close with no capture open.
+    @inline(__always)
     mutating func finishCaptures() {
+        if !captures.isEmpty { finishOpenCaptures() }
+    }
+
+    @inline(never)
+    private mutating func finishOpenCaptures() {
         while let capture = captures.last, capture.depth == depth {
             captures.removeLast()
             let limit = maxValueBytes

@@ -43,6 +43,7 @@ extension RecordAssembler {
                 skipDepth = 1
             } else {
                 frames.append(.object(node: node, isRecord: false))
+                keyOrder.enter(node)
             }
         case .link(let relationship, let priority):
             // Every element of a to-many's array counts, nulls and ids too: a position is the
@@ -79,8 +80,13 @@ extension RecordAssembler {
             keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
         case .object(let node, _, _)?:
             let keyNode = events.keyNodes[node]
-            keyedRole = EventPlan.child(in: events.keys, keyBytes: events.keyBytes, from: Int(keyNode.firstKey),
-                                        count: Int(keyNode.keyCount), bytes, hint: &nextKey).map(Role.field) ?? .skip
+            if let index = EventPlan.keyIndex(in: events.keys, keyBytes: events.keyBytes, from: Int(keyNode.firstKey),
+                                              count: Int(keyNode.keyCount), bytes, hint: keyOrder.hint) {
+                keyOrder.found(index)
+                keyedRole = .field(Int(events.keys[index].node))
+            } else {
+                keyedRole = .skip
+            }
         case .recordMap(let entity, let attribute)?:
             keyedRole = .record(entity)
             mapMember = (Array(bytes), attribute)

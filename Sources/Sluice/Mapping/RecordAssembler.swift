@@ -112,10 +112,10 @@ struct RecordAssembler: ~Copyable {
     // The state below belongs to the assembler alone; it is internal, not private, only so
     // that the assembler's extensions in the other `RecordAssembler+*.swift` files reach it.
 
-    var frames: [Frame] = []
+    var frames = FrameStack<Frame>()
     var keyedRole: Role?
-    /// Where the next key inside a record is looked for first (`EventPlan.child(of:_:hint:)`).
-    var nextKey = 0
+    /// Which key inside a record is looked for first.
+    var keyOrder: KeyOrder
     /// Containers entered inside a skipped value; 0 when not skipping.
     var skipDepth = 0
     var depth = 0
@@ -151,6 +151,7 @@ struct RecordAssembler: ~Copyable {
         self.plan = plan
         eventPlanStorage = EventPlan.Storage(plan)
         events = eventPlanStorage.plan
+        keyOrder = KeyOrder(events)
         self.maxValueBytes = maxValueBytes
         let widest = events.entities.map { Int($0.attributeCount) }.max() ?? 0
         completedCells = .allocate(capacity: max(widest, 1))

@@ -70,8 +70,9 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         #expect(sink.records.map { [$0.line, $0.column] } == [[1, 2], [2, 2]])
     }
 
-    /// Keys are looked for from the one after the last found, then around: records that list
-    /// them in another order than the model's, skip some or repeat one get every value.
+    /// Keys are looked for from the one guessed (`KeyOrder`), then around: records that list
+    /// them in another order than the model's or the records' before, skip some or repeat one
+    /// get every value.
     @Test func keysInAnyOrderWithSomeMissingAllMap() throws {
         let entity = Model.Entity(name: "R", attributes: ["a", "b", "c", "d", "e"].map { .init(name: $0, type: .integer) })
         let json = """
