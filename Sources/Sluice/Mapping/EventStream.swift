@@ -83,18 +83,18 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         }
     }
 
-    final func startObject() throws(SluiceError) {
+    @inline(__always) final func startObject() throws(SluiceError) {
         try open(array: false) { assembler, position in assembler.startObject(position: position) }
     }
 
-    final func key(_ bytes: UnsafeRawBufferPointer) {
+    @inline(__always) final func key(_ bytes: UnsafeRawBufferPointer) {
         use.enter("an EventStream")
         defer { use.leave() }
         capture?.key(bytes)
         assembler.key(bytes)
     }
 
-    final func endObject() throws(SluiceError) {
+    @inline(__always) final func endObject() throws(SluiceError) {
         try close({ $0.endObject() }, { $0.endObject() })
     }
 
@@ -158,8 +158,8 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
 
     final func null() throws(SluiceError) { try scalar(.null, length: 4) }
     final func bool(_ value: Bool) throws(SluiceError) { try scalar(.bool(value), length: value ? 4 : 5) }
-    final func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try scalar(.number(text), length: text.count) }
-    final func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+    @inline(__always) final func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try scalar(.number(text), length: text.count) }
+    @inline(__always) final func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         try scalar(.string(bytes), length: bytes.count + 2)
     }
 

@@ -72,21 +72,38 @@ extension RecordAssembler {
         member.name.withUnsafeBytes { name in setConverted(member.attribute, priority: -1, .string(name)) }
     }
 
+    /// Most keys: one inside a record's object, nothing captured or skipped. Kept small enough
+    /// to inline into the stream; the rest is out of line.
+    @inline(__always)
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
+        if captures.isEmpty, skipDepth == 0, case .object(let node, _, _)? = frames.last {
+            objectKey(bytes, node: node)
+        } else {
+            keyInGeneral(bytes)
+        }
+    }
+
+    @inline(__always)
+    private mutating func objectKey(_ bytes: UnsafeRawBufferPointer, node: Int) {
+        let keyNode = events.keyNodes[node]
+        if let index = EventPlan.keyIndex(in: events.keys, keyBytes: events.keyBytes, from: Int(keyNode.firstKey),
+                                          count: Int(keyNode.keyCount), bytes, hint: keyOrder.hint) {
+            keyOrder.found(index)
+            keyedRole = .field(Int(events.keys[index].node))
+        } else {
+            keyedRole = .skip
+        }
+    }
+
+    @inline(never)
+    private mutating func keyInGeneral(_ bytes: UnsafeRawBufferPointer) {
         feedCaptures { $0.key(bytes) }
         guard skipDepth == 0 else { return }
         switch frames.last {
         case .location(let node)?:
             keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
         case .object(let node, _, _)?:
-            let keyNode = events.keyNodes[node]
-            if let index = EventPlan.keyIndex(in: events.keys, keyBytes: events.keyBytes, from: Int(keyNode.firstKey),
-                                              count: Int(keyNode.keyCount), bytes, hint: keyOrder.hint) {
-                keyOrder.found(index)
-                keyedRole = .field(Int(events.keys[index].node))
-            } else {
-                keyedRole = .skip
-            }
+            objectKey(bytes, node: node)
         case .recordMap(let entity, let attribute)?:
             keyedRole = .record(entity)
             mapMember = (Array(bytes), attribute)
@@ -233,6 +250,7 @@ extension RecordAssembler {
     }
 
     /// What the next value means: the role its key gave it, or else the one of the array around it.
+    @inline(__always)
     private mutating func takeRole() -> Role {
         if let role = keyedRole.take() { return role }
         switch frames.last {

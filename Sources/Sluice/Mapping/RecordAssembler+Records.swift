@@ -1,6 +1,7 @@
 /// Records begin at their opening brace (a nested record inside the one that holds it) and
 /// complete at their closing one: the winning value of each slot becomes the record's value.
 extension RecordAssembler {
+    @inline(__always)
     mutating func beginRecord(_ entity: Int, at position: InputPosition,
                                       parent: (relationship: Int, priority: Int)? = nil) {
         generation += 1
@@ -67,6 +68,7 @@ extension RecordAssembler {
 
     /// The innermost open record's object closed: its values become `completed` (a `.record`),
     /// or it is rejected for the first attribute or relationship that is wrong.
+    @inline(__always)
     mutating func completeRecord() -> Action {
         open -= 1
         recordCount += 1

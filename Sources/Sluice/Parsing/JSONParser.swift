@@ -331,6 +331,7 @@ final class JSONParser {
     /// in the input. Meaningful only inside a handler call: 1 for a bracket, the text's length
     /// for a number, the decoded length plus the quotes for a string (escapes make that an
     /// estimate of where it starts).
+    @inline(__always)
     func tokenPosition(length: Int) -> InputPosition {
         let end = handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
         let start = max(end - Int64(length), 0)
