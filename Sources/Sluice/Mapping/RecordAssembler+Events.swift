@@ -2,7 +2,20 @@
 /// `Action`. A key or the array around a value decides its `Role`; the role decides what the
 /// value does to the open records.
 extension RecordAssembler {
+    /// Most objects: a record in an array of records, nothing captured or skipped. Kept small
+    /// enough to inline into the stream; the rest is out of line.
+    @inline(__always)
     mutating func startObject(position: () -> InputPosition) -> Action {
+        if captures.isEmpty, skipDepth == 0, keyedRole == nil, mapMember == nil, case .records(let entity)? = frames.last {
+            depth += 1
+            beginRecord(entity, at: position())
+            return .none
+        }
+        return startObjectInGeneral(position: position)
+    }
+
+    @inline(never)
+    private mutating func startObjectInGeneral(position: () -> InputPosition) -> Action {
         guard let role = open({ $0.startObject() }) else { return .none }
         let member = mapMember.take()
         switch role {
@@ -116,6 +129,7 @@ extension RecordAssembler {
         }
     }
 
+    @inline(__always)
     mutating func endObject() -> Action {
         guard close({ $0.endObject() }) else { return .none }
         if case .object(_, let isRecord, let isFamily)? = frames.popLast(), isRecord {

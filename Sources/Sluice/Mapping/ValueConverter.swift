@@ -153,10 +153,18 @@ struct ValueConverter: Sendable {
         }
     }
 
+    @inline(__always)
     private static func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
         if let short = NumberText.short(bytes), short.fractionCount == 0 {
             return short.negative ? -Int64(short.digits) : Int64(short.digits)
         }
+        return try integer64InGeneral(scalar, bytes)
+    }
+
+    @inline(never)
+    private static func integer64InGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
+        -> Int64
+    {
         guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .integer) }
         switch number.integer(in: bytes) {
         case .value(let value): return value
@@ -174,10 +182,18 @@ struct ValueConverter: Sendable {
     }
 
     /// A number's or numeric string's bytes as a finite double.
+    @inline(__always)
     private static func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
         if let short = NumberText.short(bytes) {
             return NumberText.double(digits: short.digits, fractionCount: short.fractionCount, negative: short.negative)
         }
+        return try doubleInGeneral(scalar, bytes)
+    }
+
+    @inline(never)
+    private static func doubleInGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
+        -> Double
+    {
         guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .double) }
         if let value = number.exactDouble(in: bytes) { return value }
         // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
