@@ -83,18 +83,21 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         }
     }
 
-    @inline(__always) final func startObject() throws(SluiceError) {
+    @inline(__always)
+    final func startObject() throws(SluiceError) {
         try open(array: false) { assembler, position in assembler.startObject(position: position) }
     }
 
-    @inline(__always) final func key(_ bytes: UnsafeRawBufferPointer) {
+    @inline(__always)
+    final func key(_ bytes: UnsafeRawBufferPointer) {
         use.enter("an EventStream")
         defer { use.leave() }
         capture?.key(bytes)
         assembler.key(bytes)
     }
 
-    @inline(__always) final func endObject() throws(SluiceError) {
+    @inline(__always)
+    final func endObject() throws(SluiceError) {
         try close({ $0.endObject() }, { $0.endObject() })
     }
 
@@ -154,12 +157,15 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     }
 
     // Scalars go through one method, with the token's length in the input (for the position
-    // of a rejection).
+    // of a rejection). The events of W1's records (objects, keys, strings, numbers) are inlined
+    // into yajl's callbacks (`RecordStream.callbacks`): a call each was measurable.
 
     final func null() throws(SluiceError) { try scalar(.null, length: 4) }
     final func bool(_ value: Bool) throws(SluiceError) { try scalar(.bool(value), length: value ? 4 : 5) }
-    @inline(__always) final func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try scalar(.number(text), length: text.count) }
-    @inline(__always) final func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
+    @inline(__always)
+    final func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try scalar(.number(text), length: text.count) }
+    @inline(__always)
+    final func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         try scalar(.string(bytes), length: bytes.count + 2)
     }
 

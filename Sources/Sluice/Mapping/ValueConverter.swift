@@ -153,6 +153,7 @@ struct ValueConverter: Sendable {
         }
     }
 
+    /// A short plain number inline (most are), anything else out of line.
     @inline(__always)
     private static func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
         if let short = NumberText.short(bytes), short.fractionCount == 0 {
@@ -181,7 +182,8 @@ struct ValueConverter: Sendable {
         }
     }
 
-    /// A number's or numeric string's bytes as a finite double.
+    /// A number's or numeric string's bytes as a finite double: a short plain number inline
+    /// (most are), anything else out of line.
     @inline(__always)
     private static func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
         if let short = NumberText.short(bytes) {
