@@ -35,7 +35,7 @@ final class PostgresConnection {
         connection = handle
         // Notices (an identifier truncated to 63 bytes, "relation already exists, skipping")
         // would go to stderr: the CLI prints errors only.
-        pq.setNoticeProcessor(handle, { _, _ in }, nil)
+        _ = pq.setNoticeProcessor(handle, { _, _ in }, nil)  // the previous processor: libpq's default
     }
 
     deinit {
