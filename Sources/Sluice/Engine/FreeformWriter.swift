@@ -22,6 +22,8 @@
 final class FreeformWriter: FreeformSink {
     @exclusivity(unchecked) private(set) var counts: ImportReport.EntityCounts
     var table: String { freeformTable.name }
+    /// Whether the table's columns are text, which holds a number as written.
+    var storesNumbersAsText: Bool { freeformTable.storesNumbersAsText }
     private let onError: ImportOptions.ErrorPolicy
     private let rejects: RejectsFile?
 

@@ -158,6 +158,9 @@ protocol FreeformTableStore: AnyObject {
     /// The most columns the table may have, and whose limit that is ("SQLite's").
     var columnLimit: Int { get }
     var columnLimitOwner: String { get }
+    /// Whether its columns are text (PostgreSQL's), so a number goes in as written rather than
+    /// as an integer or a double, which would change its spelling (`1.5e3`, `-0`).
+    var storesNumbersAsText: Bool { get }
     /// Adds a column for values of any JSON type; returns its number.
     func addColumn(_ column: String) throws(SluiceError) -> Int
     /// Inserts a row setting the columns numbered in `set` to their `values` (indexed by

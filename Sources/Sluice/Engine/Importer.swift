@@ -120,7 +120,8 @@ public final class Importer {
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { store, rejects, _ throws(SluiceError) in
             let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
-            return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey, sink: writer,
+            return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey,
+                                                    numbersAsText: writer.storesNumbersAsText, sink: writer,
                                                     capturesRejectedRecords: rejects != nil,
                                                     maxValueBytes: options.maxValueBytes))
         }

@@ -10,8 +10,10 @@
 /// * string → `.text`;
 /// * number → `.integer` when written as plain digits (no fraction, no exponent) within 64
 ///   bits; any other finite number → `.real` (`2.0` stays a real, as SQLite stores it);
-///   what neither holds exactly (plain digits beyond 64 bits, `1e400`) → `.text` of the
-///   digits as written, so no digit is silently lost;
+///   what neither holds exactly (plain digits beyond 64 bits, `1e400`, or `1e-400`, nonzero
+///   yet 0.0 as a double) → `.text` of the digits as written, so no digit is silently lost.
+///   With `numbersAsText` (a store whose columns are text, PostgreSQL's) every number is the
+///   `.text` of its digits as written (`1.5e3`, `-0`);
 /// * `true`/`false` → `.integer` 1/0; `null` → `.null`;
 /// * object or array → `.text` of its compact JSON (`JSONTextWriter`, numbers as written).
 ///
@@ -85,9 +87,13 @@ struct FreeformAssembler {
     /// Invalid text seen in the open record: it is rejected when it completes.
     private var invalidTextProblem: String?
 
+    /// Every number as the `.text` of its digits (see the type's comment).
+    private let numbersAsText: Bool
+
     /// - Parameter path: the keys of an envelope above the records (`--path data.items`).
-    init(table: String, path: [String] = [], mapKey: String? = nil) {
+    init(table: String, path: [String] = [], mapKey: String? = nil, numbersAsText: Bool = false) {
         self.table = table
+        self.numbersAsText = numbersAsText
         self.path = path.map { Array($0.utf8) }
         self.mapKey = mapKey
     }
@@ -188,7 +194,11 @@ struct FreeformAssembler {
             }
             return reject(value.kindDescription, at: position())
         case .column(let column):
-            set(column, Self.columnValue(of: value))
+            if numbersAsText, case .number(let bytes) = value {
+                set(column, .text(String(decoding: bytes, as: UTF8.self)))
+            } else {
+                set(column, Self.columnValue(of: value))
+            }
             return .none
         }
     }
@@ -213,7 +223,8 @@ struct FreeformAssembler {
             }
             // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
             let text = String(decoding: bytes, as: UTF8.self)
-            if let value = Double(text), value.isFinite { return .real(value) }
+            // A nonzero number that rounds to 0.0 keeps its digits (checked only for a 0.0).
+            if let value = Double(text), value.isFinite, value != 0 || number.isZero(in: bytes) { return .real(value) }
             return .text(text)
         }
     }

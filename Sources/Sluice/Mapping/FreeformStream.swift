@@ -16,9 +16,9 @@ protocol FreeformSink: AnyObject {
 /// scalar is its own text; an array is rejected at its `[` and captured to its `]`; a record
 /// (rejected only for invalid text in it) from its `{`.
 final class FreeformStream: EventStream<FreeformAssembler>, RecordEventHandler {
-    init(table: String, path: [String] = [], mapKey: String? = nil, sink: any FreeformSink,
+    init(table: String, path: [String] = [], mapKey: String? = nil, numbersAsText: Bool = false, sink: any FreeformSink,
          capturesRejectedRecords: Bool = false, maxValueBytes: Int = 64 << 20) {
-        super.init(FreeformAssembler(table: table, path: path, mapKey: mapKey), sink: sink,
+        super.init(FreeformAssembler(table: table, path: path, mapKey: mapKey, numbersAsText: numbersAsText), sink: sink,
                    capturesRejectedRecords: capturesRejectedRecords, maxValueBytes: maxValueBytes)
     }
 }

@@ -10,7 +10,8 @@
 ///   With `bits` 16 or 32 (Core Data's Integer 16 and 32), a value outside that signed range
 ///   is an error too, never truncated.
 /// * **double** ← numbers and numeric strings; the result must be finite (`1e400` is an
-///   error, `1e-400` is 0.0). Booleans → 1.0/0.0. Parsing is locale-independent.
+///   error), and a nonzero number must not round to zero (`1e-400` is an error, never 0.0; a
+///   subnormal such as `5e-324` is kept). Booleans → 1.0/0.0. Parsing is locale-independent.
 /// * **decimal** ← numbers and numeric strings, stored as `.text` with the digits exactly as
 ///   written (`1.20` stays `"1.20"`). Booleans are an error.
 /// * **boolean** ← `true`/`false`; numbers: zero in any spelling (`0`, `-0`, `0.0`, `0e5`) is
@@ -201,6 +202,10 @@ struct ValueConverter: Sendable {
         // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
         guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
             throw .cannotConvert(scalar, to: .double, "out of the double range")
+        }
+        // Checked only here, where the value came out 0: an underflow would merge with a real 0.
+        if value == 0, !number.isZero(in: bytes) {
+            throw .cannotConvert(scalar, to: .double, "too close to zero for a double (it would be stored as 0)")
         }
         return value
     }

@@ -118,7 +118,9 @@ struct ConversionTests {
         (.number("1e3"), .real(1000)),
         (.number("1E-3"), .real(0.001)),
         (.number("-2.5e+2"), .real(-250)),
-        (.number("1e-400"), .real(0)),
+        (.number("0e-400"), .real(0)),
+        (.number("0.000e-400"), .real(0)),
+        (.number("5e-324"), .real(.leastNonzeroMagnitude)),
         (.number("9007199254740993"), .real(9_007_199_254_740_992)),
         (.number("1.7976931348623157e308"), .real(.greatestFiniteMagnitude)),
         (.string("124.3"), .real(124.3)),
@@ -129,6 +131,11 @@ struct ConversionTests {
         // Rejected: not finite, not the JSON number grammar.
         (.number("1e400"), nil),
         (.number("-1e400"), nil),
+        // Rejected: nonzero, yet 0 as a double (it would merge with a real 0).
+        (.number("1e-400"), nil),
+        (.number("-1e-400"), nil),
+        (.string("1e-400"), nil),
+        (.number("0.0000000000000000000000000001e-330"), nil),
         (.string("1e400"), nil),
         (.string("inf"), nil),
         (.string("Infinity"), nil),
@@ -151,6 +158,8 @@ struct ConversionTests {
     @Test func doubleMessages() {
         #expect(conversionMessage(.string("nan"), to: .double) == #"cannot convert "nan" to double"#)
         #expect(conversionMessage(.number("1e400"), to: .double) == "cannot convert 1e400 to double: out of the double range")
+        #expect(conversionMessage(.number("1e-400"), to: .double)
+            == "cannot convert 1e-400 to double: too close to zero for a double (it would be stored as 0)")
     }
 
     @Test("decimal", arguments: [

@@ -14,6 +14,7 @@ final class PostgresFreeformTable: FreeformTableStore {
     /// PostgreSQL's limit of columns per table.
     let columnLimit = 1600
     var columnLimitOwner: String { "PostgreSQL's" }
+    var storesNumbersAsText: Bool { true }
     private let connection: PostgresConnection
     /// Per column: whether the server gives it a value of its own when a row has none.
     private var hasDefault: [Bool]

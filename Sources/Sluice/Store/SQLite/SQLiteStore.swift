@@ -72,6 +72,8 @@ extension TouchedRows: TouchedRowStore {}
 /// Rows go in one statement each as they come: nothing waits.
 extension FreeformTable: FreeformTableStore {
     var columnLimitOwner: String { "SQLite's" }
+    /// Untyped columns keep each number's own type (`docs/cli.md`, zero-config).
+    var storesNumbersAsText: Bool { false }
 
     func insert(_ values: [ColumnValue?], setting set: [Int], source: String, at position: InputPosition) throws(SluiceError) {
         try insert(values, setting: set)
