@@ -63,4 +63,133 @@ import Testing
         // The two rows, id 0 and id 2 (a subnormal is kept), each with x above 0.
         #expect(try db.rows(#"SELECT count(*), sum(CASE WHEN "id" = 0 THEN 1 ELSE 0 END) FROM "p" WHERE "x" > 0"#) == ["2|1"])
     }
+
+    // MARK: Secrets
+
+    /// URIs whose password libpq would echo in its reason: a token it cannot percent-decode
+    /// (in the authority or a `password=` parameter), a URI it cannot parse (an IPv6 bracket
+    /// left open) and a password holding `/` (read as a host and port). Each is one line, exit
+    /// 73, without the password in any form.
+    @Test(arguments: postgres)
+    func aPasswordNeverAppearsInAConnectionError(_ store: StoreKind) throws {
+        let server = try PostgresServer.started()
+        let uris = [
+            "postgresql://u:Secr3tPW%zz@127.0.0.1:\(server.port)/db",
+            "postgresql://u:Secr3tPW%00@127.0.0.1:\(server.port)/db",
+            "postgresql://u@127.0.0.1:\(server.port)/db?password=Secr3tPW%zz",
+            "postgresql://u:Secr3tPW@[::1:\(server.port)/db",
+            "postgresql://u@[::1/db?password=Secr3tPW",
+            "postgresql://u:Secr3t/PW@127.0.0.1:\(server.port)/db",
+            "postgresql://u:Secr3tPW@127.0.0.1:\(server.port)/db?bogus=Secr3tPW",
+        ]
+        for uri in uris {
+            let result = try workspace.sluice(["import", "--db", uri], stdin: Array(#"{"a": 1}"#.utf8))
+            #expect(result.status == 73, "\(uri): \(result)")
+            #expect(result.stderrLines.count == 1, "\(uri): \(result)")
+            #expect(result.stderrLines.first?.hasPrefix("sluice: error: cannot connect to database 'postgresql://u") == true,
+                    "\(uri): \(result)")
+            for piece in ["Secr3t", "PW%", "Secr3tPW"] {
+                #expect(!result.stderr.contains(piece) && !result.stdout.contains(piece), "\(uri): \(result)")
+            }
+        }
+    }
+
+    /// A password that lets the import in is in no output: not in stdout, stderr, the
+    /// `--stats` file or `sluice_imports`, with a model or without, from the authority or a
+    /// `password=` parameter.
+    @Test(arguments: postgres)
+    func aPasswordThatConnectsIsInNoOutput(_ store: StoreKind) throws {
+        let server = try PostgresServer.started()
+        let database = try server.makeDatabase()
+        try server.psql(database, "GRANT ALL ON SCHEMA public TO secret")
+        try workspace.write(Self.doubleModel, to: "model.json")
+        let uris = [server.tcpURI(database, user: "secret", password: "hunter2"),
+                    server.tcpURI(database, user: "secret") + "?password=hunter2"]
+        for (number, uri) in uris.enumerated() {
+            for model in [[], ["--model", "model.json"]] {
+                let result = try workspace.sluice(["import", "--db", uri, "--stats", "stats\(number).json", "--progress"] + model,
+                                                  stdin: Array(#"{"id": 1, "x": 2}"#.utf8))
+                #expect(result.status == 0, "\(result)")
+                #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"), "\(result)")
+                let stats = try String(contentsOfFile: workspace.file("stats\(number).json"), encoding: .utf8)
+                #expect(!stats.contains("hunter2") && stats.contains("\"inserted\""), "\(stats)")
+            }
+        }
+        let logged = try server.rows(database, "SELECT sluice_imports::text FROM sluice_imports")
+        #expect(logged.count == 4 && !logged.joined().contains("hunter2"), "\(logged)")
+    }
+
+    // MARK: Names
+
+    /// Keys PostgreSQL cannot take as names get columns of legal names, distinct, and the same
+    /// on the second import, which then adds no column and puts every value where the first did.
+    @Test(arguments: postgres)
+    func zeroConfigKeysPostgreSQLCannotTakeGetStableNames(_ store: StoreKind) throws {
+        let db = try store.makeDatabase(in: workspace)
+        let long = String(repeating: "k", count: 70)
+        let keys = [long + "1", long + "2", "", "xmin", "XMAX", "ctid", "tableoid", "cmin", "cmax",
+                    "a~0123456789abcdef", String(repeating: "é", count: 40), "ok"]
+        let record = "{" + keys.enumerated().map { #""\#($1)": \#($0)"# }.joined(separator: ", ") + "}"
+        let first = try db.sluiceImport(stdin: Array(record.utf8))
+        #expect(first.status == 0, "\(first)")
+        let columns = try db.rows("""
+            SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'records'
+            ORDER BY ordinal_position
+            """)
+        #expect(columns.count == keys.count + 1, "\(columns)")
+        #expect(Set(columns).count == columns.count)
+        #expect(columns.allSatisfy { !$0.isEmpty && $0.utf8.count <= 63 }, "\(columns)")
+        #expect(columns.first == "pk" && columns.last == "ok")
+        #expect(columns.contains { $0.hasPrefix("xmin~") } && columns.contains { $0.hasPrefix("XMAX~") })
+        let second = try db.sluiceImport(stdin: Array((record + "\n" + record.replacing("xmin", with: "XMIN")).utf8))
+        #expect(second.status == 0, "\(second)")
+        let again = try db.rows("""
+            SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'records'
+            ORDER BY ordinal_position
+            """)
+        #expect(again == columns)
+        // Each row holds every key's value in the column the first import made for it.
+        let values = columns.dropFirst().map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: " || ',' || ")
+        #expect(try db.rows("SELECT \(values) FROM records ORDER BY pk")
+            == Array(repeating: (0..<keys.count).map(String.init).joined(separator: ","), count: 3))
+    }
+
+    /// A zero-config table name the server would cut is refused before anything is written.
+    @Test(arguments: postgres)
+    func aZeroConfigTableNameOver63BytesIsRefused(_ store: StoreKind) throws {
+        let db = try store.makeDatabase(in: workspace)
+        let name = String(repeating: "t", count: 64)
+        let result = try db.sluiceImport("--table", name, stdin: Array(#"{"a": 1}"#.utf8))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == ["sluice: error: the table name \"\(name)\" is 64 bytes long, PostgreSQL's names at most 63: "
+            + "name another with --table"], "\(result)")
+        #expect(try db.rows("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
+    }
+
+    /// A model's names PostgreSQL cannot take are refused before anything is written, all in
+    /// one line: system column names, a name over 63 bytes, two indexes alike in 63 bytes.
+    @Test(arguments: postgres)
+    func modelNamesPostgreSQLCannotTakeAreRefusedBeforeAnyWrite(_ store: StoreKind) throws {
+        let db = try store.makeDatabase(in: workspace)
+        let long = String(repeating: "c", count: 64)
+        let table = String(repeating: "b", count: 50)
+        try workspace.write("""
+            {"entities": {
+              "Box": {"table": "box", "identity": "id",
+                "attributes": {"id": "integer", "xmin": "double", "xmax": "double", "\(long)": "string"}},
+              "Other": {"table": "\(table)", "identity": "id", "attributes": {"id": "integer"},
+                "relationships": {"first_box_of_the_two_1": {"entity": "Box"}, "first_box_of_the_two_2": {"entity": "Box"}}}}}
+            """, to: "model.json")
+        let result = try db.sluiceImport("--model", "model.json", "--entity", "Box", stdin: Array(#"{"id": 1, "xmin": 0}"#.utf8))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        let line = result.stderrLines.first ?? ""
+        #expect(line.hasPrefix("sluice: error: the model's names do not fit PostgreSQL: "), "\(line)")
+        #expect(line.contains(#"column "xmin" of table "box" has the name of a PostgreSQL system column"#), "\(line)")
+        #expect(line.contains(#"column "xmax" of table "box" has the name"#), "\(line)")
+        #expect(line.contains(#"column "\#(long)" of table "box" is 64 bytes long, PostgreSQL's names at most 63"#), "\(line)")
+        #expect(line.contains("index \"\(table)_first_box_of_the_two_1_pk\" and index \"\(table)_first_box_of_the_two_2_pk\" are the "
+            + "same name to PostgreSQL, which keeps 63 bytes of a name"), "\(line)")
+        #expect(try db.rows("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
+    }
 }

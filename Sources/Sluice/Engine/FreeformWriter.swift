@@ -117,6 +117,7 @@ final class FreeformWriter: FreeformSink {
     private func tableColumn(forKey key: String) throws(SluiceError) -> Int? {
         var name = SchemaMigration.foldCase(key) == "pk" ? "pk_1" : key
         if name.utf8.contains(0) { name = name.replacing("\u{0}", with: "\u{FFFD}") }
+        name = freeformTable.columnName(forKey: name)
         if let number = tableColumnNumbers[SchemaMigration.foldCase(name)] { return number }
         guard freeformTable.columns.count < freeformTable.columnLimit else {
             hasKeysWithoutColumn = true

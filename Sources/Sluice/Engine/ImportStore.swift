@@ -161,6 +161,10 @@ protocol FreeformTableStore: AnyObject {
     /// Whether its columns are text (PostgreSQL's), so a number goes in as written rather than
     /// as an integer or a double, which would change its spelling (`1.5e3`, `-0`).
     var storesNumbersAsText: Bool { get }
+    /// The column a key's values go to when the key itself cannot name one (PostgreSQL: over
+    /// 63 bytes, empty, a system column's name); the key itself when it can. The same for the
+    /// same key on every import, so that a second import finds the column.
+    func columnName(forKey key: String) -> String
     /// Adds a column for values of any JSON type; returns its number.
     func addColumn(_ column: String) throws(SluiceError) -> Int
     /// Inserts a row setting the columns numbered in `set` to their `values` (indexed by

@@ -5,14 +5,17 @@ internal import CLibPQ
 /// a blocking `PQexecParams` or `PQputCopyData` is the simplest fit for it.
 ///
 /// Errors become `SluiceError` here: the server's message, one line, never the password
-/// (libpq does not put it in its messages; `PostgresURI.displayName` leaves it out of the
-/// name). A lost connection is `.io` (exit 74), anything else the server refuses is
+/// (`PostgresURI.displayName` leaves it out of the name, and every message of libpq or the
+/// server passes through `PostgresURI.masked`: libpq echoes a URI it cannot parse, and a
+/// password it cannot percent-decode). A lost connection is `.io` (exit 74), anything else the server refuses is
 /// `.cannotCreate` (73) or, for data it cannot store, `.data` (65).
 ///
 /// Not `Sendable`: used by one thread at a time, like an SQLite `Connection`.
 final class PostgresConnection {
     /// How messages name the database: the URI without its password.
     let displayName: String
+    /// The URI as given, for masking it and its password out of messages.
+    private let uri: String
     private let pq: LibPQ
     private var connection: OpaquePointer?
     /// Where the server says the last failed statement failed (its CONTEXT: `COPY t, line
@@ -25,10 +28,12 @@ final class PostgresConnection {
     /// leaves out. Throws `.cannotCreate` with libpq's reason.
     init(uri: String, displayName: String) throws(SluiceError) {
         self.displayName = displayName
+        self.uri = uri
         pq = try LibPQ.shared.get()
         let handle = pq.connectdb(uri)
         guard let handle, pq.status(handle) == CONNECTION_OK else {
-            let reason = handle.map { Self.oneLine(String(cString: pq.errorMessage($0)!)) } ?? "out of memory"
+            let reason = handle.map { PostgresURI.masked(Self.oneLine(String(cString: pq.errorMessage($0)!)), uri: uri) }
+                ?? "out of memory"
             pq.finish(handle)
             throw SluiceError(.cannotCreate, "cannot connect to database '\(displayName)': \(reason)")
         }
@@ -157,7 +162,7 @@ final class PostgresConnection {
         let message = result.field(UInt8(ascii: "M")) ?? Self.oneLine(String(cString: pq.errorMessage(handle)!))
         let detail = result.field(UInt8(ascii: "D")).map { " (\($0))" } ?? ""
         lastErrorContext = result.field(UInt8(ascii: "W"))
-        let subject = "cannot write database '\(displayName)': \(Self.oneLine(message + detail))"
+        let subject = "cannot write database '\(displayName)': \(PostgresURI.masked(Self.oneLine(message + detail), uri: uri))"
         switch state.prefix(2) {
         case "22", "23": return SluiceError(.data, subject)
         case "08", "53", "58": return SluiceError(.io, subject)
@@ -168,7 +173,7 @@ final class PostgresConnection {
     }
 
     private func lostConnection() -> SluiceError {
-        let reason = connection.map { Self.oneLine(String(cString: pq.errorMessage($0)!)) } ?? ""
+        let reason = connection.map { PostgresURI.masked(Self.oneLine(String(cString: pq.errorMessage($0)!)), uri: uri) } ?? ""
         return SluiceError(.io, "lost the connection to database '\(displayName)'" + (reason.isEmpty ? "" : ": \(reason)"))
     }
 

@@ -34,6 +34,11 @@ final class PostgresFreeformTable: FreeformTableStore {
     /// takes the same table lock as a model's import. A view (or anything else not a table)
     /// of that name is an error.
     init(opening name: String, connection: PostgresConnection) throws(SluiceError) {
+        // A longer name would be cut by the server, and a second import would not find the table.
+        guard name.utf8.count <= PostgresNames.maxBytes else {
+            throw SluiceError(.usage, "the table name \(quoteIdentifier(name)) is \(name.utf8.count) bytes long, PostgreSQL's "
+                + "names at most \(PostgresNames.maxBytes): name another with --table")
+        }
         self.name = name
         self.connection = connection
         let kind = try connection.query("""
@@ -57,6 +62,11 @@ final class PostgresFreeformTable: FreeformTableStore {
         columns = (0..<existing.rowCount).map { existing.text($0, 0) }
         hasDefault = (0..<existing.rowCount).map { existing.text($0, 1) == "t" }
         anyDefault = hasDefault.contains(true)
+    }
+
+    /// A key PostgreSQL cannot take as a name gets a legal one, the same on every import.
+    func columnName(forKey key: String) -> String {
+        PostgresNames.columnName(forKey: key)
     }
 
     func addColumn(_ column: String) throws(SluiceError) -> Int {

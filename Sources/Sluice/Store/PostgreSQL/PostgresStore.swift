@@ -61,6 +61,11 @@ final class PostgresStore: ImportStore {
     }
 
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred] {
+        let problems = PostgresNames.problems(in: tables)
+        guard problems.isEmpty else {
+            throw SluiceError(.usage, "the model's names do not fit PostgreSQL: " + problems.joined(separator: "; ")
+                + " (rename them in the model: an attribute keeps reading its JSON key through \"key\", an entity names its table with \"table\")")
+        }
         for table in tables { self.tables[table.name] = table }
         let plan = try PostgresSchema.plan(runner, schema: schema, tables: tables)
         for statement in plan.statements { try connection.execute(statement) }

@@ -74,6 +74,8 @@ extension FreeformTable: FreeformTableStore {
     var columnLimitOwner: String { "SQLite's" }
     /// Untyped columns keep each number's own type (`docs/cli.md`, zero-config).
     var storesNumbersAsText: Bool { false }
+    /// SQLite takes any name but one holding U+0000, which `FreeformWriter` replaces.
+    func columnName(forKey key: String) -> String { key }
 
     func insert(_ values: [ColumnValue?], setting set: [Int], source: String, at position: InputPosition) throws(SluiceError) {
         try insert(values, setting: set)

@@ -1,0 +1,91 @@
+/// The names PostgreSQL cannot take as they are (`docs/postgresql.md`, names): one longer than
+/// 63 bytes (the server cuts it, so a second import no longer finds it by its full name, and
+/// two names alike in their first 63 bytes become one), the empty name (a zero-length quoted
+/// identifier is a syntax error), and a column named like a system column (`xmin`, `ctid`…,
+/// which every table already has).
+///
+/// * A zero-config key is data: it is mapped to a legal name (`columnName(forKey:)`), the same
+///   every time, so a second import finds its column.
+/// * A model's names are the user's to choose: a table, column or index name that cannot be
+///   used is refused before anything is written (`problems(in:)`), with what to change.
+enum PostgresNames {
+    /// `NAMEDATALEN - 1`: the longest identifier the server keeps whole, in bytes.
+    static let maxBytes = 63
+    /// Columns every table has (PostgreSQL 12 and later; `oid` is no longer one of them).
+    static let systemColumns: Set<String> = ["tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"]
+
+    /// The column of a zero-config key: the key itself when PostgreSQL takes it as it is; else
+    /// (empty, over 63 bytes, a system column's name in any ASCII case, or already of the form
+    /// below) the key's first bytes, `~`, and 16 hex digits of the SHA-256 of the key in ASCII
+    /// lowercase: at most 63 bytes, distinct for distinct keys, equal ignoring ASCII case for
+    /// keys equal ignoring it (as keys are matched), and the same on every import.
+    static func columnName(forKey key: String) -> String {
+        let folded = SchemaMigration.foldCase(key)
+        if !key.isEmpty, key.utf8.count <= maxBytes, !systemColumns.contains(folded), !isMapped(folded) { return key }
+        let hash = SHA256.hex(of: Array(folded.utf8)).prefix(16)
+        return prefix(of: key, bytes: maxBytes - 17) + "~" + hash
+    }
+
+    /// Whether `folded` ends as a mapped name does (`~` and 16 lowercase hex digits): such a key
+    /// is mapped too, so that no key takes the column another key was mapped to.
+    private static func isMapped(_ folded: String) -> Bool {
+        let utf8 = Array(folded.utf8.suffix(17))
+        guard utf8.count == 17, utf8[0] == UInt8(ascii: "~") else { return false }
+        return utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
+    /// The longest start of `text` of at most `bytes` UTF-8 bytes that ends between characters.
+    static func prefix(of text: String, bytes: Int) -> String {
+        var count = 0
+        var result = ""
+        for scalar in text.unicodeScalars {
+            count += String(scalar).utf8.count
+            guard count <= bytes else { break }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+
+    /// What in `tables` PostgreSQL cannot take, one phrase each: empty names, names over 63
+    /// bytes, system column names, and relations (tables and indexes share a schema's names)
+    /// whose names the server would cut to the same 63 bytes.
+    static func problems(in tables: [TableDefinition]) -> [String] {
+        var problems: [String] = []
+        /// `what`: "table", or "column of table "t"".
+        func check(_ what: String, _ name: String) {
+            if name.isEmpty {
+                problems.append("a \(what) has an empty name")
+            } else if name.utf8.count > maxBytes {
+                let words = what.split(separator: " ", maxSplits: 1)
+                let named = "\(words[0]) \(quoteIdentifier(name))" + (words.count > 1 ? " " + words[1] : "")
+                problems.append("\(named) is \(name.utf8.count) bytes long, PostgreSQL's names at most \(maxBytes)")
+            }
+        }
+        for table in tables {
+            check("table", table.name)
+            for column in table.columns {
+                check("column of table \(quoteIdentifier(table.name))", column.name)
+                if systemColumns.contains(column.name) {
+                    problems.append("column \(quoteIdentifier(column.name)) of table \(quoteIdentifier(table.name)) "
+                        + "has the name of a PostgreSQL system column")
+                }
+            }
+        }
+        // Index names are made from their table's and columns' names: the server cuts a long
+        // one, which is harmless unless two relations are then named alike.
+        var relations: [String: String] = [:]
+        for table in tables {
+            let named = [(table.name, "table \(quoteIdentifier(table.name))")]
+                + table.indexDefinitions.map { ($0.name, "index \(quoteIdentifier($0.name))") }
+            for (name, what) in named where !name.isEmpty {
+                let cut = prefix(of: name, bytes: maxBytes)
+                if let other = relations[cut], other != what {
+                    problems.append("\(other) and \(what) are the same name to PostgreSQL, which keeps \(maxBytes) bytes of a name")
+                } else {
+                    relations[cut] = what
+                }
+            }
+        }
+        return problems
+    }
+}
