@@ -192,4 +192,68 @@ import Testing
             + "same name to PostgreSQL, which keeps 63 bytes of a name"), "\(line)")
         #expect(try db.rows("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }
+
+    // MARK: Identities
+
+    static let decimalModel = """
+        {"entities": {
+          "Price": {"table": "prices", "identity": "amount", "attributes": {"amount": "decimal", "label": "string"}},
+          "Sale": {"table": "sales", "identity": "id", "attributes": {"id": "integer", "list": "decimal"},
+            "relationships": {"price": {"entity": "Price", "key": "price"}}}}}
+        """
+
+    /// Spellings of one decimal value are one identity, on both stores and at every batch size:
+    /// the identity holds the value's one spelling, and a bare id naming it finds that row.
+    @Test(arguments: stores)
+    func decimalIdentitiesCompareByValue(_ store: StoreKind) throws {
+        let prices = """
+            {"amount": 1.0, "label": "a"}
+            {"amount": 1.00, "label": "b"}
+            {"amount": "1", "label": "c"}
+            {"amount": 1e0, "label": "d"}
+            {"amount": 0.15e1, "label": "e"}
+            {"amount": 1.50, "label": "f"}
+            {"amount": -0.0, "label": "g"}
+            {"amount": 0, "label": "h"}
+            {"amount": 12345678901234567890.1234567890123456789, "label": "i"}
+
+            """
+        // A record merging into a row its batch already holds is counted against that row.
+        let reimported = ["1": "Price: inserted 0, updated 8, unchanged 1, rejected 0, links -, unresolved -",
+                          "1000": "Price: inserted 0, updated 5, unchanged 4, rejected 0, links -, unresolved -"]
+        for batchSize in ["1", "1000"] {
+            let workspace = Workspace()
+            try workspace.write(Self.decimalModel, to: "model.json")
+            let db = try store.makeDatabase(in: workspace)
+            let result = try db.sluiceImport("--model", "model.json", "--entity", "Price", "--batch-size", batchSize,
+                                              stdin: Array(prices.utf8))
+            #expect(result.status == 0, "\(batchSize): \(result)")
+            #expect(result.entityLines.first == "Price: inserted 4, updated 5, unchanged 0, rejected 0, links -, unresolved -",
+                    "\(batchSize): \(result)")
+            #expect(try db.rows(#"SELECT "amount", "label" FROM "prices" ORDER BY "pk""#)
+                == ["1|d", "1.5|f", "0|h", "12345678901234567890.1234567890123456789|i"], "\(batchSize)")
+            // The same again: nothing changes. A sale's bare id finds its price by value.
+            let again = try db.sluiceImport("--model", "model.json", "--entity", "Price", "--batch-size", batchSize,
+                                             stdin: Array(prices.utf8))
+            #expect(again.entityLines.first == reimported[batchSize], "\(batchSize): \(again)")
+            #expect(try db.rows(#"SELECT count(*) FROM "prices""#) == ["4"])
+            let sales = #"{"id": 1, "price": 1.500, "list": 2.50}{"id": 2, "price": "1e0", "list": 3}"#
+            let linked = try db.sluiceImport("--model", "model.json", "--entity", "Sale", "--batch-size", batchSize,
+                                              stdin: Array(sales.utf8))
+            #expect(linked.status == 0, "\(batchSize): \(linked)")
+            #expect(try db.rows(#"SELECT s."id", p."label", s."list" FROM "sales" s JOIN "prices" p ON p."pk" = s."price_pk" ORDER BY 1"#)
+                == ["1|f|2.50", "2|d|3"], "\(batchSize)")
+        }
+    }
+
+    /// An exponent that would write out more digits than an identity can hold is a record error.
+    @Test(arguments: stores)
+    func aDecimalIdentityTooLongWrittenOutIsARecordError(_ store: StoreKind) throws {
+        try workspace.write(Self.decimalModel, to: "model.json")
+        let db = try store.makeDatabase(in: workspace)
+        let result = try db.sluiceImport("--model", "model.json", "--entity", "Price", stdin: Array(#"{"amount": 1e1000}"#.utf8))
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines.last == "sluice: error: <stdin>:1:1: Price.amount: cannot convert 1e1000 to decimal: "
+            + "over 1000 digits written out, too long to match as an identity", "\(result)")
+    }
 }

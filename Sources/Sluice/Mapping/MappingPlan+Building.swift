@@ -33,7 +33,7 @@ extension MappingPlan {
         // A family's root first, in the order of the storage entities, then the other members.
         let members = storage.entities.compactMap { model.entity(named: $0.name) }
             + model.entities.filter { storage.entity(named: $0.name) == nil }
-        var compiler = AttributeCompiler()
+        var compiler = AttributeCompiler(matched: AttributeCompiler.matchedDeclarations(in: model))
         for entity in members {
             let stored = storage.entities.firstIndex { $0.name == model.familyRoot(of: entity.name) }!
             shapes.append(buildShape(entity, storage: stored, model: model, compiler: &compiler,

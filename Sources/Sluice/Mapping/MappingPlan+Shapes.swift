@@ -9,6 +9,34 @@ extension MappingPlan {
     struct AttributeCompiler {
         private var compiled: [String: (converter: ValueConverter, defaultValue: ColumnValue?)] = [:]
         private(set) var problems: [ModelProblem] = []
+        /// The declarations (`Entity.attribute`) that records are matched by: identities and
+        /// `relatedBy` targets. A decimal among them converts to its value's one spelling
+        /// (`ValueConverter.canonicalDecimal`), so that `1.0` and `1` are one identity.
+        let matched: Set<String>
+
+        init(matched: Set<String> = []) {
+            self.matched = matched
+        }
+
+        /// `matched` for `model`: each identity's and `relatedBy`'s attribute, by the entity
+        /// that declares it (the nearest in the lineage of the entity naming it).
+        static func matchedDeclarations(in model: Model) -> Set<String> {
+            var result: Set<String> = []
+            func add(_ name: String, seenFrom entity: String) {
+                if let declarer = model.lineage(of: entity).first(where: { $0.attributes.contains { $0.name == name } }) {
+                    result.insert("\(declarer.name).\(name)")
+                }
+            }
+            for entity in model.entities {
+                for named in model.lineage(of: entity.name) {
+                    for name in named.identity { add(name, seenFrom: entity.name) }
+                }
+                for relationship in entity.relationships {
+                    if let name = relationship.relatedBy { add(name, seenFrom: relationship.entity) }
+                }
+            }
+            return result
+        }
 
         mutating func compile(_ attribute: Model.Attribute, declaredBy entity: String)
             -> (converter: ValueConverter, defaultValue: ColumnValue?)
@@ -18,7 +46,8 @@ extension MappingPlan {
             let path = "entities.\(entity).attributes.\(attribute.name)"
             var result: (converter: ValueConverter, defaultValue: ColumnValue?)
             do {
-                result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits), nil)
+                result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits,
+                                             canonicalDecimal: matched.contains(key)), nil)
             } catch {
                 let field = attribute.bits != nil && attribute.dateFormat == nil ? "bits" : "dateFormat"
                 problems.append(ModelProblem(path: "\(path).\(field)", message: error.message))

@@ -171,6 +171,44 @@ struct NumberText {
         return .value(Int64(magnitude))
     }
 
+    /// The one spelling of the number's value (`docs/import-semantics.md`, decimal
+    /// identities): plain digits, no exponent, no leading zeros, no trailing zeros after the
+    /// point (nor the point when none remain), `-` only before a nonzero value. `1`, `1.0`,
+    /// `1.00`, `1e0` and `0.1e1` are all `1`; `-0` is `0`; `1.5e3` is `1500`; `12.50` is `12.5`;
+    /// `1e-3` is `0.001`. Nil when that spelling would be longer than `maxLength` bytes (`1e400`
+    /// is 401), so that no exponent makes an unbounded string.
+    func canonicalDecimal(in bytes: UnsafeRawBufferPointer, maxLength: Int) -> String? {
+        var digits = integerDigits.count + fractionDigits.count
+        // Digits are contiguous but for the point between the two ranges.
+        func digit(_ offset: Int) -> UInt8 {
+            offset < integerDigits.count ? bytes[integerDigits.lowerBound + offset]
+                : bytes[fractionDigits.lowerBound + offset - integerDigits.count]
+        }
+        var first = 0
+        while first < digits, digit(first) == UInt8(ascii: "0") { first += 1 }
+        while digits > first, digit(digits - 1) == UInt8(ascii: "0") { digits -= 1 }
+        guard first < digits else { return "0" }
+        let count = digits - first
+        // The point stands `point` digits after the first significant one.
+        let point = integerDigits.count + exponent - first
+        let length = (negative ? 1 : 0) + (point <= 0 ? 2 - point + count : max(count, point) + (point < count ? 1 : 0))
+        guard length <= maxLength else { return nil }
+        var text: [UInt8] = []
+        text.reserveCapacity(length)
+        if negative { text.append(UInt8(ascii: "-")) }
+        if point <= 0 {
+            text += [UInt8(ascii: "0"), UInt8(ascii: ".")]
+            text += repeatElement(UInt8(ascii: "0"), count: -point)
+            for offset in first..<digits { text.append(digit(offset)) }
+        } else {
+            for offset in 0..<max(count, point) {
+                if offset == point { text.append(UInt8(ascii: ".")) }
+                text.append(offset < count ? digit(first + offset) : UInt8(ascii: "0"))
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Powers of ten that a `Double` holds exactly.
     private static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,

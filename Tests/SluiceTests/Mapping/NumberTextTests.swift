@@ -68,3 +68,32 @@ import Testing
         }
     }
 }
+
+/// `NumberText.canonicalDecimal`: one spelling per value, the one PostgreSQL's `numeric` prints
+/// for it, and nothing unbounded.
+@Suite struct CanonicalDecimalTests {
+    static func canonical(_ text: String, maxLength: Int = 1_000) -> String? {
+        Array(text.utf8).withUnsafeBytes { bytes in NumberText(bytes)?.canonicalDecimal(in: bytes, maxLength: maxLength) }
+    }
+
+    @Test(arguments: [
+        ("1", "1"), ("1.0", "1"), ("1.00", "1"), ("1e0", "1"), ("0.1e1", "1"), ("10e-1", "1"), ("100E-2", "1"),
+        ("0", "0"), ("-0", "0"), ("-0.000", "0"), ("0e99", "0"), ("0.0e-99", "0"),
+        ("1.5e3", "1500"), ("12.50", "12.5"), ("-12.50", "-12.5"), ("1e-3", "0.001"), ("-1E-3", "-0.001"),
+        ("0.00120", "0.0012"), ("120", "120"), ("1.2e1", "12"), ("1.23e1", "12.3"), ("123e-1", "12.3"),
+        ("12345678901234567890.1234567890123456789", "12345678901234567890.1234567890123456789"),
+    ])
+    func oneSpellingPerValue(text: String, expected: String) {
+        #expect(Self.canonical(text) == expected, "\(text)")
+    }
+
+    @Test func longerThanTheLimitIsNil() {
+        #expect(Self.canonical("1e999")?.utf8.count == 1_000)
+        #expect(Self.canonical("1e1000") == nil)
+        #expect(Self.canonical("1e-998")?.utf8.count == 1_000)
+        #expect(Self.canonical("1e-999") == nil)
+        #expect(Self.canonical("-1e998")?.utf8.count == 1_000)
+        #expect(Self.canonical("-1e999") == nil)
+        #expect(Self.canonical("1e1000000") == nil)
+    }
+}
