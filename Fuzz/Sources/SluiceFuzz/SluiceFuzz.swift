@@ -42,13 +42,14 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let maxValueBytes = small ? 48 : 1 << 20
     let maxDepth = small ? 12 : 1_000
 
-    func run(_ chunk: Int) -> Fuzzing.Outcome {
+    func run(_ chunk: Int, fastPaths: Bool = true) -> Fuzzing.Outcome {
         switch mode {
-        case 0: return try! Fuzzing.map(input, model: fuzzModel, chunkSize: chunk, maxValueBytes: maxValueBytes, maxDepth: maxDepth)
+        case 0: return try! Fuzzing.map(input, model: fuzzModel, chunkSize: chunk, maxValueBytes: maxValueBytes,
+                                        maxDepth: maxDepth, fastPaths: fastPaths)
         case 1: return try! Fuzzing.map(input, model: fuzzModel, entity: "Item", chunkSize: chunk,
-                                        maxValueBytes: maxValueBytes, maxDepth: maxDepth)
+                                        maxValueBytes: maxValueBytes, maxDepth: maxDepth, fastPaths: fastPaths)
         case 2: return try! Fuzzing.map(input, model: fuzzModel, entity: "Item", path: "data.items", chunkSize: chunk,
-                                        maxValueBytes: maxValueBytes, maxDepth: maxDepth)
+                                        maxValueBytes: maxValueBytes, maxDepth: maxDepth, fastPaths: fastPaths)
         default: return Fuzzing.mapFreeform(input, chunkSize: chunk, maxValueBytes: maxValueBytes, maxDepth: maxDepth)
         }
     }
@@ -60,6 +61,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if wholeLines != chunkedLines, !sameErrorPlace(wholeLines, chunkedLines) {
         report("whole and chunked (\(chunkSize)) runs differ", wholeLines, chunkedLines)
     }
+    // The assembler's inlined common cases must do exactly what its general path does.
+    let general = run(chunkSize, fastPaths: false)
+    if general != chunked { report("the fast and general paths differ", chunked.lines, general.lines) }
     for text in whole.rejectedTexts + chunked.rejectedTexts {
         if let text, !Fuzzing.isOneJSONValue(text) {
             report("a captured record is not one JSON value: \(String(decoding: text, as: UTF8.self))", [], [])

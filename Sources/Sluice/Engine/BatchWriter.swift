@@ -31,6 +31,9 @@ final class BatchWriter: RecordSink {
     /// parsing thread only: no dynamic exclusivity checks.
     @exclusivity(unchecked) private var filling: [EntityBatch]
     @exclusivity(unchecked) private var pending = 0
+    /// The entities of the nested records accepted since the last top-level record, in order:
+    /// they belong to the top-level record being assembled, and go with it if it is rejected.
+    @exclusivity(unchecked) private var nestedSinceTopLevel: [Int] = []
     /// Rejected records per entity, counted on the parsing side.
     private var rejected: [Int]
     /// Writes full batches on its own thread; nil until the first batch is full, so a small
@@ -68,17 +71,40 @@ final class BatchWriter: RecordSink {
     func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
         let index = filling[record.entity].append(record, source: input)
         pending += 1
+        if !record.isTopLevel {
+            nestedSinceTopLevel.append(record.entity)
+        } else if !nestedSinceTopLevel.isEmpty {
+            nestedSinceTopLevel.removeAll(keepingCapacity: true)
+        }
         // Never between a nested record and its parent: their links are made in one batch.
         if pending >= batchSize && record.isTopLevel { try handOver() }
         return RecordHandle(entity: record.entity, index: index)
     }
 
     /// Writes the record to `--rejects` (also the one that stops an `abort`), then stops or
-    /// counts it.
+    /// counts it. A rejected record is a top-level one: the nested records accepted inside it
+    /// are dropped with it (the unit of rejection, `docs/import-semantics.md`).
     func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) throws(SluiceError) {
+        try reject(error, entity: entity, record: record, droppingNested: true)
+    }
+
+    /// `droppingNested` false: a record rejected after it was written (a `didImport` hook),
+    /// while another top-level record may be open.
+    func reject(_ error: SluiceError, entity: Int, record: [UInt8]?, droppingNested: Bool) throws(SluiceError) {
         try rejects?.write(error, entity: writers[entity].plan.name, record: record)
         if onError == .abort { throw error }
         rejected[entity] += 1
+        if droppingNested { discardNested() }
+    }
+
+    /// Drops the nested records accepted since the last top-level record, last first (each is
+    /// the last of its entity's batch: no batch is handed over between a nested record and
+    /// its top-level one).
+    private func discardNested() {
+        while let entity = nestedSinceTopLevel.popLast() {
+            filling[entity].removeLast()
+            pending -= 1
+        }
     }
 
     /// Writes what is left and waits for every batch to be written; then the writers and the

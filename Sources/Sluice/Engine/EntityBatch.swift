@@ -70,6 +70,17 @@ struct EntityBatch: Sendable {
         }
     }
 
+    /// Forgets the last record appended (a nested record whose top-level record was rejected).
+    /// Its values stay in `values` and `bytes` until overwritten or emptied: `append` writes a
+    /// record's whole width by index, and nothing reads past `count`.
+    mutating func removeLast() {
+        precondition(count > 0, "no record to remove")
+        count -= 1
+        if relationshipCount > 0 { links.removeLast(relationshipCount) }
+        positions.removeLast()
+        sources.removeLast()
+    }
+
     /// Empties the batch. `values` and `bytes` keep their memory: they are written by index,
     /// and refilling `values` element by element cost as much as appending did. `links`,
     /// `positions` and `sources` start again in new buffers of the same capacity, which hold

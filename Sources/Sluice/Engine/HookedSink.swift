@@ -29,6 +29,12 @@ final class HookedSink: RecordSink {
     private var seenHandOvers = 0
     /// Records skipped by `shouldImport`, per storage entity.
     private(set) var skipped: [Int]
+    /// A hook's error in a record nested in the top-level record being assembled: that
+    /// top-level record is rejected with it when it arrives, and the records nested in it
+    /// are not imported (the unit of rejection is the top-level record).
+    private var nestedFailure: SluiceError?
+    /// How many of `waiting`'s last entries are records nested in the open top-level record.
+    private var waitingNested = 0
 
     init(writer: BatchWriter, model: Model, hooks: [String: EntityHooks]) {
         self.writer = writer
@@ -84,6 +90,18 @@ final class HookedSink: RecordSink {
     }
 
     func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
+        if let failure = nestedFailure {
+            guard record.isTopLevel else { return .notImported }
+            nestedFailure = nil
+            try rejectTopLevel(failure, entity: record.entity, record: Self.text(of: record, names: names[record.entity]))
+            return .notImported
+        }
+        let handle = try acceptHooked(record)
+        if record.isTopLevel { waitingNested = 0 }
+        return handle
+    }
+
+    private func acceptHooked(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
         let storage = record.entity
         let entity: String
         let found: EntityHooks?
@@ -134,18 +152,35 @@ final class HookedSink: RecordSink {
                 try Self.run(entity, "willImport") { try willImport(&imported) }
             }
         } catch {
-            try reject(error, imported, entity: record.entity)
+            let located = SluiceError(.data, error.message, in: imported.source, at: imported.position)
+            if record.isTopLevel {
+                try rejectTopLevel(located, entity: record.entity, record: Array(Self.json(imported.values).utf8))
+            } else {
+                nestedFailure = located
+            }
             return .notImported
         }
         let handle = try forward(imported, like: record, links: links)
         if hooks.didImport != nil {
             waiting.append((hooks, imported, handle))
+            if !record.isTopLevel { waitingNested += 1 }
         }
         try callDidImport()
         return handle
     }
 
+    /// The stream rejects a top-level record: one rejection for it, even when a hook had
+    /// failed in a record nested in it too.
     func reject(_ error: SluiceError, entity: Int, record: [UInt8]?) throws(SluiceError) {
+        nestedFailure = nil
+        try rejectTopLevel(error, entity: entity, record: record)
+    }
+
+    /// Rejects a top-level record and drops the records nested in it, from the batch and from
+    /// the records waiting for `didImport`.
+    private func rejectTopLevel(_ error: SluiceError, entity: Int, record: [UInt8]?) throws(SluiceError) {
+        waiting.removeLast(waitingNested)
+        waitingNested = 0
         try writer.reject(error, entity: entity, record: record)
     }
 
@@ -274,11 +309,21 @@ final class HookedSink: RecordSink {
         }
     }
 
-    /// A hook's error is the record's: it stops the import, or (`--on-error skip`) the record is
-    /// rejected, with its values as the hooks saw them as its text in `--rejects`.
+    /// A `didImport` hook's error is the record's: it stops the import, or (`--on-error skip`)
+    /// the record is counted as rejected, with its values as the hooks saw them as its text in
+    /// `--rejects` (its row is written by then; see `docs/library.md`).
     private func reject(_ error: SluiceError, _ record: ImportedRecord, entity: Int) throws(SluiceError) {
         let located = SluiceError(.data, error.message, in: record.source, at: record.position)
-        try writer.reject(located, entity: entity, record: Array(Self.json(record.values).utf8))
+        try writer.reject(located, entity: entity, record: Array(Self.json(record.values).utf8), droppingNested: false)
+    }
+
+    /// A record's values as JSON text, for `--rejects`.
+    private static func text(of record: borrowing Record, names: [String]) -> [UInt8] {
+        var values: [String: ColumnValue] = [:]
+        for (index, name) in names.enumerated() where index < record.valueCount {
+            if let value = record.value(index) { values[name] = value }
+        }
+        return Array(json(values).utf8)
     }
 
     private static func json(_ values: [String: ColumnValue]) -> String {

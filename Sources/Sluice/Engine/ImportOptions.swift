@@ -58,6 +58,10 @@ public struct ImportOptions: Sendable {
     public init() {}
 
     /// The largest `maxValueBytes`: the most bytes one value of a column can hold (2 GiB - 1).
+    /// Whether the record assembler takes its inlined common cases (`FastPaths`); tests set it
+    /// false to prove them equal to the general path.
+    var fastPaths = FastPaths.enabledByDefault
+
     public static let largestMaxValueBytes = Cell.maxByteCount
 
     /// Throws a usage error for options that no import can run with. `Importer` checks its

@@ -303,7 +303,7 @@ public final class Importer {
                 writer.input = sources.count - 1
                 hooked?.source = source.name
                 stream = RecordStream(plan: plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
-                                      capturesRejectedRecords: rejects != nil)
+                                      capturesRejectedRecords: rejects != nil, fastPaths: options.fastPaths)
             case .freeform(let writer, let freeform)?:
                 writer.source = source.name
                 stream = freeform

@@ -3,10 +3,12 @@
 /// value does to the open records.
 extension RecordAssembler {
     /// Most objects: a record in an array of records, nothing captured or skipped. Kept small
-    /// enough to inline into the stream; the rest is out of line.
+    /// enough to inline into the stream; the rest is out of line. The general path does the
+    /// same here: `open` feeds no capture and takes the array's role, `.record(entity)`, and
+    /// there is no map member to take.
     @inline(__always)
     mutating func startObject(position: () -> InputPosition) -> Action {
-        if captures.isEmpty, skipDepth == 0, keyedRole == nil, mapMember == nil, case .records(let entity)? = frames.last {
+        if fastPaths, captures.isEmpty, skipDepth == 0, keyedRole == nil, mapMember == nil, case .records(let entity)? = frames.last {
             depth += 1
             beginRecord(entity, at: position())
             return .none
@@ -86,10 +88,10 @@ extension RecordAssembler {
     }
 
     /// Most keys: one inside a record's object, nothing captured or skipped. Kept small enough
-    /// to inline into the stream; the rest is out of line.
+    /// to inline into the stream; the rest is out of line (which does the same for them).
     @inline(__always)
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
-        if captures.isEmpty, skipDepth == 0, case .object(let node, _, _)? = frames.last {
+        if fastPaths, captures.isEmpty, skipDepth == 0, case .object(let node, _, _)? = frames.last {
             objectKey(bytes, node: node)
         } else {
             keyInGeneral(bytes)
@@ -99,8 +101,9 @@ extension RecordAssembler {
     @inline(__always)
     private mutating func objectKey(_ bytes: UnsafeRawBufferPointer, node: Int) {
         let keyNode = events.keyNodes[node]
+        // The learned order is only a first guess: a wrong one (or none) finds the same key.
         if let index = EventPlan.keyIndex(in: events.keys, keyBytes: events.keyBytes, from: Int(keyNode.firstKey),
-                                          count: Int(keyNode.keyCount), bytes, hint: keyOrder.hint) {
+                                          count: Int(keyNode.keyCount), bytes, hint: fastPaths ? keyOrder.hint : -1) {
             keyOrder.found(index)
             keyedRole = .field(Int(events.keys[index].node))
         } else {
@@ -184,8 +187,11 @@ extension RecordAssembler {
     @inline(__always)
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         // Most values: a mapped key's value for attributes only, nothing captured or skipped.
-        // Kept small enough to inline into the stream; the rest is out of line.
-        if case .field(let node)? = keyedRole, skipDepth == 0, captures.isEmpty, events.keyNodes[node].linkCount == 0 {
+        // Kept small enough to inline into the stream; the rest is out of line. The general
+        // path also clears `mapMember`, which a key's `.field` role never leaves set.
+        if fastPaths, case .field(let node)? = keyedRole, skipDepth == 0, captures.isEmpty,
+           events.keyNodes[node].linkCount == 0 {
+            assert(mapMember == nil, "a map member's name outlived its value")
             keyedRole = nil
             for target in events.targets(of: events.keyNodes[node]) {
                 setConverted(Int(target.index), priority: Int(target.priority), value)

@@ -13,6 +13,7 @@ extension RecordAssembler {
             // empty buffer (about 50 instructions a record).
             if !failures.isEmpty { failures.removeAll(keepingCapacity: true) }
             hadNestedRecord = false
+            rejectingTopLevel = nil
         } else {
             hadNestedRecord = true
             let outer = records[open - 1]
@@ -67,7 +68,8 @@ extension RecordAssembler {
     }
 
     /// The innermost open record's object closed: its values become `completed` (a `.record`),
-    /// or it is rejected for the first attribute or relationship that is wrong.
+    /// or it is rejected for the first attribute or relationship that is wrong. A nested
+    /// record that is wrong rejects its top-level record instead (`rejectingTopLevel`).
     @inline(__always)
     mutating func completeRecord() -> Action {
         open -= 1
@@ -78,6 +80,8 @@ extension RecordAssembler {
             innermost = Innermost(slotBase: outer.slotBase, generation: outer.generation,
                                   firstAttribute: Int(events.entities[outer.entity].firstAttribute))
         }
+        completedParent = nil
+        if rejectingTopLevel != nil { return completeInRejected(record) }
         let entity = events.entities[record.entity]
         let attributeCount = Int(entity.attributeCount)
         let relationshipCount = Int(entity.relationshipCount)
@@ -92,28 +96,47 @@ extension RecordAssembler {
         if completed.links.count != relationshipCount {
             completed.links = Array(repeating: nil, count: relationshipCount)
         }
-        completedParent = nil
         if let failure = record.invalidText {
-            return .rejected(.init("\(plan.shapes[record.entity].name): \(failures[failure])", at: record.position,
-                                   entity: plan.shapes[record.entity].storage))
+            return rejected(.init("\(plan.shapes[record.entity].name): \(failures[failure])", at: record.position,
+                                  entity: plan.shapes[record.entity].storage))
         }
-        if !entity.checksValues && !record.hadFailure {
-            // Nothing to check: every attribute optional with no default, and no value failed.
+        if fastPaths && !entity.checksValues && !record.hadFailure {
+            // Nothing to check: every attribute optional with no default applied when missing,
+            // and no value failed, so `checkValues` would copy each slot's state as it is.
+            assert(cells.count >= record.slotBase + attributeCount, "a record's slots were not grown")
             let slots = cells.baseAddress! + record.slotBase
             for index in 0..<attributeCount { values[index] = slots[index].cell(in: record.generation) }
         } else if let rejection = checkValues(record, entity: entity, into: values) {
-            return rejection
+            return rejected(rejection)
         }
         for index in 0..<relationshipCount {
             switch linkSlots[record.linkBase + index].state(in: record.generation) {
             case .missing: completed.links[index] = nil
             case .value(let link): completed.links[index] = link
             case .failed(let failure):
-                return reject(record, relationship: index, failures[failure])
+                return rejected(reason(record, relationship: index, failures[failure]))
             }
         }
         completedParent = record.parent
         return .record
+    }
+
+    /// The record completing now is wrong: a top-level record is rejected; a nested one
+    /// rejects its top-level record when that completes, and completes as nothing.
+    @inline(never)
+    private mutating func rejected(_ reason: SluiceError.Reason) -> Action {
+        guard open > 0 else { return .rejected(reason) }
+        rejectingTopLevel = SluiceError.Reason(reason.message, at: reason.position,
+                                               entity: plan.shapes[records[0].entity].storage)
+        return .none
+    }
+
+    /// A record completing inside a top-level record that a nested one already rejected: it
+    /// completes as nothing, and the top-level record as the rejection.
+    @inline(never)
+    private mutating func completeInRejected(_ record: OpenRecord) -> Action {
+        guard open == 0, let reason = rejectingTopLevel.take() else { return .none }
+        return .rejected(reason)
     }
 
     /// Completes each attribute's value into `values` by every rule: a failed value, or a
@@ -121,21 +144,21 @@ extension RecordAssembler {
     /// the attribute says so.
     @inline(never)
     private mutating func checkValues(_ record: OpenRecord, entity: EventPlan.Entity,
-                                      into values: UnsafeMutableBufferPointer<Cell>) -> Action? {
+                                      into values: UnsafeMutableBufferPointer<Cell>) -> SluiceError.Reason? {
         for index in 0..<Int(entity.attributeCount) {
             let attribute = events.attributes[Int(entity.firstAttribute) + index]
             switch cells[record.slotBase + index].state(in: record.generation) {
             case .value(let value) where value.kind == .null && !attribute.optional:
-                return reject(record, attribute: index, "null for a required attribute")
+                return reason(record, attribute: index, "null for a required attribute")
             case .value(let value):
                 values[index] = value
             case .failed(let failure):
-                return reject(record, attribute: index, failures[failure])
+                return reason(record, attribute: index, failures[failure])
             case .missing:
                 if attribute.defaultWhenMissing && attribute.hasDefault {
                     values[index] = Cell(plan.shapes[record.entity].attributes[index].defaultValue, in: &arena)
                 } else if !attribute.optional && !attribute.hasDefault {
-                    return reject(record, attribute: index, "missing required attribute")
+                    return reason(record, attribute: index, "missing required attribute")
                 } else {
                     values[index] = .missing
                 }

@@ -4,17 +4,17 @@
 /// from `plan` only here, on the way out.
 extension RecordAssembler {
     /// The record completing now cannot be imported: `problem` with one of its attributes.
-    func reject(_ record: OpenRecord, attribute index: Int, _ problem: String) -> Action {
+    func reason(_ record: OpenRecord, attribute index: Int, _ problem: String) -> SluiceError.Reason {
         let entity = plan.shapes[record.entity]
-        return .rejected(.init("\(entity.name).\(entity.attributes[index].name): \(problem)", at: record.position,
-                               entity: entity.storage))
+        return .init("\(entity.name).\(entity.attributes[index].name): \(problem)", at: record.position,
+                     entity: entity.storage)
     }
 
     /// The record completing now cannot be imported: `problem` with one of its relationships.
-    func reject(_ record: OpenRecord, relationship index: Int, _ problem: String) -> Action {
+    func reason(_ record: OpenRecord, relationship index: Int, _ problem: String) -> SluiceError.Reason {
         let entity = plan.shapes[record.entity]
-        return .rejected(.init("\(entity.name).\(entity.relationships[index].name): \(problem)",
-                               at: record.position, entity: entity.storage))
+        return .init("\(entity.name).\(entity.relationships[index].name): \(problem)",
+                     at: record.position, entity: entity.storage)
     }
 
     /// Invalid text inside the innermost open record rejects it when it completes.

@@ -82,11 +82,14 @@ extension RecordAssembler {
     @inline(__always)
     mutating func setConverted(_ attribute: Int, priority: Int, _ value: Scalar) {
         let record = innermost
+        assert(record.slotBase == records[open - 1].slotBase && record.generation == records[open - 1].generation,
+               "the innermost record's copy is stale")
         let index = record.slotBase + attribute
         guard cells[index].accepts(priority: priority, in: record.generation) else { return }
         let converter = events.converters.baseAddress! + record.firstAttribute + attribute
         do {
-            let cell = try ValueConverter.convert(converter, value, into: &arena)
+            let cell = fastPaths ? try ValueConverter.convert(converter, value, into: &arena)
+                                 : try converter.pointee.convertThroughValue(value, into: &arena)
             cells[index] = CellSlot(.value(cell), priority: priority, generation: record.generation)
         } catch {
             fail(index, error, priority: priority)

@@ -98,6 +98,9 @@ struct RecordAssembler: ~Copyable {
     var completedParent: (relationship: Int, priority: Int)?
     /// How many records have been completed or rejected.
     var recordCount = 0
+    /// Whether the inlined common cases are taken (`FastPaths`); false sends every event
+    /// through the general path.
+    let fastPaths: Bool
 
     /// Calls `body` with the record just completed (after a `.record` action), its values
     /// and their bytes valid during the call. Lent: a record cannot be copied, so `body`
@@ -128,7 +131,9 @@ struct RecordAssembler: ~Copyable {
     var innermost = Innermost()
     /// A buffer of its own, not an array: writing an array's element checked that the array
     /// was not shared, twice per value.
-    var cells = UnsafeMutableBufferPointer<CellSlot>(start: nil, count: 0)
+    /// Never empty (allocated with a slot in `init`), so that its base address is never nil,
+    /// even for a model whose entities have no attributes.
+    var cells: UnsafeMutableBufferPointer<CellSlot>
     var linkSlots: [Slot<Link>] = []
     /// The messages of failed slots (`Slot.State.failed`), emptied when a top-level record
     /// begins: slots hold an index, so that they stay plain values.
@@ -141,14 +146,21 @@ struct RecordAssembler: ~Copyable {
     /// Whether the current top-level record has had a nested record (whose bytes then share
     /// the arena with it).
     var hadNestedRecord = false
+    /// Why the current top-level record is rejected, set when a record nested in it failed:
+    /// the unit of rejection is the top-level record (`docs/import-semantics.md`), so the
+    /// records nested in it complete as nothing and it completes as this rejection.
+    var rejectingTopLevel: SluiceError.Reason?
     var captures: [Capture] = []
     /// The name of the map member whose value comes next (`Frame.recordMap`, `.linkMap`), and
     /// the attribute of the record it opens that takes it; nil when the value is not a map's.
     var mapMember: (name: [UInt8], attribute: Int)?
     var spareWriters: [JSONTextWriter] = []
 
-    init(plan: MappingPlan, maxValueBytes: Int = 64 << 20) {
+    init(plan: MappingPlan, maxValueBytes: Int = 64 << 20, fastPaths: Bool = FastPaths.enabledByDefault) {
         self.plan = plan
+        self.fastPaths = fastPaths
+        cells = .allocate(capacity: 1)
+        cells.initialize(repeating: CellSlot())
         eventPlanStorage = EventPlan.Storage(plan)
         events = eventPlanStorage.plan
         keyOrder = KeyOrder(events)

@@ -112,9 +112,10 @@ struct ValueConverter: Sendable {
         }
     }
 
-    /// The other types, out of line so that the common ones above stay small enough to inline.
+    /// The other types, out of line so that the common ones above stay small enough to inline;
+    /// every type through `convert(_:)`, the general path (`FastPaths`).
     @inline(never)
-    private func convertThroughValue(_ scalar: Scalar, into arena: inout ByteArena) throws(ConversionError) -> Cell {
+    func convertThroughValue(_ scalar: Scalar, into arena: inout ByteArena) throws(ConversionError) -> Cell {
         switch try convert(scalar) {
         case .integer(let number): return .integer(number)
         case .real(let number): return .real(number)
@@ -166,7 +167,7 @@ struct ValueConverter: Sendable {
 
     /// A short plain number inline (most are), anything else out of line.
     @inline(__always)
-    private static func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
+    static func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
         if let short = NumberText.short(bytes), short.fractionCount == 0 {
             return short.negative ? -Int64(short.digits) : Int64(short.digits)
         }
@@ -174,7 +175,7 @@ struct ValueConverter: Sendable {
     }
 
     @inline(never)
-    private static func integer64InGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
+    static func integer64InGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
         -> Int64
     {
         guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .integer) }
@@ -196,7 +197,7 @@ struct ValueConverter: Sendable {
     /// A number's or numeric string's bytes as a finite double: a short plain number inline
     /// (most are), anything else out of line.
     @inline(__always)
-    private static func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
+    static func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
         if let short = NumberText.short(bytes) {
             return NumberText.double(digits: short.digits, fractionCount: short.fractionCount, negative: short.negative)
         }
@@ -204,7 +205,7 @@ struct ValueConverter: Sendable {
     }
 
     @inline(never)
-    private static func doubleInGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
+    static func doubleInGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
         -> Double
     {
         guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .double) }

@@ -16,13 +16,16 @@
 
     /// Parses `bytes` in chunks of `chunkSize` and maps them with `model` (records at
     /// `entity`/`path` as `--entity`/`--path` would put them); rejections are collected as
-    /// `--on-error skip` does. Throws `ModelError` only for a model or location that is wrong.
+    /// `--on-error skip` does. `fastPaths` false takes the assembler's general path for every
+    /// event (the fuzzer checks that both agree). Throws `ModelError` only for a model or location that is wrong.
     public static func map(_ bytes: [UInt8], model: Model, entity: String? = nil, path: String? = nil,
-                           chunkSize: Int, maxValueBytes: Int = 64 << 20, maxDepth: Int = 1_000) throws -> Outcome
+                           chunkSize: Int, maxValueBytes: Int = 64 << 20, maxDepth: Int = 1_000,
+                           fastPaths: Bool = true) throws -> Outcome
     {
         let plan = try MappingPlan(model: model, locations: .init(entity: entity, path: path.map(JSONKeyPath.init(parsing:))))
         let sink = CollectingSink(plan: plan)
-        let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes, capturesRejectedRecords: true)
+        let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes, capturesRejectedRecords: true,
+                                  fastPaths: fastPaths)
         let failure = feed(bytes, to: stream, chunkSize: chunkSize, maxValueBytes: maxValueBytes, maxDepth: maxDepth)
         if let failure { sink.outcome.lines.append("error \(failure)") }
         return sink.outcome
