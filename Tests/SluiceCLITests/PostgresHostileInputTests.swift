@@ -256,4 +256,44 @@ import Testing
         #expect(result.stderrLines.last == "sluice: error: <stdin>:1:1: Price.amount: cannot convert 1e1000 to decimal: "
             + "over 1000 digits written out, too long to match as an identity", "\(result)")
     }
+
+    static let jsonModel = """
+        {"root": "Doc", "entities": {"Doc": {"table": "docs", "identity": "key", "attributes": {"key": "json", "n": "integer"}}}}
+        """
+
+    /// Json identities compare by their canonical text: members sorted, a repeated key's last
+    /// value, numbers in their value's spelling, no whitespace: as `jsonb` compares documents.
+    @Test(arguments: stores)
+    func jsonIdentitiesCompareByACanonicalForm(_ store: StoreKind) throws {
+        let input = """
+            {"key": {"b": [1, 2.0], "a": {"y": 1, "x": "é"}}, "n": 1}
+            {"key": {"a": {"x": "\\u00e9", "y": 1.0}, "b": [1e0, 2]}, "n": 2}
+            {"key": {"a": {"x": "é", "y": 10e-1}, "b": [1, 2], "a": {"y": 1, "x": "é"}}, "n": 3}
+            {"key": 1.50, "n": 4}
+            {"key": 15e-1, "n": 5}
+            {"key": [1, {"b": 2, "a": 1}], "n": 6}
+            {"key": [{"a": 1, "b": 2}, 1], "n": 7}
+
+            """
+        for batchSize in ["1", "1000"] {
+            let workspace = Workspace()
+            try workspace.write(Self.jsonModel, to: "model.json")
+            let db = try store.makeDatabase(in: workspace)
+            let result = try db.sluiceImport("--model", "model.json", "--batch-size", batchSize, stdin: Array(input.utf8))
+            #expect(result.status == 0, "\(batchSize): \(result)")
+            #expect(try db.rows(#"SELECT "n" FROM "docs" ORDER BY "pk""#) == ["3", "5", "6", "7"], "\(batchSize)")
+            let again = try db.sluiceImport("--model", "model.json", "--batch-size", batchSize, stdin: Array(input.utf8))
+            #expect(again.status == 0, "\(batchSize): \(again)")
+            #expect(try db.rows(#"SELECT count(*) FROM "docs""#) == ["4"], "\(batchSize)")
+        }
+        // On SQLite the stored text is the canonical one.
+        if store == .sqlite {
+            let workspace = Workspace()
+            try workspace.write(Self.jsonModel, to: "model.json")
+            let db = try store.makeDatabase(in: workspace)
+            #expect(try db.sluiceImport("--model", "model.json", stdin: Array(input.utf8)).status == 0)
+            #expect(try db.rows(#"SELECT "key" FROM "docs" ORDER BY "pk""#)
+                == [#"{"a":{"x":"é","y":1},"b":[1,2]}"#, "1.5", #"[1,{"a":1,"b":2}]"#, #"[{"a":1,"b":2},1]"#])
+        }
+    }
 }

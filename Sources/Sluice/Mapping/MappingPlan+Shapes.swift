@@ -10,8 +10,8 @@ extension MappingPlan {
         private var compiled: [String: (converter: ValueConverter, defaultValue: ColumnValue?)] = [:]
         private(set) var problems: [ModelProblem] = []
         /// The declarations (`Entity.attribute`) that records are matched by: identities and
-        /// `relatedBy` targets. A decimal among them converts to its value's one spelling
-        /// (`ValueConverter.canonicalDecimal`), so that `1.0` and `1` are one identity.
+        /// `relatedBy` targets. A decimal or json value among them converts to its value's one
+        /// spelling (`ValueConverter.canonical`), so that `1.0` and `1` are one identity.
         let matched: Set<String>
 
         init(matched: Set<String> = []) {
@@ -47,7 +47,7 @@ extension MappingPlan {
             var result: (converter: ValueConverter, defaultValue: ColumnValue?)
             do {
                 result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits,
-                                             canonicalDecimal: matched.contains(key)), nil)
+                                             canonical: matched.contains(key)), nil)
             } catch {
                 let field = attribute.bits != nil && attribute.dateFormat == nil ? "bits" : "dateFormat"
                 problems.append(ModelProblem(path: "\(path).\(field)", message: error.message))

@@ -48,9 +48,15 @@ extension RecordAssembler {
             captures.removeLast()
             let limit = maxValueBytes
             for target in events.targets(of: events.keyNodes[capture.node]) where attribute(Int(target.index)).type == .json {
+                // An identity's value is matched by its canonical text (`CanonicalJSON`).
+                let first = Int(events.entities[records[open - 1].entity].firstAttribute)
+                let canonical = events.converters[first + Int(target.index)].canonical
                 set(Int(target.index), priority: Int(target.priority)) { arena throws(ConversionError) in
                     guard !capture.overflowed else {
                         throw ConversionError(message: "a json value larger than \(limit) bytes (--max-value-bytes)")
+                    }
+                    if canonical {
+                        return CanonicalJSON.text(of: capture.writer.bytes).withUnsafeBytes { Cell.bytes(.text, $0, in: &arena) }
                     }
                     return capture.writer.bytes.withUnsafeBytes { Cell.bytes(.text, $0, in: &arena) }
                 }

@@ -15,7 +15,8 @@ extension ValueConverter {
             }
             var writer = JSONTextWriter()
             writer.write(value)
-            return .text(writer.text)
+            guard canonical else { return .text(writer.text) }
+            return .text(String(decoding: CanonicalJSON.text(of: Array(writer.text.utf8)), as: UTF8.self))
         }
     }
 

@@ -13,11 +13,11 @@
 ///   error), and a nonzero number must not round to zero (`1e-400` is an error, never 0.0; a
 ///   subnormal such as `5e-324` is kept). Booleans → 1.0/0.0. Parsing is locale-independent.
 /// * **decimal** ← numbers and numeric strings, stored as `.text` with the digits exactly as
-///   written (`1.20` stays `"1.20"`). Booleans are an error. With `canonicalDecimal` (an
-///   attribute records are matched by: an identity, a `relatedBy`), the text is the one
-///   spelling of the value instead (`NumberText.canonicalDecimal`: `1.0`, `1.00` and `1` are
-///   `"1"`), so that spellings of one value are one identity on every store and at every batch
-///   size; one longer than `canonicalDecimalLimit` bytes written out is an error.
+///   written (`1.20` stays `"1.20"`). Booleans are an error. With `canonical` (an attribute
+///   records are matched by: an identity, a `relatedBy`), the text is the one spelling of the
+///   value instead (`NumberText.canonicalDecimal`: `1.0`, `1.00` and `1` are `"1"`), so that
+///   spellings of one value are one identity on every store and at every batch size; one
+///   longer than `canonicalDecimalLimit` bytes written out is an error.
 /// * **boolean** ← `true`/`false`; numbers: zero in any spelling (`0`, `-0`, `0.0`, `0e5`) is
 ///   false, any other number true; strings `true yes y t 1` / `false no n f 0` in any letter
 ///   case. Stored as `.integer(1)`/`.integer(0)`.
@@ -31,8 +31,9 @@
 /// * **uuid** ← canonical 8-4-4-4-12 UUID strings in any case → lowercase `.text`.
 /// * **binary** ← base64 strings (see `Base64Decoding`) → `.blob`.
 /// * **json** ← any value: a string → its compact JSON encoding (quoted, escaped), a number →
-///   its raw text, a boolean → `true`/`false`, all as `.text`. Objects and arrays are written
-///   by `JSONTextWriter` and never reach a converter.
+///   its raw text, a boolean → `true`/`false`, all as `.text`; with `canonical`, a number in its
+///   value's one spelling (`CanonicalJSON`). Objects and arrays are written by
+///   `JSONTextWriter` and never reach a converter (the assembler makes them canonical).
 ///
 /// Decided details: numeric strings follow the JSON number grammar exactly (no surrounding
 /// whitespace, no leading `+` or zeros, no hex, `inf` or `nan`), so `"007"` is not an integer;
@@ -50,14 +51,15 @@ struct ValueConverter: Sendable {
     /// `type`, so that the converter keeps its size: a larger one is copied, with a retain of
     /// `dateInput`, each time the hot path converts a value.
     let bits: UInt8
-    /// A decimal's text is its value's one spelling (see above); in the padding beside `bits`.
-    let canonicalDecimal: Bool
+    /// A decimal's or json value's text is its value's one spelling (see above); in the
+    /// padding beside `bits`.
+    let canonical: Bool
     let dateInput: DateInput
 
     /// The longest canonical decimal, in bytes.
     static let canonicalDecimalLimit = 1_000
 
-    init(type: AttributeType, dateFormat: String? = nil, bits: Int? = nil, canonicalDecimal: Bool = false) throws(ConversionError) {
+    init(type: AttributeType, dateFormat: String? = nil, bits: Int? = nil, canonical: Bool = false) throws(ConversionError) {
         if dateFormat != nil && type != .date {
             throw ConversionError("dateFormat applies only to date attributes, not \(type.rawValue)")
         }
@@ -69,7 +71,7 @@ struct ValueConverter: Sendable {
         }
         self.type = type
         self.bits = UInt8(bits ?? 64)
-        self.canonicalDecimal = canonicalDecimal && type == .decimal
+        self.canonical = canonical && (type == .decimal || type == .json)
         self.dateInput = try DateInput(dateFormat: dateFormat)
     }
 
@@ -227,7 +229,7 @@ struct ValueConverter: Sendable {
         case .bool: throw fail(scalar)
         case .number(let bytes), .string(let bytes):
             guard let number = NumberText(bytes) else { throw fail(scalar) }
-            guard canonicalDecimal else { return .text(String(decoding: bytes, as: UTF8.self)) }
+            guard canonical else { return .text(String(decoding: bytes, as: UTF8.self)) }
             guard let text = number.canonicalDecimal(in: bytes, maxLength: Self.canonicalDecimalLimit) else {
                 throw fail(scalar, "over \(Self.canonicalDecimalLimit) digits written out, too long to match as an identity")
             }
@@ -330,7 +332,7 @@ struct ValueConverter: Sendable {
         switch scalar {
         case .null: return .null
         case .bool(let value): return .text(value ? "true" : "false")
-        case .number(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        case .number(let bytes): return .text((canonical ? CanonicalJSON.number(bytes) : nil) ?? String(decoding: bytes, as: UTF8.self))
         case .string(let bytes): return .text(JSONEscaping.quotedString(bytes))
         }
     }
