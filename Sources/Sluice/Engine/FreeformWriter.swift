@@ -11,6 +11,9 @@
 /// so a second import appends and adds only what is new. A key named `pk` (any case) would
 /// collide with the table's primary key; it is stored in the column `pk_1`. A key holding
 /// U+0000 (`"a\u0000b"`) names its column with U+FFFD in its place: SQL text ends at a NUL.
+/// A key the store cannot take as a name (PostgreSQL: over 63 bytes, empty, `xmin`…) names
+/// the column the store maps it to (`FreeformTableStore.columnName(forKey:)`), the same on
+/// every import.
 ///
 /// A table holds at most `columnLimit` columns (SQLite: 2000, PostgreSQL: 1600). A key past that gets no
 /// column: a record with a non-null value for it is a record error (`tooManyColumns`, placed

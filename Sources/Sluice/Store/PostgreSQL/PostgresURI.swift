@@ -26,8 +26,9 @@ enum PostgresURI {
     /// `@` (libpq's reading) and up to the last `@` (a password holding `@`, `/` or `?`), the
     /// value of every `password=` parameter, each also percent-decoded, and the pieces of each
     /// between the characters libpq splits a URI at (a password holding `/` is read as a host
-    /// and a port, and libpq then echoes the piece it calls a port). Pieces shorter than 3
-    /// bytes are left: masking every `a` of a message would hide the message, not a secret.
+    /// and a port, and libpq then echoes the piece it calls a port). Strings shorter than 3
+    /// bytes are left: masking every `p` of a message would hide the message, not a secret
+    /// (the URI itself is still replaced whole, and its name masked by its structure).
     static func secrets(of uri: String) -> [String] {
         guard let scheme = uri.firstRange(of: "://") else { return [] }
         let rest = uri[scheme.upperBound...]
@@ -47,12 +48,10 @@ enum PostgresURI {
         for candidate in whole where !candidate.isEmpty {
             for form in [String(candidate), percentDecoded(candidate)] {
                 found.insert(form)
-                for piece in form.split(whereSeparator: { "@/:?&=#[],".contains($0) }) where piece.utf8.count >= 3 {
-                    found.insert(String(piece))
-                }
+                for piece in form.split(whereSeparator: { "@/:?&=#[],".contains($0) }) { found.insert(String(piece)) }
             }
         }
-        return found.sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
+        return found.filter { $0.utf8.count >= 3 }.sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
     }
 
     private static func mask(_ text: String, secrets: [String]) -> String {
