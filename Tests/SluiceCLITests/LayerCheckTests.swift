@@ -1,0 +1,57 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+
+/// `scripts/check-layers`, which `scripts/test` runs before the tests: it passes on this
+/// checkout (its known breaks listed in `scripts/layers-allowed`), and fails, one line per
+/// problem, on a layer that reaches around another and on a listed break that is gone.
+@Suite struct LayerCheckTests {
+    @Test func thisCheckoutPasses() throws {
+        let result = try Self.check(PackageFiles.root)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func eachRuleFailsOnItsBreakAndAStaleListedBreakFailsToo() throws {
+        let tree = TemporaryDirectory()
+        let files = [
+            "Sources/Sluice/Parsing/Parser.swift": "struct Parser { let position = Position() }\n",
+            "Sources/Sluice/Store/Store.swift": "// Parser in a comment is fine\nfinal class Store { let text = \"Parser\" }\n",
+            "Sources/Sluice/Store/SQLite/SQLiteStore.swift": "final class SQLiteStore { func run() { sqlite3_step(nil) } }\n",
+            "Sources/Sluice/Store/PostgreSQL/Postgres.swift": "struct Postgres { let parser: Parser }\n",
+            "Sources/Sluice/Values/Position.swift": "struct Position {}\n",
+            "Sources/Sluice/Mapping/Plan.swift": "struct Plan {}\n",
+            "Sources/Sluice/Model/Model.swift": "struct Model { let plan: Plan? = nil }\n",
+            "Sources/Sluice/Engine/Importer.swift": "final class Importer { let store = SQLiteStore(); func go() { print(1); PQexec(nil, nil) } }\n",
+            "Sources/SluiceCLI/Main.swift": "print(Importer())\nexit(0)\n",
+            "scripts/layers-allowed": "# known\nengine-store Sources/Sluice/Engine/Importer.swift SQLiteStore  # listed\nmodel-pure Sources/Sluice/Model/Model.swift Gone  # mended\n",
+        ]
+        for (path, text) in files {
+            try FileManager.default.createDirectory(atPath: tree.file((path as NSString).deletingLastPathComponent),
+                                                    withIntermediateDirectories: true)
+            try tree.writeFile(Array(text.utf8), named: path)
+        }
+
+        let result = try Self.check(tree.path)
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            check-layers: Sources/Sluice/Engine/Importer.swift: c-api-fenced: names PQexec
+            check-layers: Sources/Sluice/Engine/Importer.swift: cli-only-io: names print
+            check-layers: Sources/Sluice/Model/Model.swift: model-pure: names Plan
+            check-layers: Sources/Sluice/Store/PostgreSQL/Postgres.swift: parsing-store: names Parser
+            check-layers: scripts/layers-allowed: model-pure Sources/Sluice/Model/Model.swift Gone no longer breaks the rule: remove the line
+
+            """)
+    }
+
+    private static func check(_ directory: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PackageFiles.path("scripts/check-layers"))
+        process.arguments = [directory]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
