@@ -47,7 +47,7 @@ struct SchemaCommand: ParsableCommand {
         let layout = DatabaseLayout(file.model)
         switch dialect {
         case .sqlite: print(layout.ddl, terminator: "")
-        case .postgresql: print(layout.postgresDDL(schema: schema), terminator: "")
+        case .postgresql: print(try layout.checkedPostgresDDL(schema: schema), terminator: "")
         }
     }
 }

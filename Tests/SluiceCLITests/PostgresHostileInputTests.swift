@@ -193,6 +193,39 @@ import Testing
         #expect(try db.rows("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }
 
+    /// `sluice schema --dialect postgresql` refuses what an import would, without a server.
+    @Test func theSchemaCommandRefusesThoseNamesToo() throws {
+        try workspace.write("""
+            {"entities": {"Box": {"table": "box", "attributes": {"xmin": "double", "ctid": "string"}}}}
+            """, to: "model.json")
+        let result = try workspace.sluice("schema", "--model", "model.json", "--dialect", "postgresql")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stdout.isEmpty)
+        let expected: String = "sluice: error: the model's names do not fit PostgreSQL: "
+            + #"column "xmin" of table "box" has the name of a PostgreSQL system column; "#
+            + #"column "ctid" of table "box" has the name of a PostgreSQL system column "#
+            + #"(rename them in the model: an attribute keeps reading its JSON key through "key", "#
+            + #"an entity names its table with "table")"#
+        #expect(result.stderrLines.last == expected, "\(result)")
+        let long = String(repeating: "s", count: 64)
+        let schema = try workspace.sluice("schema", "--model", "model.json", "--dialect", "postgresql", "--schema", long)
+        #expect(schema.status == 64, "\(schema)")
+        #expect(schema.stderrLines.last == "sluice: error: the schema name (--schema) \"\(long)\" is 64 bytes long, "
+            + "PostgreSQL's names at most 63", "\(schema)")
+    }
+
+    /// A `--schema` the server would cut is refused before anything is created.
+    @Test(arguments: postgres)
+    func aSchemaNameOver63BytesIsRefused(_ store: StoreKind) throws {
+        let db = try store.makeDatabase(in: workspace)
+        let long = String(repeating: "s", count: 64)
+        let result = try db.sluiceImport("--schema", long, stdin: Array(#"{"a": 1}"#.utf8))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == ["sluice: error: the schema name (--schema) \"\(long)\" is 64 bytes long, "
+            + "PostgreSQL's names at most 63"], "\(result)")
+        #expect(try db.rows("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'sss%'") == ["0"])
+    }
+
     // MARK: Identities
 
     static let decimalModel = """
@@ -255,6 +288,22 @@ import Testing
         #expect(result.status == 65, "\(result)")
         #expect(result.stderrLines.last == "sluice: error: <stdin>:1:1: Price.amount: cannot convert 1e1000 to decimal: "
             + "over 1000 digits written out, too long to match as an identity", "\(result)")
+    }
+
+    /// A double identity of 0 and -0 is one record on both stores and at every batch size
+    /// (they are one value to both), and an underflow is never that record.
+    @Test(arguments: stores)
+    func zeroAndMinusZeroAreOneDoubleIdentity(_ store: StoreKind) throws {
+        for batchSize in ["1", "1000"] {
+            let workspace = Workspace()
+            try workspace.write(Self.doubleModel, to: "model.json")
+            let db = try store.makeDatabase(in: workspace)
+            let input = #"{"id": 0, "x": 1}{"id": -0.0, "x": 2}{"id": -0, "x": 3}{"id": 0e10, "x": 4}"#
+            let result = try db.sluiceImport("--model", "model.json", "--batch-size", batchSize, stdin: Array(input.utf8))
+            #expect(result.status == 0, "\(batchSize): \(result)")
+            #expect(try db.rows(#"SELECT count(*), max("x") FROM "p""#).map { $0.replacing(".0", with: "") } == ["1|4"],
+                    "\(batchSize)")
+        }
     }
 
     static let jsonModel = """

@@ -46,6 +46,22 @@ enum PostgresNames {
         return result
     }
 
+    /// The usage error refusing `tables` whose names PostgreSQL cannot take (`problems(in:)`),
+    /// all in one line with what to change; nil when it takes them all.
+    static func refusal(of tables: [TableDefinition]) -> SluiceError? {
+        let problems = problems(in: tables)
+        guard !problems.isEmpty else { return nil }
+        return SluiceError(.usage, "the model's names do not fit PostgreSQL: " + problems.joined(separator: "; ")
+            + " (rename them in the model: an attribute keeps reading its JSON key through \"key\", an entity names its table with \"table\")")
+    }
+
+    /// A `--schema` name the server would cut (so that a second import would not find it).
+    static func schemaRefusal(_ schema: String) -> SluiceError? {
+        guard schema.utf8.count > maxBytes else { return nil }
+        return SluiceError(.usage, "the schema name (--schema) \(quoteIdentifier(schema)) is \(schema.utf8.count) bytes long, "
+            + "PostgreSQL's names at most \(maxBytes)")
+    }
+
     /// What in `tables` PostgreSQL cannot take, one phrase each: empty names, names over 63
     /// bytes, system column names, and relations (tables and indexes share a schema's names)
     /// whose names the server would cut to the same 63 bytes.

@@ -137,6 +137,18 @@ extension DatabaseLayout {
     /// `schema`, the script first creates that schema and makes it the session's
     /// `search_path`, as an import with `--schema` does.
     public func postgresDDL(schema: String? = nil) -> String {
+        postgresTables(schema: schema)
+    }
+
+    /// The same, refused as an import would refuse it (`docs/postgresql.md`, names): a name
+    /// PostgreSQL cannot take (over 63 bytes, empty, a system column's) is a usage error.
+    public func checkedPostgresDDL(schema: String? = nil) throws(SluiceError) -> String {
+        if let schema, let refusal = PostgresNames.schemaRefusal(schema) { throw refusal }
+        if let refusal = PostgresNames.refusal(of: tables) { throw refusal }
+        return postgresTables(schema: schema)
+    }
+
+    private func postgresTables(schema: String?) -> String {
         var script = ""
         if let schema {
             script = "CREATE SCHEMA IF NOT EXISTS \(quoteIdentifier(schema));\nSET search_path TO \(quoteIdentifier(schema));\n\n"

@@ -22,6 +22,7 @@ final class PostgresStore: ImportStore {
 
     init(uri: String, schema: String) throws(SluiceError) {
         guard !schema.isEmpty else { throw SluiceError(.usage, "the schema name (--schema) is empty") }
+        if let refusal = PostgresNames.schemaRefusal(schema) { throw refusal }
         self.schema = schema
         connection = try PostgresConnection(uri: uri, displayName: PostgresURI.displayName(uri))
         runner = PostgresRunner(connection: connection)
@@ -61,11 +62,7 @@ final class PostgresStore: ImportStore {
     }
 
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred] {
-        let problems = PostgresNames.problems(in: tables)
-        guard problems.isEmpty else {
-            throw SluiceError(.usage, "the model's names do not fit PostgreSQL: " + problems.joined(separator: "; ")
-                + " (rename them in the model: an attribute keeps reading its JSON key through \"key\", an entity names its table with \"table\")")
-        }
+        if let refusal = PostgresNames.refusal(of: tables) { throw refusal }
         for table in tables { self.tables[table.name] = table }
         let plan = try PostgresSchema.plan(runner, schema: schema, tables: tables)
         for statement in plan.statements { try connection.execute(statement) }
