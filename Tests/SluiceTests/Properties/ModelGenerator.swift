@@ -1,0 +1,104 @@
+/// Random models that `sluice check` accepts, from a seed.
+///
+/// Covered: one to three entities; zero to five attributes of every type, with key paths,
+/// fallback keys, columns of their own, defaults, `defaultWhenMissing` and `optional: false`;
+/// identities single, composite (string and integer attributes) or none; to-one
+/// relationships (nested or by id), to-many through a join table (nested or by id, `merge`
+/// add or replace) and to-many stored by their inverse to-one (nested); `unresolved` null,
+/// stub or fail; `root` as one entity or as a map of keys to entities.
+/// Not covered (the oracle does not model them): identity through the parent and by
+/// position, objects used as maps, tabular input, inheritance, ordered to-many, date formats,
+/// `bits`, self-references.
+struct ModelGenerator {
+    /// Entities without attributes (SPEC section 4: legal, a record that only exists or links).
+    var allowsEntitiesWithoutAttributes = true
+
+    func model(_ random: inout PropertyRandom) -> PropertyModel {
+        let count = random.int(1...3)
+        var entities: [PropertyModel.Entity] = (0..<count).map { index in entity(index, &random) }
+        for index in 0..<count {
+            for target in (index + 1)..<max(index + 1, count) where random.chance(60) {
+                addRelationship(from: index, to: target, in: &entities, &random)
+            }
+        }
+        let root: PropertyModel.Root
+        if count > 1, random.chance(40) {
+            var paths: [(key: String, entity: Int)] = [(key: "r0", entity: 0)]
+            for index in 1..<count where random.chance(50) { paths.append((key: "r\(index)", entity: index)) }
+            root = .paths(paths)
+        } else {
+            root = .entity
+        }
+        return PropertyModel(entities: entities, root: root)
+    }
+
+    private func entity(_ index: Int, _ random: inout PropertyRandom) -> PropertyModel.Entity {
+        let minimum = allowsEntitiesWithoutAttributes ? 0 : 1
+        let attributeCount = random.chance(10) ? minimum : random.int(max(1, minimum)...5)
+        var attributes: [PropertyModel.Attribute] = []
+        for number in 0..<attributeCount {
+            attributes.append(attribute(named: "a\(number)", &random))
+        }
+        var identity: [String] = []
+        let roll = random.below(100)
+        let wanted = roll < 30 ? 0 : (roll < 80 ? 1 : 2)
+        if attributes.count >= wanted {
+            for number in 0..<wanted {
+                // An identity attribute is plain: no default (a record without it is new), and
+                // of a type whose values compare exactly.
+                attributes[number] = PropertyModel.Attribute(
+                    name: attributes[number].name, type: random.chance(50) ? .integer : .string,
+                    keys: attributes[number].keys, column: attributes[number].column)
+                identity.append(attributes[number].name)
+            }
+        }
+        let table = random.chance(20) ? "T \(index) é" : "tab\(index)"
+        return PropertyModel.Entity(name: "E\(index)", table: table, identity: identity,
+                                    attributes: attributes, relationships: [])
+    }
+
+    private func attribute(named name: String, _ random: inout PropertyRandom) -> PropertyModel.Attribute {
+        var attribute = PropertyModel.Attribute(name: name, type: random.pick(PropertyModel.AttributeType.allCases))
+        switch random.below(8) {
+        case 0: attribute.keys = ["k_\(name)"]
+        case 1: attribute.keys = ["loc.\(name)"]
+        case 2: attribute.keys = ["f_\(name)", name]
+        case 3: attribute.keys = ["deep.x.\(name)", "loc.\(name)", "g_\(name)"]
+        default: break
+        }
+        if random.chance(20) { attribute.column = "c_\(name)" }
+        if random.chance(25) {
+            attribute.defaultValue = PropertyValues.defaultValue(for: attribute.type)
+            attribute.defaultWhenMissing = random.chance(50)
+        }
+        if random.chance(12) { attribute.optional = false }
+        return attribute
+    }
+
+    private func addRelationship(from source: Int, to target: Int, in entities: inout [PropertyModel.Entity],
+                                 _ random: inout PropertyRandom)
+    {
+        let name = "r\(entities[source].relationships.count)"
+        var relationship = PropertyModel.Relationship(name: name, target: target)
+        if random.chance(30) { relationship.key = "k_\(name)" }
+        switch random.below(4) {
+        case 0, 1: break
+        case 2: relationship.toMany = true; relationship.replace = random.chance(50)
+        default:
+            relationship.toMany = true
+            relationship.replace = random.chance(50)
+            let inverse = "inv_\(source)_\(name)"
+            relationship.inverse = inverse
+            entities[target].relationships.append(PropertyModel.Relationship(
+                name: inverse, target: source, inverse: name, isInverseSide: true))
+        }
+        if relationship.inverse == nil {
+            switch random.below(10) {
+            case 0, 1: relationship.unresolved = .stub
+            case 2: relationship.unresolved = .fail
+            default: break
+            }
+        }
+        entities[source].relationships.append(relationship)
+    }
+}

@@ -1,0 +1,351 @@
+/// A slow, in-memory model of SPEC sections 2–4 for the models `ModelGenerator` makes: it
+/// applies the records one after the other to rows held in arrays, and says which top-level
+/// records are rejected, whether the import fails, and what every table holds afterwards.
+/// It shares nothing with the engine.
+struct Oracle {
+    enum Link: Equatable {
+        case none
+        case row(Int)
+        /// A bare id, linked (or not) when the import ends.
+        case pending(OracleValue)
+    }
+
+    struct Row {
+        var values: [String: OracleValue]
+        var toOne: [String: Link] = [:]
+        var joins: [String: [Link]] = [:]
+    }
+
+    /// A top-level record, where it starts in the input, and its entity.
+    struct TopLevelRecord {
+        var value: PropertyJSON
+        var entity: Int
+        var line: Int
+    }
+
+    struct Outcome {
+        var rejectedLines: [Int] = []
+        /// How many of the rejected records hold nested records.
+        var nestedRejections = 0
+        /// How many records updated a row that an earlier record of this import had written.
+        var repeatedIdentities = 0
+        /// How many of those gave a list to a `merge: replace` to-many.
+        var repeatedReplaceLists = 0
+        /// Why the import fails, if it does.
+        var failure: String?
+    }
+
+    let model: PropertyModel
+    private(set) var rows: [[Row]]
+    private var identities: [[[OracleValue]: Int]]
+    /// The rows this import has written so far, per entity.
+    private var touched: [Set<Int>]
+    private var repeatedIdentities = 0
+    private var repeatedReplaceLists = 0
+
+    init(model: PropertyModel) {
+        self.model = model
+        rows = Array(repeating: [], count: model.entities.count)
+        identities = Array(repeating: [:], count: model.entities.count)
+        touched = Array(repeating: [], count: model.entities.count)
+    }
+
+    /// Whether a relationship of the record holds an object (a nested record).
+    private func holdsNestedRecords(_ value: PropertyJSON, entity: Int) -> Bool {
+        model.entities[entity].relationships.contains { relationship in
+            switch value.member(relationship.lookupKey) {
+            case .object: return true
+            case .array(let items): return items.contains { if case .object = $0 { true } else { false } }
+            default: return false
+            }
+        }
+    }
+
+    /// One import. With `abort`, the first record error fails it and `self` is left as it was.
+    mutating func importRecords(_ records: [TopLevelRecord], abort: Bool) -> Outcome {
+        let before = self
+        var outcome = Outcome()
+        for record in records {
+            do {
+                let assembled = try assemble(record.value, entity: record.entity)
+                _ = apply(assembled)
+            } catch {
+                if abort {
+                    self = before
+                    return Outcome(rejectedLines: [record.line], failure: error.reason)
+                }
+                outcome.rejectedLines.append(record.line)
+                if holdsNestedRecords(record.value, entity: record.entity) { outcome.nestedRejections += 1 }
+            }
+        }
+        outcome.repeatedIdentities = repeatedIdentities
+        outcome.repeatedReplaceLists = repeatedReplaceLists
+        touched = Array(repeating: [], count: model.entities.count)
+        repeatedIdentities = 0
+        repeatedReplaceLists = 0
+        if let failure = resolvePendingLinks() {
+            self = before
+            outcome.failure = failure
+        }
+        return outcome
+    }
+
+    // MARK: Assembling a record (every error is found before anything is applied)
+
+    struct RecordError: Error {
+        var reason: String
+        var nested = false
+    }
+
+    indirect enum RelationshipValue {
+        case null
+        case nested(Assembled)
+        case id(OracleValue)
+        case many([RelationshipValue])
+    }
+
+    struct Assembled {
+        var entity: Int
+        var values: [String: OracleValue]
+        var identity: [OracleValue]?
+        /// In the order of their keys in the record.
+        var relationships: [(PropertyModel.Relationship, RelationshipValue)]
+    }
+
+    private func assemble(_ value: PropertyJSON, entity index: Int) throws(RecordError) -> Assembled {
+        let entity = model.entities[index]
+        guard case .object(let members) = value else { throw RecordError(reason: "\(entity.name): not an object") }
+        var values: [String: OracleValue] = [:]
+        for attribute in entity.attributes {
+            guard let found = attribute.lookupKeys.lazy.compactMap({ value.value(atPath: $0) }).first else {
+                if !attribute.optional && attribute.defaultValue == nil {
+                    throw RecordError(reason: "\(entity.name).\(attribute.name): required, missing")
+                }
+                continue
+            }
+            if case .null = found, !attribute.optional {
+                throw RecordError(reason: "\(entity.name).\(attribute.name): required, null")
+            }
+            guard let converted = OracleConversion.convert(found, to: attribute.type) else {
+                throw RecordError(reason: "\(entity.name).\(attribute.name): does not convert")
+            }
+            values[attribute.name] = converted
+        }
+        let identityValues = entity.identity.map { values[$0] ?? .null }
+        let identity = entity.identity.isEmpty || identityValues.contains(.null) ? nil : identityValues
+
+        var relationships: [(PropertyModel.Relationship, RelationshipValue, Int)] = []
+        for relationship in entity.relationships where !relationship.isInverseSide {
+            guard let position = members.firstIndex(where: { $0.0 == relationship.lookupKey }) else { continue }
+            let found = members[position].1
+            let target = relationship.target
+            let converted: RelationshipValue
+            switch found {
+            case .null: converted = .null
+            case .array(let items):
+                guard relationship.toMany else { throw RecordError(reason: "\(relationship.name): an array for a to-one") }
+                converted = .many(try items.filter { $0 != .null }.map { item throws(RecordError) in try element(item, target: target) })
+            default:
+                let single = try element(found, target: target)
+                converted = relationship.toMany ? .many([single]) : single
+            }
+            relationships.append((relationship, converted, position))
+        }
+        relationships.sort { $0.2 < $1.2 }
+        return Assembled(entity: index, values: values, identity: identity,
+                         relationships: relationships.map { ($0.0, $0.1) })
+    }
+
+    private func element(_ value: PropertyJSON, target: Int) throws(RecordError) -> RelationshipValue {
+        switch value {
+        case .object:
+            do {
+                return .nested(try assemble(value, entity: target))
+            } catch {
+                throw RecordError(reason: error.reason, nested: true)
+            }
+        case .array, .null: throw RecordError(reason: "an array inside a relationship's array")
+        default:
+            guard let relatedBy = model.entities[target].relatedBy,
+                  let id = OracleConversion.convert(value, to: relatedBy.type)
+            else { throw RecordError(reason: "an id that does not convert") }
+            return .id(id)
+        }
+    }
+
+    // MARK: Applying a record
+
+    private mutating func apply(_ record: Assembled) -> Int {
+        let entity = model.entities[record.entity]
+        let index: Int
+        if let identity = record.identity, let existing = identities[record.entity][identity] {
+            index = existing
+            if touched[record.entity].contains(index) {
+                repeatedIdentities += 1
+                if record.relationships.contains(where: { relationship, value in
+                    if case .many = value { relationship.replace } else { false }
+                }) {
+                    repeatedReplaceLists += 1
+                }
+            }
+            for attribute in entity.attributes {
+                if let value = record.values[attribute.name] {
+                    rows[record.entity][index].values[attribute.name] = value
+                } else if attribute.defaultWhenMissing {
+                    rows[record.entity][index].values[attribute.name] = defaultValue(attribute)
+                }
+            }
+        } else {
+            var values: [String: OracleValue] = [:]
+            for attribute in entity.attributes {
+                values[attribute.name] = record.values[attribute.name] ?? defaultValue(attribute)
+            }
+            index = rows[record.entity].count
+            rows[record.entity].append(Row(values: values))
+            if let identity = record.identity { identities[record.entity][identity] = index }
+        }
+        touched[record.entity].insert(index)
+        for (relationship, value) in record.relationships {
+            link(record.entity, index, relationship, value)
+        }
+        return index
+    }
+
+    private func defaultValue(_ attribute: PropertyModel.Attribute) -> OracleValue {
+        attribute.defaultValue.flatMap { OracleConversion.convert($0, to: attribute.type) } ?? .null
+    }
+
+    private mutating func link(_ entity: Int, _ index: Int, _ relationship: PropertyModel.Relationship,
+                               _ value: RelationshipValue)
+    {
+        let target = relationship.target
+        if let inverse = relationship.inverse {
+            // Stored in the children's to-one: the listed children point here; under replace
+            // (and for null) the others that pointed here no longer do.
+            var listed: [Int] = []
+            if case .many(let items) = value {
+                for case .nested(let child) in items { listed.append(apply(child)) }
+            }
+            let clearOthers: Bool
+            if case .null = value { clearOthers = true } else { clearOthers = relationship.replace }
+            if clearOthers {
+                for child in rows[target].indices where rows[target][child].toOne[inverse] == .row(index) && !listed.contains(child) {
+                    rows[target][child].toOne[inverse] = Link.none
+                }
+            }
+            for child in listed { rows[target][child].toOne[inverse] = .row(index) }
+            return
+        }
+        func resolve(_ item: RelationshipValue) -> Link {
+            switch item {
+            case .nested(let child): return .row(apply(child))
+            case .id(let id): return .pending(id)
+            case .null, .many: return .none
+            }
+        }
+        if !relationship.toMany {
+            rows[entity][index].toOne[relationship.name] = resolve(value)
+            return
+        }
+        guard case .many(let items) = value else {
+            rows[entity][index].joins[relationship.name] = []
+            return
+        }
+        var links = relationship.replace ? [] : rows[entity][index].joins[relationship.name, default: []]
+        for item in items {
+            let link = resolve(item)
+            if !links.contains(link) { links.append(link) }
+        }
+        rows[entity][index].joins[relationship.name] = links
+    }
+
+    // MARK: The second pass
+
+    /// Links every bare id to its row, or follows `unresolved`; returns why the import fails.
+    private mutating func resolvePendingLinks() -> String? {
+        for (entityIndex, entity) in model.entities.enumerated() {
+            for relationship in entity.relationships where relationship.inverse == nil {
+                for rowIndex in rows[entityIndex].indices {
+                    if relationship.toMany {
+                        var links: [Link] = []
+                        for link in rows[entityIndex][rowIndex].joins[relationship.name, default: []] {
+                            guard case .pending(let id) = link else {
+                                if !links.contains(link) { links.append(link) }
+                                continue
+                            }
+                            switch target(relationship, id) {
+                            case .failure(let failure): return failure.reason
+                            case .success(nil): continue
+                            case .success(let row?): if !links.contains(.row(row)) { links.append(.row(row)) }
+                            }
+                        }
+                        rows[entityIndex][rowIndex].joins[relationship.name] = links
+                    } else if case .pending(let id) = rows[entityIndex][rowIndex].toOne[relationship.name] {
+                        switch target(relationship, id) {
+                        case .failure(let failure): return failure.reason
+                        case .success(let row): rows[entityIndex][rowIndex].toOne[relationship.name] = row.map { .row($0) } ?? Link.none
+                        }
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    struct Failure: Error { var reason: String }
+
+    /// The row an id names, a stub made for it, or nil (left unlinked).
+    private mutating func target(_ relationship: PropertyModel.Relationship, _ id: OracleValue) -> Result<Int?, Failure> {
+        if let row = identities[relationship.target][[id]] { return .success(row) }
+        switch relationship.unresolved {
+        case .null: return .success(nil)
+        case .fail: return .failure(Failure(reason: "unresolved \(relationship.name) \(id.rendered)"))
+        case .stub:
+            let entity = model.entities[relationship.target]
+            var values = Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, OracleValue.null) })
+            values[entity.identity[0]] = id
+            rows[relationship.target].append(Row(values: values))
+            identities[relationship.target][[id]] = rows[relationship.target].count - 1
+            return .success(rows[relationship.target].count - 1)
+        }
+    }
+
+    // MARK: What the tables hold
+
+    /// Per table (join tables too), its rows as sorted text: attribute values, and each link as
+    /// the linked row's attribute values (pks differ between the engine and the oracle).
+    func snapshot() -> [String: [String]] {
+        var tables: [String: [String]] = [:]
+        for (entityIndex, entity) in model.entities.enumerated() {
+            var lines: [String] = []
+            for row in rows[entityIndex] {
+                var line = content(entityIndex, row)
+                for relationship in entity.relationships where !relationship.toMany {
+                    line += " | \(relationship.name) -> "
+                    if case .row(let target) = row.toOne[relationship.name] ?? Link.none {
+                        line += content(relationship.target, rows[relationship.target][target])
+                    } else {
+                        line += "NULL"
+                    }
+                }
+                lines.append(line)
+                for relationship in entity.relationships where relationship.toMany && relationship.inverse == nil {
+                    for case .row(let target) in row.joins[relationship.name, default: []] {
+                        tables["\(entity.table)_\(relationship.name)", default: []].append(
+                            content(entityIndex, row) + " => " + content(relationship.target, rows[relationship.target][target]))
+                    }
+                }
+            }
+            tables[entity.table] = lines
+            for relationship in entity.relationships where relationship.toMany && relationship.inverse == nil {
+                tables["\(entity.table)_\(relationship.name)", default: []].sort()
+            }
+        }
+        return tables.mapValues { $0.sorted() }
+    }
+
+    func content(_ entity: Int, _ row: Row) -> String {
+        "(" + model.entities[entity].attributes.map { "\($0.columnName)=\((row.values[$0.name] ?? .null).rendered)" }
+            .joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,169 @@
+/// A value as the oracle expects it in a column (SQLite's storage classes).
+enum OracleValue: Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    /// Text that equal values share (negative zero is zero, as SQLite compares it).
+    var rendered: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer(let value): return "i\(value)"
+        case .real(let value): return "r\(value == 0 ? 0 : value)"
+        case .text(let value):
+            var out = "t"
+            PropertyJSON.writeString(value, to: &out, escapeNonASCII: true)
+            return out
+        case .blob(let bytes): return "b" + bytes.map { String($0, radix: 16) }.joined(separator: ".")
+        }
+    }
+}
+
+/// SPEC section 4's conversions, written out plainly for the values `PropertyValues` makes.
+/// Returns nil where the engine must report a record error.
+enum OracleConversion {
+    static func convert(_ value: PropertyJSON, to type: PropertyModel.AttributeType) -> OracleValue? {
+        if case .null = value { return .null }
+        switch (type, value) {
+        case (.json, _): return .text(value.compactText)
+        case (_, .object), (_, .array): return nil
+
+        case (.string, .string(let text)): return .text(text)
+        case (.string, .number(let text)): return .text(text)
+        case (.string, .bool(let flag)): return .text(flag ? "true" : "false")
+
+        case (.integer, .number(let text)): return exactInteger(text).map { .integer($0) }
+        case (.integer, .string(let text)): return isNumberText(text) ? exactInteger(text).map { .integer($0) } : nil
+        case (.integer, .bool(let flag)): return .integer(flag ? 1 : 0)
+
+        case (.double, .number(let text)): return Double(text).map { .real($0) }
+        case (.double, .string(let text)): return isNumberText(text) ? Double(text).map { .real($0) } : nil
+        case (.double, .bool(let flag)): return .real(flag ? 1 : 0)
+
+        case (.decimal, .number(let text)): return .text(text)
+        case (.decimal, .string(let text)): return isNumberText(text) ? .text(text) : nil
+
+        case (.boolean, .bool(let flag)): return .integer(flag ? 1 : 0)
+        case (.boolean, .number(let text)): return .integer(isZero(text) ? 0 : 1)
+        case (.boolean, .string(let text)):
+            switch text.lowercased() {
+            case "true", "yes", "y", "t", "1": return .integer(1)
+            case "false", "no", "n", "f", "0": return .integer(0)
+            default: return nil
+            }
+
+        case (.date, .string(let text)):
+            return PropertyValues.dates.first { $0.0 == text }.flatMap { $0.1 }.map { .text($0) }
+        case (.date, .number(let text)): return unixSeconds(text).map { .text($0) }
+
+        case (.uuid, .string(let text)): return isUUID(text) ? .text(text.lowercased()) : nil
+        case (.binary, .string(let text)): return PropertyValues.base64.first { $0.0 == text }.map { .blob($0.1) }
+        default: return nil
+        }
+    }
+
+    /// JSON's number grammar.
+    static func isNumberText(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        func digits() -> Int {
+            var count = 0
+            while let byte = bytes.first, (48...57).contains(byte) { bytes.removeFirst(); count += 1 }
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+        if bytes.first == UInt8(ascii: "0") { bytes.removeFirst() } else if digits() == 0 { return false }
+        if bytes.first == UInt8(ascii: ".") { bytes.removeFirst(); if digits() == 0 { return false } }
+        if let byte = bytes.first, byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            bytes.removeFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes.removeFirst() }
+            if digits() == 0 { return false }
+        }
+        return bytes.isEmpty
+    }
+
+    /// The digits of a number text as sign, digit string and a power of ten.
+    private static func decimalParts(_ text: String) -> (negative: Bool, digits: [Int], exponent: Int) {
+        var negative = false, digits: [Int] = [], exponent = 0, inFraction = false
+        var chars = Array(text)[...]
+        if chars.first == "-" { negative = true; chars.removeFirst() }
+        while let char = chars.first, char != "e", char != "E" {
+            chars.removeFirst()
+            if char == "." { inFraction = true; continue }
+            digits.append(char.wholeNumberValue!)
+            if inFraction { exponent -= 1 }
+        }
+        if !chars.isEmpty { chars.removeFirst(); exponent += Int(String(chars))! }
+        return (negative, digits, exponent)
+    }
+
+    static func isZero(_ text: String) -> Bool { decimalParts(text).digits.allSatisfy { $0 == 0 } }
+
+    /// The number's value scaled by 10^`scale` if it is an integer within 64 bits.
+    static func exactInteger(_ text: String, scale: Int = 0) -> Int64? {
+        var (negative, digits, exponent) = decimalParts(text)
+        exponent += scale
+        while exponent < 0 {
+            guard let last = digits.last else { break }
+            if last != 0 { return nil }
+            digits.removeLast(); exponent += 1
+        }
+        if exponent > 30 { return digits.allSatisfy { $0 == 0 } ? 0 : nil }
+        digits += Array(repeating: 0, count: max(0, exponent))
+        var magnitude: UInt64 = 0
+        for digit in digits {
+            let (times, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (plus, overflow2) = times.addingReportingOverflow(UInt64(digit))
+            if overflow1 || overflow2 { return nil }
+            magnitude = plus
+        }
+        if negative {
+            if magnitude > UInt64(Int64.max) + 1 { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        return magnitude > UInt64(Int64.max) ? nil : Int64(magnitude)
+    }
+
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
+    /// Unix seconds as the stored date text; nil outside the years 0000–9999.
+    static func unixSeconds(_ text: String) -> String? {
+        guard let millis = exactInteger(text, scale: 3) else { return nil }
+        let lowest: Int64 = -62_167_219_200_000, highest: Int64 = 253_402_300_799_999
+        guard millis >= lowest, millis <= highest else { return nil }
+        let (days, dayMillis) = floorDivide(millis, 86_400_000)
+        let (year, month, day) = civil(fromDays: days)
+        let seconds = dayMillis / 1000, fraction = dayMillis % 1000
+        var out = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        out += pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
+        if fraction != 0 { out += "." + pad(fraction, 3) }
+        return out + "Z"
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let quotient = value / divisor, remainder = value % divisor
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+
+    /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}

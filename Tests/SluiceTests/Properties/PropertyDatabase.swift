@@ -1,0 +1,74 @@
+import Foundation
+@testable import Sluice
+
+/// What a database holds, in the oracle's terms (`Oracle.snapshot()`): rows as text, links
+/// as the linked rows' attribute values.
+enum PropertyDatabase {
+    static func snapshot(_ path: String, model: PropertyModel) throws -> [String: [String]] {
+        let connection = try Connection(path: path, mode: .readOnly)
+        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+            if case .text(let name) = $0[0] { return name } else { return nil }
+        })
+        var contents: [[Int64: String]] = []
+        var rowsByEntity: [[[ColumnValue]]] = []
+        for entity in model.entities {
+            let toOnes = entity.relationships.filter { !$0.toMany }
+            let columns = ["pk"] + entity.attributes.map(\.columnName) + toOnes.map { "\($0.name)_pk" }
+            let rows = tables.contains(entity.table)
+                ? try connection.rows("SELECT \(columns.map(quoted).joined(separator: ", ")) FROM \(quoted(entity.table))") : []
+            var content: [Int64: String] = [:]
+            for row in rows {
+                let values = zip(entity.attributes, row.dropFirst()).map { "\($0.columnName)=\(oracleValue($1).rendered)" }
+                content[pk(row[0])] = "(" + values.joined(separator: ", ") + ")"
+            }
+            contents.append(content)
+            rowsByEntity.append(rows)
+        }
+        var snapshot: [String: [String]] = [:]
+        for (index, entity) in model.entities.enumerated() {
+            let toOnes = entity.relationships.filter { !$0.toMany }
+            snapshot[entity.table] = rowsByEntity[index].map { row in
+                var line = contents[index][pk(row[0])]!
+                for (number, relationship) in toOnes.enumerated() {
+                    let link = row[1 + entity.attributes.count + number]
+                    line += " | \(relationship.name) -> " + (link == .null ? "NULL" : contents[relationship.target][pk(link)] ?? "dangling")
+                }
+                return line
+            }.sorted()
+            for relationship in entity.relationships where relationship.toMany && relationship.inverse == nil {
+                let table = "\(entity.table)_\(relationship.name)"
+                let links = tables.contains(table) ? try connection.rows("SELECT source_pk, target_pk FROM \(quoted(table))") : []
+                snapshot[table] = links.map {
+                    (contents[index][pk($0[0])] ?? "dangling") + " => " + (contents[relationship.target][pk($0[1])] ?? "dangling")
+                }.sorted()
+            }
+        }
+        return snapshot
+    }
+
+    private static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    private static func pk(_ value: ColumnValue) -> Int64 {
+        if case .integer(let number) = value { return number }
+        return -1
+    }
+
+    private static func oracleValue(_ value: ColumnValue) -> OracleValue {
+        switch value {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case .text(let text): return .text(text)
+        case .blob(let bytes): return .blob(bytes)
+        }
+    }
+
+    /// The lines the rejects file names, in its order.
+    static func rejectedLines(_ path: String) throws -> [Int] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["line"] as? Int ?? -1
+        }
+    }
+}
