@@ -26,11 +26,6 @@ import SluiceTestSupport
 /// One generated model and input, and every property checked on them.
 struct PropertyCase {
     let seed: UInt64
-    /// Off until the crash of ISSUE 28 item 1 (an entity without attributes) is fixed.
-    var allowsEntitiesWithoutAttributes = false
-    /// Off until ISSUE 28 item 4 (whole-record rejection) is on main: until then a case where a
-    /// nested record is rejected is not compared.
-    var rejectsWholeRecords = false
     /// Off until `merge: replace` lists of one row in one batch replace each other (finding 1 in
     /// `PropertyFindingsTests`): until then a case where that happens is not compared.
     var replacesListsInBatch = false
@@ -39,7 +34,6 @@ struct PropertyCase {
     func run() throws -> [String]? {
         var random = PropertyRandom(seed: seed)
         var generator = ModelGenerator()
-        generator.allowsEntitiesWithoutAttributes = allowsEntitiesWithoutAttributes
         let generated = generator.model(&random)
         let input = InputGenerator(model: generated).input(&random)
         let header = "seed \(seed)\nmodel: \(generated.modelText)\ninput:\n\(input.text)"
@@ -58,8 +52,11 @@ struct PropertyCase {
 
         let directory = PropertyCase.scratchDirectory()
         let bytes = Array(input.text.utf8)
-        func runImport(_ db: String, abort: Bool, chunkSize: Int? = nil, batchSize: Int) -> Result<ImportReport, SluiceError> {
+        func runImport(_ db: String, abort: Bool, chunkSize: Int? = nil, batchSize: Int, fastPaths: Bool = true)
+            -> Result<ImportReport, SluiceError>
+        {
             var options = ImportOptions()
+            options.fastPaths = fastPaths
             options.onError = abort ? .abort : .skip
             options.batchSize = batchSize
             if let chunkSize { options.chunkSize = chunkSize }
@@ -77,7 +74,6 @@ struct PropertyCase {
         // Under skip: the valid top-level records' rows, the others rejected.
         var oracle = Oracle(model: generated)
         let expected = oracle.importRecords(input.records, abort: false)
-        if !rejectsWholeRecords && expected.nestedRejections > 0 { return nil }
         if !replacesListsInBatch && expected.repeatedReplaceLists > 0 { return nil }
         let skipDB = directory.file("skip.sqlite")
         let skipped = runImport(skipDB, abort: false, batchSize: batchSize)
@@ -118,6 +114,22 @@ struct PropertyCase {
         case (.failure(let error), .failure(let whole)):
             check(error.message == whole.message, "chunks of \(chunkSize): error \(error.message), whole \(whole.message)")
         case (let chunked, let whole): check(false, "chunks of \(chunkSize): \(chunked), whole \(whole)")
+        }
+
+        // The record assembler's general path only: the same as its inlined common cases.
+        let generalDB = directory.file("general.sqlite")
+        switch (runImport(generalDB, abort: false, batchSize: batchSize, fastPaths: false), skipped) {
+        case (.success(let report), .success(let fast)):
+            check(report.entities == fast.entities, "general path: report \(report.entities), fast paths \(fast.entities)")
+            let generalRows = try PropertyDatabase.snapshot(generalDB, model: generated)
+            let fastRows = try PropertyDatabase.snapshot(skipDB, model: generated)
+            check(generalRows == fastRows, "general path: rows differ from the fast paths'")
+            let generalRejects = try PropertyDatabase.rejectedLines(generalDB + ".rejects")
+            let fastRejects = try PropertyDatabase.rejectedLines(skipDB + ".rejects")
+            check(generalRejects == fastRejects, "general path: rejected lines \(generalRejects), fast paths \(fastRejects)")
+        case (.failure(let error), .failure(let fast)):
+            check(error.message == fast.message, "general path: error \(error.message), fast paths \(fast.message)")
+        case (let general, let fast): check(false, "general path: \(general), fast paths \(fast)")
         }
 
         // A re-import: the oracle's rows again, and nothing written where every entity has an identity.
