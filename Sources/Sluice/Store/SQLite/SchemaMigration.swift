@@ -98,10 +98,43 @@ struct SchemaMigration {
                     statements.append("ALTER TABLE \(quoteIdentifier(table.name)) ADD COLUMN \(table.columnSQL(column));")
                 }
             }
+            if !columnProblems, let problem = try Self.identityProblem(of: table, connection) {
+                problems.append(problem)
+                columnProblems = true
+            }
             if !columnProblems {
                 statements += try Self.indexStatements(for: table, tableExists: true, connection, problems: &problems).map(\.sql)
             }
         }
+    }
+
+    /// The identity an existing table was made with — its unique index `<table>_identity` —
+    /// when it is not the model's: kept, the old index would refuse records the model tells
+    /// apart, or let one record rewrite another's row, with no index for the new identity.
+    /// The problem says what differs and the SQL that makes the table fit.
+    private static func identityProblem(of table: TableDefinition, _ connection: Connection) throws(SQLiteError) -> String? {
+        let name = "\(table.name)_identity"
+        let owner = try connection.scalar("SELECT tbl_name FROM sqlite_schema WHERE type = 'index' AND lower(name) = lower(?)",
+                                          [.text(name)])?.textValue
+        let existing: [String]
+        if let owner, foldCase(owner) == foldCase(table.name) {
+            existing = try connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
+                .map { $0[0].textValue ?? "" }
+        } else {
+            existing = []
+        }
+        // A table without one gains the model's identity (`indexStatements`, which checks for duplicates).
+        guard !existing.isEmpty, existing.map(foldCase) != table.uniqueIndex.map(foldCase) else { return nil }
+        func list(_ columns: [String]) -> String { "(" + columns.map(quoteIdentifier).joined(separator: ", ") + ")" }
+        let differs = table.uniqueIndex.isEmpty
+            ? "has the identity \(list(existing)), the model has none"
+            : "has the identity \(list(existing)), the model's is \(list(table.uniqueIndex))"
+        var migration = ["DROP INDEX \(quoteIdentifier(name));"]
+        if !table.uniqueIndex.isEmpty {
+            migration.append("CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table.name))\(list(table.uniqueIndex));")
+        }
+        return "table \(quoteIdentifier(table.name)) \(differs) (its unique index \(quoteIdentifier(name))); "
+            + "import into a new database, or make the table fit the model first: \(migration.joined(separator: " "))"
     }
 
     private struct ExistingColumn {

@@ -1,0 +1,56 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+@testable import Sluice
+
+/// An existing database made with another identity is refused before any write, with what
+/// differs and the SQL that makes it fit (`docs/database-layout.md`, existing databases).
+@Suite struct ChangedIdentityTests {
+    private let orders = #"[{"id": 1, "number": "A-1", "total": 2.5}, {"id": 2, "number": "A-2", "total": 3}]"#
+
+    private func model(identity: String?, in workspace: Workspace) throws -> String {
+        let identityField = identity.map { #""identity": ["\#($0)"], "# } ?? ""
+        return try workspace.write(#"""
+            {"entities": {"Order": {"table": "orders", \#(identityField)"attributes": {"id": "integer", "number": "string", "total": "double"}}}}
+            """#, to: "model-\(identity ?? "none").json")
+    }
+
+    @Test func aChangedIdentityIsRefusedWithTheSQLThatMigrates() throws {
+        let workspace = Workspace()
+        let first = try workspace.sluice("import", "--db", "o.sqlite", "--model", model(identity: "id", in: workspace),
+                                         stdin: Array(orders.utf8))
+        try #require(first.status == 0, "\(first)")
+        let changed = try model(identity: "number", in: workspace)
+        let result = try workspace.sluice("import", "--db", "o.sqlite", "--model", changed, stdin: Array(orders.utf8))
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderrLines == [
+            #"sluice: error: database 'o.sqlite' does not fit the model: table "orders" has the identity ("id"), "#
+                + #"the model's is ("number") (its unique index "orders_identity"); import into a new database, or make "#
+                + #"the table fit the model first: DROP INDEX "orders_identity"; CREATE UNIQUE INDEX "orders_identity" ON "orders"("number");"#,
+        ], "\(result)")
+        #expect(try workspace.database("o.sqlite").count("orders") == 2)
+
+        // The SQL it gives makes the table fit: the import then finds every row by its new identity.
+        let connection = try Connection(path: workspace.file("o.sqlite"), mode: .readWrite)
+        try connection.execute(#"DROP INDEX "orders_identity""#)
+        try connection.execute(#"CREATE UNIQUE INDEX "orders_identity" ON "orders"("number")"#)
+        let migrated = try workspace.sluice("import", "--db", "o.sqlite", "--model", changed, stdin: Array(orders.utf8))
+        #expect(migrated.status == 0, "\(migrated)")
+        #expect(migrated.entityLines == ["Order: inserted 0, updated 0, unchanged 2, rejected 0"], "\(migrated)")
+    }
+
+    @Test func aRemovedIdentityIsRefusedBeforeAnyRowClashes() throws {
+        let workspace = Workspace()
+        let first = try workspace.sluice("import", "--db", "o.sqlite", "--model", model(identity: "id", in: workspace),
+                                         stdin: Array(orders.utf8))
+        try #require(first.status == 0, "\(first)")
+        let result = try workspace.sluice("import", "--db", "o.sqlite", "--model", model(identity: nil, in: workspace),
+                                          stdin: Array(orders.utf8))
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderrLines == [
+            #"sluice: error: database 'o.sqlite' does not fit the model: table "orders" has the identity ("id"), "#
+                + #"the model has none (its unique index "orders_identity"); import into a new database, or make "#
+                + #"the table fit the model first: DROP INDEX "orders_identity";"#,
+        ], "\(result)")
+    }
+}
