@@ -101,10 +101,8 @@ struct ImportCommand: ParsableCommand {
     var files: [String] = []
 
     func validate() throws {
-        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1") }
-        guard maxValueBytes > 0 else { throw ValidationError("--max-value-bytes must be at least 1") }
         do {
-            try importOptions.validate()
+            try importOptions.validate(withModel: model != nil)
         } catch {
             throw ValidationError(error.message)
         }
@@ -113,10 +111,6 @@ struct ImportCommand: ParsableCommand {
                 throw ValidationError("--table is only for imports without --model; a model names its own tables")
             }
         } else {
-            guard entity == nil else { throw ValidationError("--entity needs --model") }
-            guard unresolved == nil, !deleteMissing else {
-                throw ValidationError("--unresolved and --delete-missing need --model: a zero-config import has no identities or relationships")
-            }
             guard table != "" else { throw ValidationError("--table must not be empty") }
         }
     }
@@ -167,7 +161,10 @@ struct ImportCommand: ParsableCommand {
         let report = try importer.finish()
         bar?.clear()
         if let stats { try StatsFile.write(report, to: stats) }
-        if !quiet { Diagnostics.writeLine(Summary.text(of: report)) }
+        if !quiet {
+            Diagnostics.writeLine(Summary.text(of: report))
+            for note in report.notes { Diagnostics.writeLine("sluice: note: \(note)") }
+        }
     }
 
     /// The zero-config table of `files`: the first one's name without its directory and

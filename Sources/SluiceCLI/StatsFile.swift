@@ -57,6 +57,7 @@ struct StatsFile: Encodable {
     var peakMemoryBytes: Int64
     var replacementCharacters: Int
     var unresolvedExamples: [String]
+    var notes: [String]
 
     init(_ report: ImportReport) {
         entities = report.entities.map { entity in
@@ -76,6 +77,7 @@ struct StatsFile: Encodable {
         peakMemoryBytes = report.peakMemoryBytes
         replacementCharacters = report.replacementCharacters
         unresolvedExamples = report.unresolvedExamples
+        notes = report.notes
     }
 
     /// Writes the JSON (pretty, keys sorted) to `path`; a failure is an I/O error (exit 74).

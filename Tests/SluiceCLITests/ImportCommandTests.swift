@@ -216,8 +216,9 @@ import Testing
         let data = try #require(workspace.bytes(of: "stats.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(data)) as? [String: Any])
         #expect(Set(json.keys) == ["entities", "totals", "sources", "records", "bytes", "seconds", "phases", "recordsPerSecond",
-                                   "peakMemoryBytes", "replacementCharacters", "unresolvedExamples"])
+                                   "peakMemoryBytes", "replacementCharacters", "unresolvedExamples", "notes"])
         #expect(json["records"] as? Int == 155)
+        #expect(json["notes"] as? [String] == [])
         #expect(json["bytes"] as? Int == sample.count)
         #expect(json["sources"] as? [String] == ["<stdin>"])
         #expect(json["unresolvedExamples"] as? [String] == [])

@@ -64,15 +64,29 @@ public struct ImportOptions: Sendable {
 
     public static let largestMaxValueBytes = Cell.maxByteCount
 
-    /// Throws a usage error for options that no import can run with. `Importer` checks its
-    /// options before it opens the database; the CLI checks them with its other arguments.
-    public func validate() throws(SluiceError) {
+    /// Throws a usage error for options that no import can run with; `withModel` says
+    /// whether the import has a model (`Importer(databasePath:model:)`) or is zero-config.
+    /// `Importer` checks its options before it opens the database; the CLI checks them with
+    /// its other arguments, so both refuse the same options with the same words.
+    public func validate(withModel: Bool = true) throws(SluiceError) {
+        guard batchSize > 0 else { throw SluiceError(.usage, "--batch-size must be at least 1") }
+        guard chunkSize > 0 else { throw SluiceError(.usage, "the chunk size must be at least 1 byte") }
+        guard maxValueBytes > 0 else { throw SluiceError(.usage, "--max-value-bytes must be at least 1") }
         guard maxValueBytes <= Self.largestMaxValueBytes else {
             throw SluiceError(.usage, "--max-value-bytes must be at most \(Self.largestMaxValueBytes) "
                 + "(the largest value a column can hold)")
         }
         guard header == nil || mapKey == nil else {
             throw SluiceError(.usage, "--header and --map-key cannot be used together: a location is a map or a table, not both")
+        }
+        if !withModel {
+            guard entity == nil else {
+                throw SluiceError(.usage, "--entity needs --model: without a model, the records go to one table")
+            }
+            guard unresolved == nil, !deleteMissing else {
+                throw SluiceError(.usage, "--unresolved and --delete-missing need --model: "
+                    + "a zero-config import has no identities or relationships")
+            }
         }
     }
 }

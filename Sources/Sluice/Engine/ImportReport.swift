@@ -42,6 +42,10 @@ public struct ImportReport: Sendable, Equatable, Codable {
     /// U+FFFD put in place of invalid text (`--invalid-text replace`): one per invalid UTF-8
     /// sequence (maximal subpart) and per unpaired surrogate escape.
     public var replacementCharacters = 0
+    /// Results that are legal but most likely not what was meant, each with its likely fix
+    /// (`docs/import-semantics.md`, notes): an input with no record, records with none of their
+    /// entity's keys, a key no record held. The CLI prints each as `sluice: note: …`.
+    public var notes: [String] = []
 
     public var inserted: Int { entities.reduce(0) { $0 + $1.inserted } }
     public var updated: Int { entities.reduce(0) { $0 + $1.updated } }

@@ -51,6 +51,8 @@ public final class Importer {
 
     /// Runs `options.hooks` in front of the batch writer; nil without hooks.
     private var hooked: HookedSink?
+    /// What the inputs showed that may not be what was meant; nil for a zero-config import.
+    private var notes: ImportNotes?
 
     /// Where records go: the model's entities, or one zero-config table. A zero-config import
     /// keeps one stream for all its inputs, so a key is the same column in every file.
@@ -66,6 +68,12 @@ public final class Importer {
     public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
                             modelSHA256: String = "") throws(SluiceError)
     {
+        try options.validate(withModel: true)
+        do {
+            try model.validate()
+        } catch {
+            throw SluiceError(error)
+        }
         try HookedSink.validate(options.hooks, model: model)
         let plan: MappingPlan
         do {
@@ -98,6 +106,7 @@ public final class Importer {
         if !options.hooks.isEmpty, case .model(_, let writer)? = target {
             hooked = HookedSink(writer: writer, model: model, hooks: options.hooks)
         }
+        notes = ImportNotes(plan: plan, model: model, options: options)
     }
 
     /// Opens (or prepares to create) the database for a zero-config import into `table`
@@ -113,9 +122,7 @@ public final class Importer {
         guard SchemaMigration.foldCase(table) != SchemaMigration.foldCase(DatabaseLayout.importsTableName) else {
             throw SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
         }
-        guard options.entity == nil else {
-            throw SluiceError(.usage, "an entity (--entity) needs a model; without one, records go to one table")
-        }
+        try options.validate(withModel: false)
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { store, rejects, _ throws(SluiceError) in
@@ -133,7 +140,6 @@ public final class Importer {
                  makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> Target)
         throws(SluiceError)
     {
-        try options.validate()
         self.model = model
         self.options = options
         self.modelSHA256 = modelSHA256
@@ -183,7 +189,7 @@ public final class Importer {
 
     /// Writes what is left, records the import in `sluice_imports` and commits.
     public func finish() throws(SluiceError) -> ImportReport {
-        precondition(!finished, "finish() called twice")
+        guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
         if let progress = options.progress {
             finishingProgress = FinishingProgress(
                 first: ImportProgress(bytesRead: storedBytes, totalBytes: storedBytes, records: records,
@@ -215,6 +221,7 @@ public final class Importer {
             try checkCancellation()
             var report = makeReport()
             report.unresolvedExamples = examples
+            report.notes = notes?.notes(counts: report.entities) ?? []
             let log = ImportRecord(
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
@@ -294,7 +301,7 @@ public final class Importer {
     }
 
     private func run(_ source: ByteSource) throws(SluiceError) {
-        precondition(!finished, "import after finish() or cancel()")
+        guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
         do {
             sources.append(source.name)
             let stream: any RecordEventHandler
@@ -322,8 +329,13 @@ public final class Importer {
             // Each chunk's text is scanned (`ChunkScanner`) on the thread that reads it.
             var scanner = ChunkScanner()
             let reader = ReadAhead(source: source, chunkSize: options.chunkSize) { scanner.scan($0) }
+            // The first bytes, for the notes on an input whose records were not found.
+            var head: [UInt8] = []
             while let chunk = try reader.next() {
                 try checkCancellation()
+                if head.count < InputShape.headLimit, notes != nil {
+                    head += chunk.bytes.prefix(InputShape.headLimit - head.count)
+                }
                 try parser.parse(chunk.bytes, scan: chunk.prepared)
                 if let progress = options.progress {
                     progress(ImportProgress(bytesRead: storedBytes + reader.storedBytesRead,
@@ -337,6 +349,12 @@ public final class Importer {
             bytes += reader.bytesRead
             storedBytes += reader.storedBytesRead
             records += stream.recordCount - recordsBefore
+            if let stream = stream as? RecordStream {
+                stream.withAssembler { assembler in
+                    notes?.input(named: source.name, records: stream.recordCount - recordsBefore,
+                                 keyOrder: assembler.keyOrder, head: head)
+                }
+            }
             replacementCharacters += parser.replacementCharacters
         } catch {
             // A batch being written failed before the parser got this far: that comes first.

@@ -47,6 +47,9 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
 
     final var recordCount: Int { assembler.recordCount }
 
+    /// Reads the assembler, between events (after a parse, for what it saw).
+    final func withAssembler<Result>(_ body: (borrowing Assembler) -> Result) -> Result { body(assembler) }
+
     /// - Parameters:
     ///   - scalar: the event was this scalar (a rejection of it carries its text).
     ///   - closedCapture: the event closed the captured value (a rejection carries its text).

@@ -16,8 +16,18 @@ struct KeyOrder: ~Copyable {
     private var previous = -1
     /// The key to try first for the next key.
     private(set) var hint = -1
+    /// Per key: 1 once it was found in a record. One store per key found, so that an import
+    /// can say which of the model's keys never appeared (`ImportNotes`).
+    private let seen: UnsafeMutableBufferPointer<UInt8>
+    /// Keys of records that no attribute maps, by key trie node: the names a key that never
+    /// appeared may have been meant as. Sampled: the first `unmappedSampleLimit` such keys.
+    private(set) var unmapped: [Int: Set<String>] = [:]
+    private var unmappedBudget = KeyOrder.unmappedSampleLimit
+    static let unmappedSampleLimit = 10_000
 
     init(_ plan: EventPlan) {
+        seen = .allocate(capacity: plan.keys.count)
+        seen.initialize(repeating: 0)
         next = .allocate(capacity: plan.keys.count)
         for index in next.indices { next[index] = Int32(index + 1) }
         first = .allocate(capacity: plan.keyNodes.count)
@@ -25,6 +35,7 @@ struct KeyOrder: ~Copyable {
     }
 
     deinit {
+        seen.deallocate()
         next.deallocate()
         first.deallocate()
     }
@@ -45,5 +56,24 @@ struct KeyOrder: ~Copyable {
         }
         previous = index
         hint = Int(next[index])
+        seen[index] = 1
     }
+
+    /// A key of node `node`'s object that the plan does not map: kept while the sample lasts.
+    @inline(__always)
+    mutating func missed(_ key: UnsafeRawBufferPointer, node: Int) {
+        if unmappedBudget > 0 { sampleUnmapped(key, node: node) }
+    }
+
+    @inline(never)
+    private mutating func sampleUnmapped(_ key: UnsafeRawBufferPointer, node: Int) {
+        unmappedBudget -= 1
+        unmapped[node, default: []].insert(String(decoding: key, as: UTF8.self))
+    }
+
+    /// Whether the key at `index` (of `EventPlan.keys`) was found in some record.
+    func wasSeen(_ index: Int) -> Bool { seen[index] != 0 }
+
+    /// The keys found, indexed like `EventPlan.keys`.
+    var seenKeys: [Bool] { seen.map { $0 != 0 } }
 }

@@ -17,7 +17,7 @@ extension RecordAssembler {
                 let type = attribute(Int(target.index)).type
                 guard type != .json else { continue }
                 set(Int(target.index), priority: Int(target.priority)) { _ throws(ConversionError) in
-                    throw ConversionError(message: "expected a \(type.rawValue), got \(kind)")
+                    throw ConversionError(message: "expected \(type.withArticle), got \(kind)")
                 }
             }
         }

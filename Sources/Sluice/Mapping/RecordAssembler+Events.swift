@@ -108,6 +108,7 @@ extension RecordAssembler {
             keyedRole = .field(Int(events.keys[index].node))
         } else {
             keyedRole = .skip
+            keyOrder.missed(bytes, node: node)
         }
     }
 

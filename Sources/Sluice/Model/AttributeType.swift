@@ -11,4 +11,12 @@ public enum AttributeType: String, CaseIterable, Sendable {
         case .binary: return "BLOB"
         }
     }
+
+    /// The type's name after "a" or "an", for messages: `an integer`, `a string`.
+    var withArticle: String {
+        switch self {
+        case .integer: return "an \(rawValue)"
+        default: return "a \(rawValue)"
+        }
+    }
 }

@@ -343,9 +343,9 @@ private func people(_ records: String, companies: String = "") -> String {
         #expect(try query(db, "PRAGMA foreign_key_check") == [])
     }
 
-    /// A model built in code is not checked: an identity through a to-one of its own entity (a
-    /// cycle `sluice check` refuses) leaves that part unknown, and the records are new rows.
-    @Test func anIdentityCycleInAModelBuiltInCodeInsertsRecordsAsNew() throws {
+    /// A model built in code is checked as a model file is: an identity through a to-one of its
+    /// own entity (a cycle `sluice check` refuses) is refused before the database is opened.
+    @Test func anIdentityCycleInAModelBuiltInCodeIsRefused() throws {
         let category = Model.Entity(
             name: "Category", table: "categories", identity: ["parent", "name"], attributes: [.init(name: "name", type: .string)],
             relationships: [.init(name: "parent", entity: "Category"),
@@ -353,11 +353,15 @@ private func people(_ records: String, companies: String = "") -> String {
         let model = Model(root: .entity("Category"), entities: [category])
         let directory = TemporaryDirectory()
         let db = directory.file("c.sqlite")
-        let json = #"[{"name": "a", "children": [{"name": "b"}]}]"#
-        for _ in 0..<2 { _ = try importJSON(json, model: model, into: db) }
-        #expect(try query(db, "SELECT c.name, p.name FROM categories c LEFT JOIN categories p ON p.pk = c.parent_pk ORDER BY c.pk") == [
-            [.text("b"), .text("a")], [.text("a"), .null], [.text("b"), .text("a")], [.text("a"), .null],
-        ])
+        #expect(throws: SluiceError.self) { try importJSON("[]", model: model, into: db) }
+        do {
+            _ = try importJSON("[]", model: model, into: db)
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.message == #"entities.Category.identity: "parent" leads back to Category (Category → Category): "#
+                + "the rows an identity's to-one points at are written first, so identities cannot form a cycle")
+        }
+        #expect(!directory.exists("c.sqlite"))
     }
 }
 

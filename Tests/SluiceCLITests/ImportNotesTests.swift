@@ -1,0 +1,125 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+@testable import Sluice
+
+/// Results that are legal but most likely not what was meant end with a note and its likely
+/// fix, never in silence (`docs/import-semantics.md`, notes).
+@Suite struct ImportNotesTests {
+    private func notes(_ result: SluiceResult) -> [String] {
+        result.stderrLines.filter { $0.hasPrefix("sluice: note: ") }
+    }
+
+    @Test func aModelWhoseRootMapsKeysFedABareArraySuggestsEntity() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"root": {"items": "Item"}, "entities": {"Item": {"identity": ["id"], "attributes": {"id": "integer"}}}}
+            """#, to: "model.json")
+        let input = try workspace.write(#"[{"id": 1}, {"id": 2}]"#, to: "items.json")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model, input)
+        #expect(result.status == 0, "\(result)")
+        #expect(notes(result) == [
+            #"sluice: note: items.json: no record found: the model's root reads records under "items" (Item); "#
+                + "the input is an array: to import its elements, add --entity Item",
+        ], "\(result)")
+        let fixed = try workspace.sluice("import", "--db", "out.sqlite", "--model", model, "--entity", "Item", input)
+        #expect(fixed.status == 0, "\(fixed)")
+        #expect(notes(fixed) == [], "\(fixed)")
+        #expect(try workspace.database("out.sqlite").count("Item") == 2)
+    }
+
+    @Test func anEnvelopeWhoseKeyTheModelDoesNotReadSuggestsPath() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"root": {"data.items": "Item"}, "entities": {"Item": {"attributes": {"id": "integer"}}}}
+            """#, to: "model.json")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model,
+                                          stdin: Array(#"{"results": [{"id": 1}], "count": 1}"#.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(notes(result) == [
+            #"sluice: note: <stdin>: no record found: the model's root reads records under "data.items" (Item); "#
+                + #"the input is an object holding an array under "results": to import the elements of one, "#
+                + "add --entity Item --path results",
+        ], "\(result)")
+    }
+
+    @Test func anEmptyInputOrAnEmptyEnvelopeIsNoNote() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"root": {"items": "Item"}, "entities": {"Item": {"attributes": {"id": "integer"}}}}
+            """#, to: "model.json")
+        for input in ["[]", #"{"items": []}"#, "\n"] {
+            let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model, stdin: Array(input.utf8))
+            #expect(result.status == 0, "\(result)")
+            #expect(notes(result) == [], "\(input): \(result)")
+        }
+    }
+
+    @Test func anEnvelopeReadAsOneRecordSuggestsPath() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"root": "Stop", "entities": {"Stop": {"table": "stops", "identity": ["id"],
+              "attributes": {"id": {"type": "string", "key": "stop_id"}, "name": "string"}}}}
+            """#, to: "model.json")
+        let input = Array(#"{"stops": [{"stop_id": "A", "name": "Alpha"}, {"stop_id": "B", "name": "Beta"}]}"#.utf8)
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model, stdin: input)
+        #expect(result.status == 0, "\(result)")
+        #expect(notes(result) == [
+            "sluice: note: Stop: none of the 1 Stop record held any of its keys, so each was imported with no values; "
+                + #"the input is an object holding an array under "stops": to import the elements of one as Stop records, "#
+                + "add --entity Stop --path stops",
+        ], "\(result)")
+        let fixed = try workspace.sluice("import", "--db", "fixed.sqlite", "--model", model, "--entity", "Stop", "--path", "stops",
+                                         stdin: input)
+        #expect(notes(fixed) == [], "\(fixed)")
+        #expect(try workspace.database("fixed.sqlite").rows(#"SELECT "id", "name" FROM "stops" ORDER BY "id""#)
+            == [[.text("A"), .text("Alpha")], [.text("B"), .text("Beta")]])
+    }
+
+    @Test func aKeyNoRecordHeldIsNamedWithTheNearestKeyTheyHeld() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"entities": {"Stop": {"identity": ["id"], "attributes": {
+              "id": {"type": "string", "key": "stop_id"},
+              "name": {"type": "string", "key": "stop_nmae"},
+              "lat": {"type": "double", "key": "location.latt"},
+              "code": "string"}}}}
+            """#, to: "model.json")
+        let input = Array(#"""
+            {"stop_id": "A", "stop_name": "Alpha", "location": {"lat": 1.5}}
+            {"stop_id": "B", "stop_name": "Beta", "location": {"lat": 2.5}}
+            """#.utf8)
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model, stdin: input)
+        #expect(result.status == 0, "\(result)")
+        #expect(notes(result) == [
+            #"sluice: note: Stop.name: key "stop_nmae" is in none of the 2 Stop records; did you mean "stop_name"?"#,
+            #"sluice: note: Stop.lat: key "location.latt" is in none of the 2 Stop records; did you mean "location.lat"?"#,
+            #"sluice: note: Stop.code: key "code" is in none of the 2 Stop records"#,
+        ], "\(result)")
+    }
+
+    @Test func anIdentityMissingFromEveryRecordIsANote() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"entities": {"Order": {"identity": ["id"], "attributes": {"id": {"type": "integer", "key": "ID"}, "total": "double"}}}}
+            """#, to: "model.json")
+        let input = Array(#"[{"id": 1, "total": 2.5}, {"id": 2, "total": 3}]"#.utf8)
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model, stdin: input)
+        #expect(result.status == 0, "\(result)")
+        #expect(notes(result) == [
+            #"sluice: note: Order.id: the identity's key "ID" is in none of the 2 Order records, so each was inserted "#
+                + #"as a new row, and a re-import inserts it again; did you mean "id"?"#,
+        ], "\(result)")
+    }
+
+    @Test func quietPrintsNoNotes() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"entities": {"Item": {"attributes": {"id": "integer", "nmae": "string"}}}}
+            """#, to: "model.json")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model, "--quiet",
+                                          stdin: Array(#"{"id": 1, "name": "a"}"#.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "", "\(result)")
+    }
+}
