@@ -67,6 +67,7 @@ extension ModelDesigner {
             if let key = entities[index].sequenceKey,
                let attribute = entities[index].attributes.first(where: { $0.keys == [JSONKeyPath([key])] }) {
                 entities[index].compositeIdentity = [inverse, attribute.name]
+                entities[index].parentIdentityNote = notes.count
                 note("\(name): identity (\(inverse), \(attribute.name)): it has no id of its own, and no "
                     + "\(attribute.name) repeats within one \(entities[parent].name)")
                 continue
@@ -77,8 +78,29 @@ extension ModelDesigner {
             entities[index].attributes.append(Model.Attribute(name: position, type: .integer))
             entities[parent].relationships[number].position = position
             entities[index].compositeIdentity = [inverse, position]
+            entities[index].parentIdentityNote = notes.count
             note("\(name): identity (\(inverse), \(position)): it has no id of its own, so each is identified by its "
                 + "\(entities[parent].name) and its place in the array (from 0)")
+        }
+    }
+
+    /// Once every entity has what identity it can get: an identity through a parent is only as
+    /// stable as the parent's. A parent without one (the records of an envelope's array with no
+    /// id-like key: their place cannot be an identity, as a nested array's is) gets new rows on
+    /// every import, and a child identified through it would too, while its identity promised
+    /// otherwise. Such a child claims none, and its note says why; so do its own children
+    /// through it, in turn (parents come first).
+    mutating func dropIdentitiesThroughUnidentifiedParents() {
+        for index in entities.indices {
+            guard let parent = entities[index].parentEntity, let noteIndex = entities[index].parentIdentityNote,
+                  !entities[index].compositeIdentity.isEmpty, entities[parent].identity.isEmpty
+            else { continue }
+            entities[index].compositeIdentity = []
+            entities[index].parentIdentityNote = nil
+            let name = entities[index].name, parentName = entities[parent].name
+            replaceNote(at: noteIndex, with: "\(name): no identity: it has no id of its own, and an identity through its "
+                + "\(parentName) would not hold, since \(parentName) has none: importing the same input again adds "
+                + "the rows of both again")
         }
     }
 }

@@ -57,6 +57,9 @@ struct ModelDesigner {
 
     mutating func note(_ text: String) { notes.append(text) }
 
+    /// A note said too early, corrected in its place.
+    mutating func replaceNote(at index: Int, with text: String) { notes[index] = text }
+
     /// The model, and notes on every choice that was a fallback.
     mutating func design() -> Model {
         findRoots()
@@ -72,6 +75,7 @@ struct ModelDesigner {
             addCompositeIdentity(to: index)
             if entities[index].identity.isEmpty { noteAppendOnly(entities[index].name) }
         }
+        dropIdentitiesThroughUnidentifiedParents()
         fitColumnLimit()
         nameTables()
         return assemble()
@@ -233,6 +237,8 @@ struct ProposedEntity {
     var parentEntity: Int?
     /// … and this sequence-like key, or else its place in the parent's array.
     var sequenceKey: String?
+    /// The index in `ModelDesigner.notes` of the note on its identity through the parent.
+    var parentIdentityNote: Int?
     /// The identity's attributes.
     var identity: [String] { identityAttribute.map { [$0] } ?? compositeIdentity }
     var attributes: [Model.Attribute] = []
