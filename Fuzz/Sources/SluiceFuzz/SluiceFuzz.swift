@@ -12,7 +12,9 @@ import Glibc
 /// * bits 3–4: where the records are: the model's `root` map, `--entity Item` (top-level
 ///   records), `--entity Item --path data.items`, or zero-config (no model);
 /// * bit 5: a small `--max-value-bytes` (48) and nesting limit (12), to reach the limits;
-/// * bit 6: also run a whole import into a new database file (slower: a file per run).
+/// * bit 6: also run a whole import into a new database file (slower: a file per run);
+/// * bit 7: the long mode over the space of models instead (`ModelSpace.swift`): the next
+///   bytes seed a random model, and the rest is its input.
 ///
 /// What must hold, for every input (a violation aborts, and libFuzzer keeps the input):
 /// * no crash, no sanitizer report, no unbounded allocation (libFuzzer's -rss_limit_mb);
@@ -36,6 +38,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
     let config = data[0]
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    if config & 0x80 != 0 { return fuzzModelSpace(input) }
     let chunkSize = Int(config & 7) + 1
     let mode = Int(config >> 3) & 3
     let small = config & 0x20 != 0
@@ -128,7 +131,7 @@ private func report(_ problem: String, _ first: [String], _ second: [String]) ->
 }
 
 /// A directory of this process for the databases of `checkImport`.
-private let workDirectory: String = {
+let workDirectory: String = {
     let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     let path = "\(base)/sluice-fuzz-\(getpid())"
     mkdir(path, 0o700)

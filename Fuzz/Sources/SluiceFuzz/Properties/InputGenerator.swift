@@ -1,0 +1,1 @@
+../../../../Tests/SluiceTests/Properties/InputGenerator.swift
