@@ -23,6 +23,9 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
     /// Where in `source` the error is.
     public var position: InputPosition?
     public var message: String
+    /// The index of the input (in the order the import read them) whose name `source` is to
+    /// be: a store names a refused row's record by its place in the batch, the import by name.
+    var input: Int?
 
     public init(_ kind: Kind, _ message: String, in source: String? = nil, at position: InputPosition? = nil) {
         self.kind = kind

@@ -50,7 +50,7 @@ struct PostgresCopyTests {
     }
 
     /// A value the server refuses in a `COPY` sent without waiting is found at the next
-    /// statement: one line, exit 65, nothing written.
+    /// statement: one line naming the record, exit 65, nothing written.
     @Test func aRefusedRowStopsTheImport() throws {
         let server = try PostgresServer.started()
         let database = try server.makeDatabase()
@@ -59,7 +59,7 @@ struct PostgresCopyTests {
         let result = try workspace.sluice(["import", "--db", server.uri(database), "--model", "model.json", "--quiet"], stdin: Array(input.utf8))
         #expect(result.status == 65, "\(result)")
         #expect(result.stderrLines.count == 1, "\(result)")
-        #expect(result.stderrLines.first?.hasPrefix("sluice: error: cannot write database '\(server.uri(database))': invalid byte sequence for encoding \"UTF8\": 0x00") == true,
+        #expect(result.stderrLines.first?.hasPrefix("sluice: error: <stdin>:1:15: Item: cannot write database '\(server.uri(database))': invalid byte sequence for encoding \"UTF8\": 0x00") == true,
                 "\(result)")
         #expect(try server.rows(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == ["0"])
     }

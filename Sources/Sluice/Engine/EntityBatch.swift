@@ -108,10 +108,15 @@ extension EntityBatch {
         var outcome: Swift.Result<Result, SluiceError>!
         values.withUnsafeBufferPointer { cells in
             bytes.withUnsafeBytes { arena in
-                do throws(SluiceError) {
-                    outcome = .success(try body(CellRows(cells: cells, width: width, arena: arena)))
-                } catch {
-                    outcome = .failure(error)
+                positions.withUnsafeBufferPointer { positions in
+                    sources.withUnsafeBufferPointer { inputs in
+                        do throws(SluiceError) {
+                            outcome = .success(try body(CellRows(cells: cells, width: width, arena: arena,
+                                                                 positions: positions, inputs: inputs)))
+                        } catch {
+                            outcome = .failure(error)
+                        }
+                    }
                 }
             }
         }

@@ -67,7 +67,7 @@ final class EntityWriter {
         counts = ImportReport.EntityCounts(entity: plan.name, hasRelationships: !plan.relationships.isEmpty)
         let columnNames = plan.attributes.map(\.column) + toOnes.map(\.column)
         let defaults = plan.attributes.map(\.defaultValue) + toOnes.map { _ in nil }
-        rows = try store.entityRows(table: plan.table, columns: columnNames, defaults: defaults, identity: identity)
+        rows = try store.entityRows(entity: plan.name, table: plan.table, columns: columnNames, defaults: defaults, identity: identity)
         existing = ExistingRows(width: width, attributeCount: attributeCount)
         batch = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
     }

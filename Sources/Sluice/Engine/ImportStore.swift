@@ -20,8 +20,9 @@ protocol ImportStore: AnyObject {
     /// the plain indexes of the tables it created, for `SecondaryIndexes` to build after the load.
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred]
     /// Finds, inserts and updates the rows of `table`, whose `columns` (the pk aside) a batch's
-    /// rows hold in order; `identity` indexes into `columns`, empty for append-only.
-    func entityRows(table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
+    /// rows hold in order; `identity` indexes into `columns`, empty for append-only. `entity`
+    /// names the rows in messages.
+    func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
         throws(SluiceError) -> any EntityRowStore
     /// Where forward references wait for the second pass.
     func pendingLinks() -> any PendingLinkStore

@@ -387,8 +387,13 @@ public final class Importer {
     /// Once cancelled, whatever failed is reported as the interruption: on Ctrl-C the input's
     /// producer dies too, so the input may end early or a statement stop half-way, and that
     /// is not the user's data's fault.
+    /// A record named by its input's index (a row the database refused) gets the input's name.
     private func interruptedIfCancelled(_ error: SluiceError) -> SluiceError {
-        options.cancellation?.isCancelled == true && !committing ? .interrupted(database: database.displayName) : error
+        if options.cancellation?.isCancelled == true && !committing { return .interrupted(database: database.displayName) }
+        guard error.source == nil, let input = error.input, sources.indices.contains(input) else { return error }
+        var named = error
+        named.source = sources[input]
+        return named
     }
 
     private func makeReport() -> ImportReport {

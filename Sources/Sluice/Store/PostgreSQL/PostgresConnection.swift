@@ -21,8 +21,13 @@ final class PostgresConnection {
     /// Where the server says the last failed statement failed (its CONTEXT: `COPY t, line
     /// 3, column c: "x"`), if it said.
     private(set) var lastErrorContext: String?
-    /// The `COPY` sent without waiting whose results are still to be read.
-    private var unsettledCopy: String?
+    /// The `COPY` sent without waiting whose results are still to be read, and what names
+    /// the record of a row it refuses.
+    private var unsettledCopy: (sql: String, refusal: Refusal?)?
+
+    /// Turns the server's refusal of a `COPY`'s row into an error naming that row's record,
+    /// given the server's CONTEXT (`rowOfCopy(in:table:)`).
+    typealias Refusal = (SluiceError, _ context: String?) -> SluiceError
 
     /// Connects; libpq reads the `PG*` environment variables and `~/.pgpass` for what `uri`
     /// leaves out. Throws `.cannotCreate` with libpq's reason.
@@ -101,8 +106,9 @@ final class PostgresConnection {
     /// `waiting`, it returns once the rows are sent, while the server may still be writing the
     /// last of them: the writer thread can prepare its next batch meanwhile. Its outcome is
     /// then read before the connection's next statement, which throws the COPY's error if
-    /// it failed (`settle()`).
-    func copy(_ sql: String, _ data: [UInt8], waiting: Bool = true) throws(SluiceError) {
+    /// it failed (`settle()`). A row the server refuses (a value, a constraint) becomes the
+    /// error `refusal` makes of it, whichever statement finds it.
+    func copy(_ sql: String, _ data: [UInt8], waiting: Bool = true, refusal: Refusal? = nil) throws(SluiceError) {
         try settle()
         let start = PostgresResult(pq.exec(handle, sql), pq)
         guard start.status == PGRES_COPY_IN else {
@@ -122,28 +128,43 @@ final class PostgresConnection {
         }
         let ended = pq.putCopyEnd(handle, sent == data.count ? nil : "sluice: could not send the rows")
         if !waiting, ended == 1, sent == data.count {
-            unsettledCopy = sql
+            unsettledCopy = (sql, refusal)
             return
         }
-        try readCopyResults(sql)
+        try readCopyResults(sql, refusal: refusal)
         if ended != 1 || sent != data.count { throw lostConnection() }
     }
 
     /// Reads the outcome of a `COPY` sent without waiting, if one is out.
     func settle() throws(SluiceError) {
-        guard let sql = unsettledCopy else { return }
+        guard let (sql, refusal) = unsettledCopy else { return }
         unsettledCopy = nil
-        try readCopyResults(sql)
+        try readCopyResults(sql, refusal: refusal)
     }
 
-    private func readCopyResults(_ sql: String) throws(SluiceError) {
+    private func readCopyResults(_ sql: String, refusal: Refusal?) throws(SluiceError) {
         var failure: SluiceError?
         // Every result of the COPY must be read before the connection takes another command.
         while let next = pq.getResult(handle) {
             let result = PostgresResult(next, pq)
             if failure == nil, result.status != PGRES_COMMAND_OK { failure = error(result, sql: sql) }
         }
-        if let failure { throw failure }
+        guard var failure else { return }
+        // Not a lost connection or an interruption: those are no row's doing.
+        if let refusal, failure.kind == .data || failure.kind == .cannotCreate { failure = refusal(failure, lastErrorContext) }
+        throw failure
+    }
+
+    /// The row of a `COPY` into `table` the server names in its CONTEXT (`COPY t, line 3,
+    /// column c: …`, perhaps below the lines of a trigger's function), from 0.
+    static func rowOfCopy(in context: String?, table: String) -> Int? {
+        guard let context else { return nil }
+        let prefix = "COPY \(table), line "
+        for line in context.split(whereSeparator: { $0 == "\n" }) where line.hasPrefix(prefix) {
+            guard let number = Int(line.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }), number >= 1 else { return nil }
+            return number - 1
+        }
+        return nil
     }
 
     private func check(_ handle: OpaquePointer?, sql: String) throws(SluiceError) -> PostgresResult {

@@ -7,17 +7,29 @@
 ///   then the rows are streamed with one `COPY`;
 /// * update: the changed rows are `COPY`ed into a temporary table of the table's shape, then
 ///   one `UPDATE … FROM` per set of changed columns sets exactly those columns.
+///
+/// A row the server refuses (a constraint, a value out of range) is named by its record: the
+/// `COPY`'s line the server gives is that row of the batch; an `UPDATE` names no row, so its
+/// refusal names the first record it updates, as the batch from there on.
 final class PostgresEntityRows: EntityRowStore {
+    private typealias Place = (input: Int, position: InputPosition)
     private let connection: PostgresConnection
+    /// The entity whose rows these are, for messages.
+    private let entity: String
     private let table: String
     private let columns: [String]
     private let defaults: [ColumnValue?]
     private let identity: [Int]
     /// Whether each column is jsonb, whose stored text is normalised by the server.
     private let isJSON: [Bool]
-    /// The temporary tables of this entity's lookups and updates.
+    /// The temporary tables of this entity's lookups and updates, and their unquoted names.
     private let keys: String
     private let staged: String
+    private let keysName: String
+    private let stagedName: String
+    /// The records of the last rows inserted, in order: the `COPY` is read after the batch
+    /// may be gone (`PostgresConnection.settle()`).
+    private var insertedPlaces: [Place] = []
     private var sequence: String?
     /// Whether the sequence counts by 1, so a batch's pks can be taken as one range.
     private var countsByOne = false
@@ -30,10 +42,11 @@ final class PostgresEntityRows: EntityRowStore {
     private let defaultCells: [Cell?]
     private let defaultArena: [UInt8]
 
-    init(table: String, columns: [TableDefinition.ColumnDefinition], defaults: [ColumnValue?], identity: [Int],
-         number: Int, connection: PostgresConnection) throws(SluiceError)
+    init(entity: String, table: String, columns: [TableDefinition.ColumnDefinition], defaults: [ColumnValue?],
+         identity: [Int], number: Int, connection: PostgresConnection) throws(SluiceError)
     {
         self.connection = connection
+        self.entity = entity
         self.table = table
         self.columns = columns.map(\.name)
         self.defaults = defaults
@@ -44,8 +57,10 @@ final class PostgresEntityRows: EntityRowStore {
         var arena: [UInt8] = []
         defaultCells = defaults.map { $0.map { Cell($0, in: &arena) } }
         defaultArena = arena
-        keys = quoteIdentifier("sluice_keys_\(number)")
-        staged = quoteIdentifier("sluice_rows_\(number)")
+        keysName = "sluice_keys_\(number)"
+        stagedName = "sluice_rows_\(number)"
+        keys = quoteIdentifier(keysName)
+        staged = quoteIdentifier(stagedName)
         var keyColumns = ["\"n\" integer"]
         for (offset, column) in identity.enumerated() {
             keyColumns.append("\"k\(offset)\" \(PostgresSchema.type(of: columns[column]))")
@@ -65,7 +80,11 @@ final class PostgresEntityRows: EntityRowStore {
             copy.endRow()
         }
         try connection.execute("TRUNCATE \(keys)")
-        try connection.copy("COPY \(keys) FROM STDIN", copy.bytes)
+        try connection.copy("COPY \(keys) FROM STDIN", copy.bytes) { [keysName] error, context in
+            self.refused(error, row: PostgresConnection.rowOfCopy(in: context, table: keysName)) {
+                records.indices.contains($0) ? rows.place(of: records[$0]) : nil
+            }
+        }
         let selected = (["pk"] + columns).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
         let match = identity.enumerated().map { "t.\(quoteIdentifier(columns[$1])) = k.\"k\($0)\"" }.joined(separator: " AND ")
         let result = try connection.execute("SELECT k.\"n\", \(selected) FROM \(keys) AS k JOIN \(quoteIdentifier(table)) AS t ON \(match)")
@@ -79,9 +98,21 @@ final class PostgresEntityRows: EntityRowStore {
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
         guard !records.isEmpty else { return }
         try takePKs(for: records, into: &pks)
+        insertedPlaces.removeAll(keepingCapacity: true)
+        if !rows.positions.isEmpty {
+            for record in records { insertedPlaces.append((rows.inputs[record], rows.positions[record])) }
+        }
+        let refusal: PostgresConnection.Refusal = { [weak self, table] error, context in
+            guard let self else { return error }
+            let places = insertedPlaces
+            return refused(error, row: PostgresConnection.rowOfCopy(in: context, table: table)) {
+                places.indices.contains($0) ? places[$0] : nil
+            }
+        }
         let names = (["pk"] + columns).map(quoteIdentifier).joined(separator: ", ")
         if let binaryTypes, encodeBinary(records, of: rows, pks: pks, types: binaryTypes) {
-            try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN (FORMAT binary)", binary.bytes, waiting: false)
+            try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN (FORMAT binary)", binary.bytes,
+                                waiting: false, refusal: refusal)
             return
         }
         copy.removeAll()
@@ -93,7 +124,27 @@ final class PostgresEntityRows: EntityRowStore {
             }
             copy.endRow()
         }
-        try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN", copy.bytes, waiting: false)
+        try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN", copy.bytes, waiting: false, refusal: refusal)
+    }
+
+    /// `error` as the refusal of a row: the record of row `row` (of the statement's rows,
+    /// `place` naming each), or, when the server named none, the statement's first record as
+    /// the batch from there on (only for data it refused: a schema or permission refusal is no
+    /// record's). The input's name is the import's to give (`SluiceError.input`).
+    private func refused(_ error: SluiceError, row: Int?, place: (Int) -> Place?) -> SluiceError {
+        let found: Place?
+        let batch: Bool
+        if let row, let record = place(row) {
+            (found, batch) = (record, false)
+        } else if error.kind == .data, let first = place(0) {
+            (found, batch) = (first, true)
+        } else {
+            return error
+        }
+        var named = SluiceError(error.kind, "\(entity): \(batch ? "a record of the batch from here on: " : "")\(error.message)",
+                                at: found!.position)
+        named.input = found!.input
+        return named
     }
 
     /// The rows in binary form (`binary`); false when a cell does not fit its column's.
@@ -145,9 +196,12 @@ final class PostgresEntityRows: EntityRowStore {
     func update(_ changes: [RowChange], of rows: CellRows) throws(SluiceError) {
         guard !changes.isEmpty else { return }
         var groups: [ColumnSet: Int] = [:]
+        /// Each group's first change, which names a refused `UPDATE`.
+        var firsts: [Int] = []
         copy.removeAll()
-        for change in changes {
+        for (index, change) in changes.enumerated() {
             let group = groups[change.columns] ?? groups.count
+            if group == groups.count { firsts.append(index) }
             groups[change.columns] = group
             copy.append(change.pk)
             for column in 0..<rows.width { copy.append(rows[change.row, column], in: rows.arena) }
@@ -156,11 +210,19 @@ final class PostgresEntityRows: EntityRowStore {
         }
         let names = (["pk"] + columns + ["sluice_group"]).map(quoteIdentifier).joined(separator: ", ")
         try connection.execute("TRUNCATE \(staged)")
-        try connection.copy("COPY \(staged) (\(names)) FROM STDIN", copy.bytes)
+        try connection.copy("COPY \(staged) (\(names)) FROM STDIN", copy.bytes) { [stagedName] error, context in
+            self.refused(error, row: PostgresConnection.rowOfCopy(in: context, table: stagedName)) {
+                changes.indices.contains($0) ? rows.place(of: changes[$0].row) : nil
+            }
+        }
         for (set, group) in groups.sorted(by: { $0.value < $1.value }) {
             let assignments = set.members.map { "\(quoteIdentifier(columns[$0])) = s.\(quoteIdentifier(columns[$0]))" }
-            try connection.execute("UPDATE \(quoteIdentifier(table)) AS t SET \(assignments.joined(separator: ", ")) "
-                + "FROM \(staged) AS s WHERE t.\"pk\" = s.\"pk\" AND s.\"sluice_group\" = \(group)")
+            do {
+                try connection.execute("UPDATE \(quoteIdentifier(table)) AS t SET \(assignments.joined(separator: ", ")) "
+                    + "FROM \(staged) AS s WHERE t.\"pk\" = s.\"pk\" AND s.\"sluice_group\" = \(group)")
+            } catch {
+                throw refused(error, row: nil) { _ in rows.place(of: changes[firsts[group]].row) }
+            }
         }
     }
 

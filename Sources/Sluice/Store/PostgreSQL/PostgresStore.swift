@@ -71,14 +71,14 @@ final class PostgresStore: ImportStore {
         return plan.deferred
     }
 
-    func entityRows(table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
+    func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
         throws(SluiceError) -> any EntityRowStore
     {
         let definitions = columns.map { name in
             self.tables[table]?.columns.first { $0.name == name } ?? .init(name: name, sqlType: "TEXT")
         }
         entityCount += 1
-        return try PostgresEntityRows(table: table, columns: definitions, defaults: defaults, identity: identity,
+        return try PostgresEntityRows(entity: entity, table: table, columns: definitions, defaults: defaults, identity: identity,
                                       number: entityCount, connection: connection)
     }
 

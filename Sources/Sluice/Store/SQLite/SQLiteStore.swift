@@ -30,7 +30,7 @@ final class SQLiteStore: ImportStore {
         return migration.deferredIndexes
     }
 
-    func entityRows(table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
+    func entityRows(entity _: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
         throws(SluiceError) -> any EntityRowStore
     {
         try SQLiteEntityRows(table: table, columns: columns, defaults: defaults, identity: identity,
