@@ -1,7 +1,8 @@
 extension EntityBatch {
     /// Copies what `record` mentions onto `target`, a record with the same identity; tells
-    /// whether any value differed. To-many lists add up; other links are replaced.
-    mutating func merge(_ record: Int, into target: Int) -> Bool {
+    /// whether any value differed. To-many lists add up (`merge: add`) or the later replaces
+    /// the earlier (`replacingLists[relationship]`, `merge: replace`); other links are replaced.
+    mutating func merge(_ record: Int, into target: Int, replacingLists: [Bool]) -> Bool {
         var changed = false
         for attribute in 0..<attributeCount {
             let value = values[record * width + attribute]
@@ -18,7 +19,7 @@ extension EntityBatch {
         for relationship in 0..<relationshipCount {
             guard let link = links[record * relationshipCount + relationship] else { continue }
             let index = target * relationshipCount + relationship
-            if case .many(let added) = link, case .many(let list)? = links[index] {
+            if !replacingLists[relationship], case .many(let added) = link, case .many(let list)? = links[index] {
                 links[index] = .many(list + added)
             } else {
                 links[index] = link

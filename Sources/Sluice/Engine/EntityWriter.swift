@@ -53,7 +53,7 @@ final class EntityWriter {
     }
 
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
-         store: any ImportStore) throws(SluiceError) {
+         replacesLists: [Bool] = [], store: any ImportStore) throws(SluiceError) {
         self.plan = plan
         self.entity = entity
         attributeCount = plan.attributes.count
@@ -69,6 +69,7 @@ final class EntityWriter {
         let defaults = plan.attributes.map(\.defaultValue) + toOnes.map { _ in nil }
         rows = try store.entityRows(entity: plan.name, table: plan.table, columns: columnNames, defaults: defaults, identity: identity)
         existing = ExistingRows(width: width, attributeCount: attributeCount)
+        self.replacesLists = replacesLists.isEmpty ? Array(repeating: false, count: relationshipCount) : replacesLists
         batch = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
     }
 
@@ -76,6 +77,10 @@ final class EntityWriter {
     func makeBatch() -> EntityBatch {
         EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
     }
+
+    /// Per relationship: a to-many under `merge: replace`, whose later list for a row replaces
+    /// an earlier one in the same batch (as it would in the next batch).
+    private let replacesLists: [Bool]
 
     var isEmpty: Bool { batch.isEmpty }
     var count: Int { batch.count }
@@ -154,7 +159,7 @@ final class EntityWriter {
                     continue
                 }
                 if let target = identities.firstOrInsert(record, hash: hash, same: { sameIdentity(record, $0, bytes) }) {
-                    if batch.merge(record, into: target) { counts.updated += 1 } else { counts.unchanged += 1 }
+                    if batch.merge(record, into: target, replacingLists: replacesLists) { counts.updated += 1 } else { counts.unchanged += 1 }
                     representative[record] = target
                     fates.append(.merged)
                 } else {

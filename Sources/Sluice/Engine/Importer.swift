@@ -91,7 +91,7 @@ public final class Importer {
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
-                                                store: store))
+                                                replacesLists: linkPlans[index].map { $0.merge == .replace }, store: store))
             }
             let links = LinkWriter(plans: linkPlans, sql: store.sql, pending: store.pendingLinks(), indexes: indexes)
             let touched = options.deleteMissing

@@ -26,9 +26,6 @@ import SluiceTestSupport
 /// One generated model and input, and every property checked on them.
 struct PropertyCase {
     let seed: UInt64
-    /// Off until `merge: replace` lists of one row in one batch replace each other (finding 1 in
-    /// `PropertyFindingsTests`): until then a case where that happens is not compared.
-    var replacesListsInBatch = false
 
     /// What went wrong, or nil when the case was not compared.
     func run() throws -> [String]? {
@@ -74,7 +71,6 @@ struct PropertyCase {
         // Under skip: the valid top-level records' rows, the others rejected.
         var oracle = Oracle(model: generated)
         let expected = oracle.importRecords(input.records, abort: false)
-        if !replacesListsInBatch && expected.repeatedReplaceLists > 0 { return nil }
         let skipDB = directory.file("skip.sqlite")
         let skipped = runImport(skipDB, abort: false, batchSize: batchSize)
         switch (skipped, expected.failure) {
