@@ -149,4 +149,27 @@ struct PostgresRefusedRowsTests {
         #expect(result.stderrLines == refusal("<stdin>:1:23", "unlucky", server, database), "\(result)")
         #expect(try server.rows(database, "SELECT count(*) FROM items") == ["0"])
     }
+
+    /// A nested record's row is refused after the other entity's rows were sent: the message
+    /// names the nested record and its own entity.
+    @Test func aNestedRecordsRefusalNamesItsEntity() throws {
+        let server = try PostgresServer.started()
+        let database = try server.makeDatabase()
+        let model = """
+            {"root": "Pet", "entities": {
+              "Pet": {"table": "pets", "identity": "name", "attributes": {"name": "string"},
+                "relationships": {"owner": {"entity": "Owner"}}},
+              "Owner": {"table": "owners", "identity": "name", "attributes": {"name": "string", "age": "integer"}}}}
+            """
+        try makeTable(database, on: server, model: model, #"ALTER TABLE owners ADD CONSTRAINT "adult" CHECK (age >= 18)"#)
+        let input = """
+            {"name": "Rex", "owner": {"name": "Ann", "age": 30}}
+            {"name": "Tom", "owner": {"name": "Bob", "age": 7}}
+            """
+        let result = try importing(input, into: database, on: server, model: model)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines == [#"sluice: error: <stdin>:2:26: Owner: cannot write database '\#(server.uri(database))': new row for relation "owners" violates check constraint "adult" (Failing row contains (2, Bob, 7).)"#],
+                "\(result)")
+        #expect(try server.rows(database, "SELECT (SELECT count(*) FROM pets) + (SELECT count(*) FROM owners)") == ["0"])
+    }
 }
