@@ -54,3 +54,30 @@ import Testing
         ], "\(result)")
     }
 }
+
+/// The same refusal on PostgreSQL.
+@Suite(.enabled(if: PostgresServer.isAvailable, "no PostgreSQL server binaries (initdb, pg_ctl) on this machine"))
+struct PostgresChangedIdentityTests {
+    @Test func aChangedIdentityIsRefusedWithTheSQLThatMigrates() throws {
+        let workspace = Workspace()
+        let server = try PostgresServer.started()
+        let database = try server.makeDatabase()
+        let uri = server.uri(database)
+        let orders = Array(#"[{"id": 1, "number": "A-1"}, {"id": 2, "number": "A-2"}]"#.utf8)
+        func model(_ identity: String) throws -> String {
+            try workspace.write(#"""
+                {"entities": {"Order": {"table": "orders", "identity": ["\#(identity)"], "attributes": {"id": "integer", "number": "string"}}}}
+                """#, to: "model-\(identity).json")
+        }
+        let first = try workspace.sluice("import", "--db", uri, "--model", model("id"), stdin: orders)
+        try #require(first.status == 0, "\(first)")
+        let result = try workspace.sluice("import", "--db", uri, "--model", model("number"), stdin: orders)
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderr.hasSuffix(#"does not fit the model: table "orders" has the identity ("id"), "#
+            + #"the model's is ("number") (its unique index "orders_identity"); import into a new database, or make "#
+            + #"the table fit the model first: DROP INDEX "orders_identity"; CREATE UNIQUE INDEX "orders_identity" ON "orders" ("number");"# + "\n"),
+            "\(result)")
+        #expect(try server.rows(database, #"SELECT count(*) FROM "orders""#) == ["2"])
+    }
+}

@@ -123,3 +123,43 @@ import Testing
         #expect(result.stderr == "", "\(result)")
     }
 }
+
+/// An import into an existing database leaves no table it wrote nothing into
+/// (`docs/database-layout.md`, existing databases).
+@Suite struct UnusedTablesTests {
+    @Test func aModelThatMatchedNothingCreatesNoTableInAnExistingDatabase() throws {
+        let workspace = Workspace()
+        let items = try workspace.write(#"{"entities": {"Item": {"table": "items", "identity": ["id"], "attributes": {"id": "integer"}}}}"#,
+                                        to: "items.json")
+        let first = try workspace.sluice("import", "--db", "db.sqlite", "--model", items, stdin: Array(#"[{"id": 1}]"#.utf8))
+        try #require(first.status == 0, "\(first)")
+        let orders = try workspace.write(#"""
+            {"root": {"orders": "Order"}, "entities": {
+              "Order": {"table": "orders", "identity": ["id"], "attributes": {"id": "integer"},
+                        "relationships": {"lines": {"entity": "Line", "toMany": true}}},
+              "Line": {"table": "lines", "attributes": {"n": "integer"}}}}
+            """#, to: "orders.json")
+        let result = try workspace.sluice("import", "--db", "db.sqlite", "--model", orders, stdin: Array(#"[{"id": 1}]"#.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderrLines.contains { $0.hasPrefix("sluice: note: <stdin>: no record found") }, "\(result)")
+        let database = try workspace.database("db.sqlite")
+        #expect(try database.tables() == ["items", "sluice_imports"])
+        #expect(try database.count("sluice_imports") == 2)
+
+        // The same model with records creates its tables, the one it wrote nothing into aside.
+        let matched = try workspace.sluice("import", "--db", "db.sqlite", "--model", orders,
+                                           stdin: Array(#"{"orders": [{"id": 1}]}"#.utf8))
+        #expect(matched.status == 0, "\(matched)")
+        #expect(try workspace.database("db.sqlite").tables() == ["items", "orders", "sluice_imports"])
+    }
+
+    @Test func aNewDatabaseHasEveryTableOfTheModel() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"root": {"orders": "Order"}, "entities": {"Order": {"table": "orders", "attributes": {"id": "integer"}}}}
+            """#, to: "orders.json")
+        let result = try workspace.sluice("import", "--db", "new.sqlite", "--model", model, stdin: Array("[]".utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(try workspace.database("new.sqlite").tables() == ["orders", "sluice_imports"])
+    }
+}

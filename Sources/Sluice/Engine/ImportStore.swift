@@ -30,6 +30,10 @@ protocol ImportStore: AnyObject {
     func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore
     /// What `--delete-missing` remembers of the rows of `entities` an import mentions.
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore
+    /// In a database that existed before the import, drops the tables `migrate(to:)` created
+    /// that are still empty: an import leaves no table it wrote nothing into
+    /// (`docs/database-layout.md`, existing databases). Called once the writers are released.
+    func dropCreatedTablesLeftEmpty() throws(SluiceError)
     /// Writes the `sluice_imports` row, inside the import's transaction.
     func log(_ record: ImportRecord) throws(SluiceError)
     /// `--analyze`: refreshes the query planner's statistics before the commit.
@@ -54,6 +58,11 @@ protocol EntityRowStore: AnyObject {
     /// Every row of the table with this pk or a larger one was inserted by this import (and
     /// none before it); nil when the store cannot tell.
     var firstNewPK: Int64? { get }
+}
+
+extension ImportStore {
+    /// PostgreSQL keeps the tables it created (its schema is locked for the import).
+    func dropCreatedTablesLeftEmpty() throws(SluiceError) {}
 }
 
 extension EntityRowStore {

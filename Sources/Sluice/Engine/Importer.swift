@@ -233,7 +233,10 @@ public final class Importer {
                 try database.analyze()
             }
             enter(.committing)
+            let hadModel = if case .model? = target { true } else { false }
             target = nil
+            hooked = nil
+            if hadModel { try database.dropCreatedTablesLeftEmpty() }
             // The point of no return: from here a cancellation is ignored and the import
             // finishes whole (an interrupted COMMIT or VACUUM would only be confusing).
             try checkCancellation()

@@ -119,6 +119,10 @@ enum PostgresSchema {
                     statements.append("ALTER TABLE \(quoteIdentifier(table.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(wanted);")
                 }
             }
+            if fits, let problem = try identityProblem(of: table, runner, schema: schema) {
+                problems.append(problem)
+                fits = false
+            }
             if fits {
                 statements += table.indexDefinitions.map { createIndexSQL($0, on: table.name) }
             }
@@ -128,6 +132,40 @@ enum PostgresSchema {
                 + problems.joined(separator: "; "))
         }
         return (statements, deferred)
+    }
+}
+
+extension PostgresSchema {
+    /// The identity an existing table was made with — its unique index `<table>_identity` —
+    /// when it is not the model's, said as SQLite's `SchemaMigration` says it, with the SQL that
+    /// makes the table fit (`docs/database-layout.md`, existing databases).
+    static func identityProblem(of table: TableDefinition, _ runner: PostgresRunner, schema: String)
+        throws(SluiceError) -> String?
+    {
+        let name = "\(table.name)_identity"
+        let result = try runner.connection.query("""
+            SELECT a.attname FROM pg_index i
+            JOIN pg_class c ON c.oid = i.indexrelid
+            JOIN pg_class t ON t.oid = i.indrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, place) ON true
+            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+            WHERE n.nspname = $1 AND c.relname = $2 AND t.relname = $3
+            ORDER BY k.place
+            """, [schema, name, table.name])
+        let existing = (0..<result.rowCount).map { result.text($0, 0) }
+        // A table without one gains the model's identity (its unique index is created).
+        guard !existing.isEmpty, existing != table.uniqueIndex else { return nil }
+        func list(_ columns: [String]) -> String { "(" + columns.map(quoteIdentifier).joined(separator: ", ") + ")" }
+        let differs = table.uniqueIndex.isEmpty
+            ? "has the identity \(list(existing)), the model has none"
+            : "has the identity \(list(existing)), the model's is \(list(table.uniqueIndex))"
+        var migration = ["DROP INDEX \(quoteIdentifier(name));"]
+        if !table.uniqueIndex.isEmpty {
+            migration.append("CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table.name)) \(list(table.uniqueIndex));")
+        }
+        return "table \(quoteIdentifier(table.name)) \(differs) (its unique index \(quoteIdentifier(name))); "
+            + "import into a new database, or make the table fit the model first: \(migration.joined(separator: " "))"
     }
 }
 

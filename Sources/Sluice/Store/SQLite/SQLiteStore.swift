@@ -10,6 +10,9 @@ final class SQLiteStore: ImportStore {
         runner = SQLRunner(connection: database.connection, databaseName: path)
     }
 
+    /// The tables `migrate(to:)` created.
+    private var createdTables: [String] = []
+
     var connection: Connection { database.connection }
     var displayName: String { database.path }
     var sql: any SQLRunning { runner }
@@ -27,6 +30,7 @@ final class SQLiteStore: ImportStore {
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred] {
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
+        createdTables = migration.createdTables
         return migration.deferredIndexes
     }
 
@@ -45,6 +49,19 @@ final class SQLiteStore: ImportStore {
 
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore {
         try TouchedRows(sql: runner, entities: entities)
+    }
+
+    func dropCreatedTablesLeftEmpty() throws(SluiceError) {
+        guard !database.isNew else { return }
+        runner.finalizeStatements()
+        for table in createdTables where table != DatabaseLayout.importsTableName {
+            do {
+                guard try connection.scalar("SELECT 1 FROM \(quoteIdentifier(table)) LIMIT 1") == nil else { continue }
+                try connection.execute("DROP TABLE \(quoteIdentifier(table))")
+            } catch {
+                throw error.sluiceError(database: displayName)
+            }
+        }
     }
 
     func log(_ record: ImportRecord) throws(SluiceError) {

@@ -16,6 +16,8 @@ struct SchemaMigration {
     /// With `deferringSecondaryIndexes`: the plain indexes of the tables it creates, left
     /// out of `statements` for `SecondaryIndexes` to build after the load.
     var deferredIndexes: [SecondaryIndexes.Deferred] = []
+    /// The tables it creates.
+    var createdTables: [String] = []
 
     /// Plans the migration of `connection`'s database to `tables`. Reads only.
     static func plan(_ connection: Connection, tables: [TableDefinition], deferringSecondaryIndexes: Bool = false)
@@ -67,6 +69,7 @@ struct SchemaMigration {
                     continue
                 }
                 statements.append(table.createTableSQL)
+                createdTables.append(table.name)
                 for (index, sql) in try Self.indexStatements(for: table, tableExists: false, connection, problems: &problems) {
                     if deferring && !index.unique {
                         deferredIndexes.append(.init(name: index.name, table: table.name, columns: index.columns, sql: sql))
