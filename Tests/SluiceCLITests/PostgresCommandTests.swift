@@ -204,8 +204,8 @@ struct PostgresCommandTests {
         }
         let model = try workspace.write("""
             {"root": "StopTime", "entities": {
-              "StopTime": {"table": "stop_times", "identity": ["sequence"],
-                "attributes": {"sequence": {"type": "integer", "key": "stop_sequence"}},
+              "StopTime": {"table": "stop_times", "identity": ["tripID", "sequence"],
+                "attributes": {"tripID": {"type": "string", "key": "trip_id"}, "sequence": {"type": "integer", "key": "stop_sequence"}},
                 "relationships": {"stop": {"entity": "Stop", "key": "stop_id"}}},
               "Stop": {"table": "stops", "identity": "stopID", "attributes": {"stopID": {"type": "string", "key": "stop_id"}}}}}
             """, to: "model.json")
