@@ -105,6 +105,9 @@ struct PropertyCase {
             check(report.entities == whole.entities, "chunks of \(chunkSize): report \(report.entities), whole \(whole.entities)")
             let chunkRows = try PropertyDatabase.snapshot(chunkDB, model: generated)
             let wholeRows = try PropertyDatabase.snapshot(skipDB, model: generated)
+            let chunkRejects = try PropertyDatabase.rejectedLines(chunkDB + ".rejects")
+            let wholeRejects = try PropertyDatabase.rejectedLines(skipDB + ".rejects")
+            check(chunkRejects == wholeRejects, "chunks of \(chunkSize): rejected lines \(chunkRejects), whole \(wholeRejects)")
             check(chunkRows == wholeRows,
                   "chunks of \(chunkSize): rows differ from the whole input's")
         case (.failure(let error), .failure(let whole)):
