@@ -101,6 +101,7 @@ struct ImportCommand: ParsableCommand {
     var files: [String] = []
 
     func validate() throws {
+        guard header != "" else { throw ValidationError("--header must be 'first' or the key of the header; it is empty") }
         do {
             try importOptions.validate(withModel: model != nil)
         } catch {
@@ -136,6 +137,14 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before anything is opened: no output may overwrite the database or an input, and
+        // each output must be writable, or the import does not start.
+        let outputs = [("--rejects", rejects), ("--stats", stats)].compactMap { option, path in
+            path.map { OutputPathCheck.Output(option: option, path: $0) }
+        }
+        try OutputPathCheck.check(outputs, database: db, inputs: files)
+        let statsFile = try stats.map { try OutputFile(path: $0, role: "stats file") }
+
         var options = importOptions
         let bar = ProgressBar.isWanted(flag: progress, quiet: quiet) ? ProgressBar() : nil
         if let bar { options.progress = { bar.update($0) } }
@@ -160,7 +169,7 @@ struct ImportCommand: ParsableCommand {
         }
         let report = try importer.finish()
         bar?.clear()
-        if let stats { try StatsFile.write(report, to: stats) }
+        if let statsFile { try StatsFile.write(report, to: statsFile) }
         if !quiet {
             Diagnostics.writeLine(Summary.text(of: report))
             for note in report.notes { Diagnostics.writeLine("sluice: note: \(note)") }

@@ -80,18 +80,13 @@ struct StatsFile: Encodable {
         notes = report.notes
     }
 
-    /// Writes the JSON (pretty, keys sorted) to `path`; a failure is an I/O error (exit 74).
-    static func write(_ report: ImportReport, to path: String) throws {
+    /// Writes the JSON (pretty, keys sorted) to `output` and moves it into place; a failure
+    /// is an I/O error (exit 74).
+    static func write(_ report: ImportReport, to output: OutputFile) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let bytes = Array(try encoder.encode(StatsFile(report))) + [UInt8(ascii: "\n")]
-        let descriptor = SystemCalls.createForWriting(path)
-        guard descriptor >= 0 else {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
-        }
-        defer { SystemCalls.close(descriptor) }
-        if let failure = bytes.withUnsafeBytes({ SystemCalls.writeAll(descriptor, $0) }) {
-            throw SluiceError(.io, "cannot write stats to '\(path)': \(SystemCalls.describe(errno: failure))")
-        }
+        try output.write(bytes)
+        try output.place()
     }
 }

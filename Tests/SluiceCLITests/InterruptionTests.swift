@@ -160,6 +160,32 @@ import Darwin
         #expect(workspace.contents == ["model.json"])
     }
 
+    /// SIGINT while opening a FIFO that no one writes (`open` waits for a writer): the wait
+    /// is interrupted, and it is the interruption (130), not an input that cannot be opened.
+    @Test func interruptedWhileOpeningAFIFO() throws {
+        let workspace = Workspace()
+        try #require(mkfifo(workspace.file("in.fifo"), 0o644) == 0)
+        let process = try Self.launch(["import", "--db", "out.sqlite", "in.fifo"], in: workspace)
+        // The database is opened (its temporary file made) before the input: once it is
+        // there, the import is at the FIFO's open or about to be.
+        let deadline = Date().addingTimeInterval(30)
+        while !workspace.contents.contains(where: { $0.hasPrefix(".out.sqlite.sluice-") }), process.isRunning, Date() < deadline {
+            usleep(10_000)
+        }
+        usleep(200_000)
+        kill(process.processIdentifier, SIGINT)
+        let stopBy = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < stopBy { usleep(10_000) }
+        let stillWaiting = process.isRunning
+        if stillWaiting { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(!stillWaiting, "one SIGINT must stop an import waiting to open a FIFO")
+        let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 130)
+        #expect(stderr == "sluice: error: import into database 'out.sqlite' interrupted: nothing was written\n")
+        #expect(workspace.contents == ["in.fifo"])
+    }
+
     /// Starts `sluice` with no standard input; stdout and stderr go to pipes (the output is
     /// short: read after it exits).
     static func launch(_ arguments: [String], in workspace: Workspace) throws -> Process {

@@ -23,7 +23,8 @@ public final class Importer {
     private var target: Target?
     /// The database, SQLite or PostgreSQL (`ImportStore`).
     private let database: any ImportStore
-    /// `--rejects`: opened before the import begins, written as records are rejected.
+    /// `--rejects`: made before the database is opened, written as records are rejected,
+    /// moved into place when the import ends (`RejectsFile`).
     private let rejects: RejectsFile?
     /// Indexes built after the load; nil only before the schema is migrated.
     private var indexes: SecondaryIndexes?
@@ -114,13 +115,17 @@ public final class Importer {
     /// text, every record appended as a new row. An existing table is appended to.
     ///
     /// `options.path` may name an envelope holding the records; `options.entity` needs a
-    /// model and is a usage error here, as is an empty table name or `sluice_imports`.
+    /// model and is a usage error here, as is an empty table name, `sluice_imports`, or (in
+    /// SQLite) a name beginning with `sqlite_`, which SQLite keeps for itself.
     public convenience init(databasePath: String, table: String, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
         guard !table.isEmpty else { throw SluiceError(.usage, "the table name is empty") }
         guard SchemaMigration.foldCase(table) != SchemaMigration.foldCase(DatabaseLayout.importsTableName) else {
             throw SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
+        }
+        guard ImportStores.isPostgreSQL(databasePath) || !SchemaMigration.foldCase(table).hasPrefix("sqlite_") else {
+            throw SluiceError(.usage, "table \(quoteIdentifier(table)): SQLite reserves names beginning with sqlite_ for itself; choose another table")
         }
         try options.validate(withModel: false)
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
@@ -144,11 +149,17 @@ public final class Importer {
         self.options = options
         self.modelSHA256 = modelSHA256
         startedAt = UnixTime.now()
-        database = try ImportStores.begin(databasePath, schema: options.schema)
+        // The rejects file first: one that would overwrite the database, or cannot be written,
+        // stops the import before the database is touched.
+        if let rejectsPath = options.rejectsPath {
+            try OutputPathCheck.check([.init(option: "the rejects file", path: rejectsPath)],
+                                      database: databasePath, inputs: [])
+        }
+        rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
         do {
-            rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
+            database = try ImportStores.begin(databasePath, schema: options.schema)
         } catch {
-            database.rollback()
+            rejects?.discard()
             throw error
         }
         do {
@@ -161,6 +172,8 @@ public final class Importer {
             target = try makeTarget(database, rejects, indexes!)
             stageStartedAt = clock.elapsedSeconds
         } catch {
+            // The import never began: the rejects file's path keeps what it held.
+            rejects?.discard()
             database.rollback()
             throw interruptedIfCancelled(error)
         }
@@ -172,7 +185,19 @@ public final class Importer {
 
     /// Imports a file; `-` is standard input. Gzip is detected by its magic bytes.
     public func importFile(_ path: String) throws(SluiceError) {
-        try run(InputOpener.open(path: path, stopsWhenInterrupted: stopsWhenInterrupted))
+        if let rejects {
+            try OutputPathCheck.check([.init(option: "the rejects file", path: rejects.path)], database: nil, inputs: [path])
+        }
+        let source: ByteSource
+        do {
+            source = try InputOpener.open(path: path, stopsWhenInterrupted: stopsWhenInterrupted)
+        } catch {
+            // Ctrl-C while a FIFO waits for its writer is the interruption, not a bad input.
+            guard options.cancellation?.isCancelled == true else { throw error }
+            cancel()
+            throw interruptedIfCancelled(error)
+        }
+        try run(source)
     }
 
     /// Imports standard input.
@@ -244,6 +269,7 @@ public final class Importer {
             database.setInterruptCheck(nil)
             try database.commit(vacuum: options.vacuum) { enter(.vacuuming) }
             finished = true
+            try rejects?.place()
             report.seconds = clock.elapsedSeconds
             phases.add(report.seconds - stageStartedAt, to: stage)
             report.phases = phases
@@ -264,13 +290,15 @@ public final class Importer {
         finishingProgress?.enter(next)
     }
 
-    /// Abandons the import: the database is left as it was, a new one is not created.
+    /// Abandons the import: the database is left as it was, a new one is not created. The
+    /// rejects file still goes into place: it shows what was rejected before the end.
     public func cancel() {
         guard !finished else { return }
         finished = true
         if case .model(_, let writer)? = target { writer.close() }
         target = nil
         database.rollback()
+        try? rejects?.place()
     }
 
     /// The second pass: links every reference that waited for a later record, then applies

@@ -5,26 +5,29 @@
 /// `record` is the record itself as JSON (its compact re-serialisation, numbers as written),
 /// or `null` when it was larger than `--max-value-bytes`.
 ///
-/// Lines are written straight to the file (no buffer of ours) as each record is rejected, so
-/// the file shows the rejects even when a later error aborts the import and the database
-/// keeps none of it. The file is created (or emptied) when the import starts.
+/// Lines are written (no buffer of ours) to a temporary file beside `path` as each record is
+/// rejected (`OutputFile`). The importer moves it into place when the import ends, committed
+/// or not, so the file shows the rejects even when a later error aborts the import and the
+/// database keeps none of it; an import that fails before it begins (the database cannot be
+/// opened, its schema does not fit) leaves `path` as it was.
 final class RejectsFile {
-    let path: String
-    private let descriptor: Int32
+    var path: String { output.path }
+    private let output: OutputFile
     private var line: [UInt8] = []
 
-    /// Creates or truncates `path`. Failure is `.cannotCreate` (exit 73), as for the database.
+    /// Prepares `path`. Failure is `.io` (exit 74), before the import begins.
     init(path: String) throws(SluiceError) {
-        let fd = SystemCalls.createForWriting(path)
-        guard fd >= 0 else {
-            throw SluiceError(.cannotCreate, "cannot create rejects file '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
-        }
-        self.path = path
-        descriptor = fd
+        output = try OutputFile(path: path, role: "rejects file")
     }
 
-    deinit {
-        SystemCalls.close(descriptor)
+    /// Moves the file into place.
+    func place() throws(SluiceError) {
+        try output.place()
+    }
+
+    /// Drops the file; its path keeps what it held.
+    func discard() {
+        output.discard()
     }
 
     /// Appends the line of one rejected record of `entity`. A failed write is `.io` (exit 74).
@@ -58,10 +61,7 @@ final class RejectsFile {
     }
 
     private func writeLine() throws(SluiceError) {
-        let failure = line.withUnsafeBytes { SystemCalls.writeAll(descriptor, $0) }
-        if let failure {
-            throw SluiceError(.io, "cannot write rejects file '\(path)': \(SystemCalls.describe(errno: failure))")
-        }
+        try output.write(line)
     }
 }
 

@@ -16,12 +16,23 @@ final class FileSource: ByteSource {
     var stopsWhenInterrupted: (@Sendable () -> Bool)?
 
     /// Opens `path` for reading. A missing or unreadable file, or a directory, is
-    /// `.cannotOpenInput`: `cannot open 'x.json': No such file or directory`.
-    init(path: String) throws(SluiceError) {
-        let fd = SystemCalls.openForReading(path)
+    /// `.cannotOpenInput`: `cannot open 'x.json': No such file or directory`. Opening a FIFO
+    /// waits for its writer; a signal that makes `stopsWhenInterrupted` true ends the wait
+    /// with `.interrupted` (any other signal, the wait goes on).
+    init(path: String, stopsWhenInterrupted: (@Sendable () -> Bool)? = nil) throws(SluiceError) {
+        // A signal that came before the open would not interrupt its wait.
+        if stopsWhenInterrupted?() == true { throw SluiceError(.interrupted, "opening '\(path)' was interrupted") }
+        var fd = SystemCalls.openForReading(path)
+        while fd < 0 && SystemCalls.errno == SystemCalls.interrupted {
+            if stopsWhenInterrupted?() == true {
+                throw SluiceError(.interrupted, "opening '\(path)' was interrupted")
+            }
+            fd = SystemCalls.openForReading(path)
+        }
         guard fd >= 0 else {
             throw FileSource.cannotOpen(path, errno: SystemCalls.errno)
         }
+        self.stopsWhenInterrupted = stopsWhenInterrupted
         guard let info = SystemCalls.status(ofDescriptor: fd) else {
             let code = SystemCalls.errno
             SystemCalls.close(fd)

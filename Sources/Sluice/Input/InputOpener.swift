@@ -6,7 +6,7 @@ enum InputOpener {
     /// `-` is standard input; anything else a path. Gzip data is inflated transparently.
     /// - Parameter stopsWhenInterrupted: see `FileSource.stopsWhenInterrupted`.
     static func open(path: String, stopsWhenInterrupted: (@Sendable () -> Bool)? = nil) throws(SluiceError) -> ByteSource {
-        let file = path == "-" ? FileSource.standardInput() : try FileSource(path: path)
+        let file = path == "-" ? FileSource.standardInput() : try FileSource(path: path, stopsWhenInterrupted: stopsWhenInterrupted)
         file.stopsWhenInterrupted = stopsWhenInterrupted
         return try decompressing(file)
     }

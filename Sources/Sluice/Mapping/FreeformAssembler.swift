@@ -183,8 +183,9 @@ struct FreeformAssembler {
             return .none
         case .location(let level):
             // Where an envelope object was expected, a scalar means "no records here"; where
-            // records were expected, a null is none and anything else is wrong.
-            guard level == path.count, !value.isNull else { return .none }
+            // records were expected, a null is none and anything else is wrong. A top-level
+            // value is a record itself (NDJSON): a null there is a record error like a number.
+            guard level == path.count, !value.isNull || level == 0 else { return .none }
             return reject(value.kindDescription, at: position())
         case .record:
             // A map's null members are skipped, as a to-many's null elements are.

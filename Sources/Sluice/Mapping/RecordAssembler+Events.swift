@@ -212,9 +212,10 @@ extension RecordAssembler {
             return .none
         case .location(let node):
             // A null or scalar where an envelope object was expected means "no records here";
-            // where records were expected, a null is none and anything else is wrong.
+            // where records were expected, a null is none and anything else is wrong. A
+            // top-level value is a record itself (NDJSON): a null there is a record error.
             let entity = Int(events.locationNodes[node].entity)
-            guard entity >= 0, !value.isNull else { return .none }
+            guard entity >= 0, !value.isNull || depth == 0 else { return .none }
             return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .record(let entity):
             // A map's null members are skipped, as a to-many's null elements are.

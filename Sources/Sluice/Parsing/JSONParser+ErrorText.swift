@@ -43,6 +43,15 @@ extension JSONParser {
         return String(cString: raw).contains("invalid char in json text")
     }
 
+    /// yajl's lexical error for a character refused inside a string, after which yajl's
+    /// offset is at that character rather than past it.
+    static func isBadCharacterInString(_ handle: yajl_handle) -> Bool {
+        guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
+        defer { yajl_free_error(handle, raw) }
+        let text = String(cString: raw)
+        return text.contains("invalid character inside string") || text.contains("invalid (non-hex) character occurs after")
+    }
+
     static func isParseError(_ handle: yajl_handle) -> Bool {
         guard let raw = yajl_get_error(handle, 0, nil, 0) else { return false }
         defer { yajl_free_error(handle, raw) }

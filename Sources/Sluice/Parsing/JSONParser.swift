@@ -373,8 +373,12 @@ final class JSONParser {
             // That byte may be the last of the previous chunk: a token that ended exactly at a
             // chunk boundary is only known to have ended (and then refused) in the next chunk,
             // where yajl has consumed nothing yet.
+            // A bad character inside a string (a control character, a non-hex digit after
+            // `\u`) is the exception: yajl backs up onto it, so it is the byte at `consumed`.
+            // It is always in this chunk: the bytes yajl kept of a token from the last one had
+            // passed its checks.
             let consumed = Int(yajl_get_bytes_consumed(handle))
-            let offset = chunk.count == 0 ? consumed : consumed - 1
+            let offset = chunk.count == 0 || Self.isBadCharacterInString(handle) ? consumed : consumed - 1
             let position = refused
                 ?? (offset >= 0 ? positionInChunk(offset) : lines.position(of: max(chunkStart + Int64(offset), 0)))
             var message = Self.describeError(handle: handle, chunk: chunk, offset: max(offset, 0))

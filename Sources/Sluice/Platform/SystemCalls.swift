@@ -16,6 +16,7 @@ package enum SystemCalls {
     package static let interrupted: Int32 = EINTR
     package static let notFound: Int32 = ENOENT
     package static let isADirectory: Int32 = EISDIR
+    static let alreadyExists: Int32 = EEXIST
 
     /// The calling thread's `errno`.
     package static var errno: Int32 {
@@ -44,6 +45,33 @@ package enum SystemCalls {
     /// or -1 with `errno` set.
     package static func createForWriting(_ path: String) -> Int32 {
         open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    }
+
+    /// Creates `path` for writing only if nothing is there (`O_EXCL`, mode 0644 before the
+    /// umask): a descriptor, or -1 with `errno` set.
+    static func createNewForWriting(_ path: String) -> Int32 {
+        open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    }
+
+    /// Opens an existing file for writing without truncating it (a terminal, a pipe, a
+    /// device): a descriptor, or -1 with `errno` set.
+    static func openForWritingInPlace(_ path: String) -> Int32 {
+        open(path, O_WRONLY | O_CLOEXEC)
+    }
+
+    /// A zero-byte `write`: nil, or the errno with which the file refuses any write (`/dev/full`
+    /// says ENOSPC); a terminal, a pipe or a regular file accepts it.
+    static func probeWrite(_ descriptor: Int32) -> Int32? {
+        var byte: UInt8 = 0
+        return withUnsafeBytes(of: &byte) { raw in
+            #if canImport(Darwin)
+            Darwin.write(descriptor, raw.baseAddress!, 0) < 0 ? errno : nil
+            #elseif canImport(Glibc)
+            Glibc.write(descriptor, raw.baseAddress!, 0) < 0 ? errno : nil
+            #else
+            Musl.write(descriptor, raw.baseAddress!, 0) < 0 ? errno : nil
+            #endif
+        }
     }
 
     static func read(_ descriptor: Int32, into base: UnsafeMutableRawPointer, count: Int) -> Int {
@@ -125,6 +153,56 @@ package enum SystemCalls {
         #endif
     }
 
+    /// Moves `from` to `to` only if nothing exists at `to`: nil, or the errno (EEXIST when
+    /// something is there, which is then left as it is). Linux: `renameat2(RENAME_NOREPLACE)`,
+    /// looked up at run time (glibc 2.28+; Swift's Glibc module does not declare it), else
+    /// `link` + `unlink` where the file system refuses it; Darwin: `renamex_np(RENAME_EXCL)`.
+    static func renameWithoutReplacing(_ from: String, to: String) -> Int32? {
+        #if canImport(Darwin)
+        return renamex_np(from, to, UInt32(RENAME_EXCL)) == 0 ? nil : errno
+        #else
+        if let renameat2 = renameat2Function {
+            if renameat2(AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */) == 0 { return nil }
+            let code = errno
+            // EINVAL: this file system has no RENAME_NOREPLACE; ENOSYS: an old kernel.
+            guard code == EINVAL || code == ENOSYS else { return code }
+        }
+        guard link(from, to) == 0 else { return errno }
+        _ = unlink(from)
+        return nil
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    private typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private static let renameat2Function: Renameat2? = {
+        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }  // RTLD_DEFAULT
+        return unsafeBitCast(address, to: Renameat2.self)
+    }()
+    #endif
+
+    /// The absolute path of `path` with every symbolic link and `.`/`..` resolved
+    /// (`realpath`); nil when it does not exist or cannot be resolved.
+    static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` itself is a symbolic link (`lstat`).
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// The target a symbolic link holds (`readlink`), nil when `path` is not one.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = readlink(path, &buffer, 4096)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Whether this process may write `path` (`access(path, W_OK)`); when not, `errno` says why.
     static func isWritable(_ path: String) -> Bool {
         access(path, W_OK) == 0
@@ -157,6 +235,9 @@ package enum SystemCalls {
         package var size: Int64
         /// Whether any of the owner, group or other write bits is set.
         package var hasWriteBit: Bool
+        /// The file's identity: the same file, reached by any path, has the same pair.
+        package var device: UInt64
+        package var inode: UInt64
     }
 
     /// `stat(path)`: the status, or nil with `errno` set.
@@ -195,6 +276,11 @@ package enum SystemCalls {
         !(kill(pid, 0) != 0 && errno == ESRCH)
     }
 
+    /// Sleeps for `milliseconds` (a wait for another process, never a measurement).
+    static func sleep(milliseconds: Int) {
+        usleep(useconds_t(milliseconds * 1000))
+    }
+
     /// Leaves the process through the C library's `exit` (buffers flushed, atexit run).
     package static func exit(_ status: Int32) -> Never {
         #if canImport(Darwin)
@@ -221,6 +307,6 @@ extension SystemCalls.FileStatus {
     fileprivate init(_ info: stat) {
         let kind = info.st_mode & S_IFMT
         self.init(isDirectory: kind == S_IFDIR, isRegularFile: kind == S_IFREG, size: Int64(info.st_size),
-                  hasWriteBit: info.st_mode & 0o222 != 0)
+                  hasWriteBit: info.st_mode & 0o222 != 0, device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 }

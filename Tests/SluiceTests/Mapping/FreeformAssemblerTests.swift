@@ -119,7 +119,8 @@ extension ZeroConfigTests {
             let sink = try assembleFreeform("{\"a\": 1}\n[{\"a\": 2}, {\"a\": 3}]\n{\"a\": 4}\nnull\n")
             #expect(sink.records.map { $0["a"] } == [.integer(1), .integer(2), .integer(3), .integer(4)])
             #expect(sink.positions == [[1, 1], [2, 2], [2, 12], [3, 1]])
-            #expect(sink.rejections == [])
+            // A top-level null stands where a record should: a record error (docs/cli.md).
+            #expect(sink.rejections == ["in.json:4:1: a record of t must be an object, got null"])
         }
 
         @Test func aRecordThatIsNotAnObjectIsRejectedAndTheNextFollows() throws {

@@ -4,13 +4,17 @@
 ///   (`.<name>.sluice-<pid>.tmp`) with `journal_mode=OFF`, `synchronous=OFF` and an exclusive
 ///   lock: no journal to write, no fsync per transaction, since a failed import discards the
 ///   whole file anyway. `commit()` commits, closes, fsyncs the file (which
-///   `BackgroundFlush` has been writing to disk all along), `rename()`s it to `path`
-///   (atomic: readers see no database or the whole one) and fsyncs the directory.
+///   `BackgroundFlush` has been writing to disk all along), moves it to `path` only if
+///   nothing is there (`SystemCalls.renameWithoutReplacing`: atomic, readers see no database
+///   or the whole one) and fsyncs the directory. If another process created `path` while we
+///   imported (another import, a program making its own database), the commit fails with
+///   `.cannotCreate`, that file is left as it is and ours is deleted: one database appears,
+///   never one replacing the other's rows.
 ///   `rollback()`, or dropping the object without `commit()`, deletes the temporary file.
-///   If another process creates `path` while we import, `commit()` still renames over it:
-///   the import the user asked for wins, whole, and nothing is ever half-merged.
 ///   A temporary file left by a crashed or killed import (its pid no longer runs) is
-///   deleted by the next `begin` on the same path.
+///   deleted by the next `begin` on the same path (`TemporaryFiles`).
+/// * A symbolic link whose target does not exist is refused: the database would otherwise
+///   be created in place of the link, or wherever it points.
 /// * An EXISTING database is opened in place with `synchronous=FULL` (its journal mode is
 ///   kept: rollback journal unless the user chose WAL), a 2 s busy timeout and
 ///   `BEGIN IMMEDIATE`, so the write lock is taken up front, not halfway through.
@@ -77,6 +81,10 @@ final class ImportDatabase {
         guard error == SystemCalls.notFound else {
             throw SluiceError(.cannotCreate, "cannot write database '\(path)': \(SystemCalls.describe(errno: error))")
         }
+        if let pointee = SystemCalls.linkTarget(path) {
+            throw SluiceError(.cannotCreate,
+                              "cannot create database '\(path)': it is a symbolic link to '\(pointee)', which does not exist")
+        }
         return try createNew(path: path)
     }
 
@@ -104,16 +112,14 @@ final class ImportDatabase {
     }
 
     private static func createNew(path: String) throws(SluiceError) -> ImportDatabase {
-        let (directory, name) = splitPath(path)
-        let prefix = directory == "." && !path.hasPrefix("./") ? "" : (directory.hasSuffix("/") ? directory : directory + "/")
-        let temporaryPath = "\(prefix).\(name).sluice-\(SystemCalls.processID).tmp"
+        let directory = TemporaryFiles.splitPath(path).directory
+        let temporaryPath = TemporaryFiles.path(for: path)
         // Say why the file cannot be made (a missing directory, a read-only file system, no
         // permission) before SQLite tries and reports only its last fallback's errno.
         if !SystemCalls.isWritable(directory) {
             throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
         }
-        removeStaleTemporaryFiles(directory: directory, name: name)
-        SystemCalls.removeFile(temporaryPath)  // ours by name: a leftover of an earlier process with our pid
+        TemporaryFiles.removeStale(for: path)  // a leftover of an earlier process with our pid too
 
         let connection: Connection
         do {
@@ -179,13 +185,20 @@ final class ImportDatabase {
             discardTemporaryFile()
             throw SluiceError(.io, "cannot write database '\(path)': \(failure)")
         }
-        if let error = SystemCalls.rename(temporaryPath, to: path) {
+        TestPause.wait(.beforePlacingNewDatabase)
+        if let error = SystemCalls.renameWithoutReplacing(temporaryPath, to: path) {
             discardTemporaryFile()
+            if error == SystemCalls.alreadyExists {
+                throw SluiceError(.cannotCreate, """
+                    cannot create database '\(path)': another file appeared at that path during the import; \
+                    it was left as it is and nothing of this import was written
+                    """)
+            }
             throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(SystemCalls.describe(errno: error))")
         }
         // Best effort: the file itself is durable; some file systems refuse fsync on a
         // directory, and failing now would leave the finished database in place anyway.
-        _ = fsyncFile(Self.splitPath(path).directory, directory: true)
+        _ = fsyncFile(TemporaryFiles.splitPath(path).directory, directory: true)
     }
 
     /// Undoes the import. Harmless after `commit()` or a previous `rollback()`.
@@ -216,27 +229,6 @@ final class ImportDatabase {
     /// Opens and fsyncs `path`; returns the failure's description, nil on success.
     private func fsyncFile(_ path: String, directory: Bool = false) -> String? {
         SystemCalls.fsync(path: path, directory: directory).map(SystemCalls.describe(errno:))
-    }
-
-    /// The directory ("." for a bare name) and the last component of `path`.
-    static func splitPath(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = String(path[..<slash])
-        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
-    }
-
-    /// Deletes `.<name>.sluice-<pid>.tmp` files in `directory` whose process is gone.
-    private static func removeStaleTemporaryFiles(directory: String, name: String) {
-        let prefix = ".\(name).sluice-"
-        let me = SystemCalls.processID
-        for fileName in SystemCalls.fileNames(inDirectory: directory) {
-            guard fileName.hasPrefix(prefix), fileName.hasSuffix(".tmp"),
-                  let pid = Int32(fileName.dropFirst(prefix.count).dropLast(4)), pid != me else { continue }
-            if !SystemCalls.processExists(pid) {
-                let stale = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
-                SystemCalls.removeFile(stale)
-            }
-        }
     }
 }
 
