@@ -109,8 +109,8 @@ extension PendingLinks {
         for (slot, plan) in rows.plans.enumerated() {
             guard let column = plan.keyColumn else { continue }
             let key = ToOneRows.keyColumn(slot)
-            try sql.run("UPDATE \(rows.table) SET \(key) = (SELECT s.\(quoteIdentifier(column)) FROM \(source) AS s "
-                + "WHERE s.\"pk\" = \(rows.table).\"source_pk\") WHERE \(key) IS NOT NULL", [])
+            try sql.run("UPDATE \(rows.table) AS p SET \(key) = (SELECT s.\(quoteIdentifier(column)) FROM \(source) AS s "
+                + "WHERE s.\"pk\" = p.\"source_pk\") WHERE p.\(key) IS NOT NULL", [])
         }
     }
 
@@ -264,9 +264,9 @@ extension PendingLinks {
         var changes: [String] = []
         for (plan, slot) in zip(pass, slots) {
             guard case .column(_, let name) = plan.storage, let relatedBy = plan.relatedByColumn else { continue }
-            let column = "\(source).\(quoteIdentifier(name))"
+            let column = "s.\(quoteIdentifier(name))"
             let target = quoteIdentifier(plan.targetTable)
-            let alias = "t\(slot)"
+            let alias = quoteIdentifier("t\(slot)")
             let key = "p." + ToOneRows.keyColumn(slot)
             set.append("\(quoteIdentifier(name)) = \(LinkChangeCounter.functionName)(\(slot), \(alias).\"pk\", \(column))")
             // One target row per id, so that each row is changed (and counted) once: the
@@ -274,13 +274,13 @@ extension PendingLinks {
             joins.append(plan.relatedByIsIdentity
                 ? "LEFT JOIN \(target) AS \(alias) ON \(alias).\(quoteIdentifier(relatedBy)) = \(key)"
                 : "LEFT JOIN \(target) AS \(alias) ON \(alias).\"pk\" = "
-                    + "(SELECT \"pk\" FROM \(target) WHERE \(quoteIdentifier(relatedBy)) = \(key) LIMIT 1)")
+                    + "(SELECT u.\"pk\" FROM \(target) AS u WHERE u.\(quoteIdentifier(relatedBy)) = \(key) LIMIT 1)")
             changes.append("\(column) IS NOT coalesce(\(alias).\"pk\", \(column))")
         }
         return """
-            UPDATE \(source) SET \(set.joined(separator: ", "))
+            UPDATE \(source) AS s SET \(set.joined(separator: ", "))
             FROM \(rows.table) AS p \(joins.joined(separator: " "))
-            WHERE p."source_pk" BETWEEN ?1 AND ?2 AND \(source)."pk" = p."source_pk"
+            WHERE p."source_pk" BETWEEN ?1 AND ?2 AND s."pk" = p."source_pk"
               AND (\(changes.joined(separator: " OR ")))
             """
     }
@@ -297,16 +297,16 @@ extension PendingLinks {
             guard case .column(_, let name) = plan.storage, let relatedBy = plan.relatedByColumn,
                   let keyColumn = plan.keyColumn else { continue }
             let column = quoteIdentifier(name)
-            let key = "\(source).\(quoteIdentifier(keyColumn))"
-            let waits = "\(column) IS NULL AND \(key) IS NOT NULL"
-            let target = "(SELECT \"pk\" FROM \(quoteIdentifier(plan.targetTable)) WHERE \(quoteIdentifier(relatedBy)) = \(key)"
+            let key = "s.\(quoteIdentifier(keyColumn))"
+            let waits = "s.\(column) IS NULL AND \(key) IS NOT NULL"
+            let target = "(SELECT t.\"pk\" FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(relatedBy)) = \(key)"
                 + (plan.relatedByIsIdentity ? ")" : " LIMIT 1)")
             set.append("\(column) = CASE WHEN \(waits) THEN \(LinkChangeCounter.functionName)(\(slot), \(target), NULL) "
-                + "ELSE \(column) END")
+                + "ELSE s.\(column) END")
             waiting.append("(\(waits))")
         }
-        return "UPDATE \(source) SET \(set.joined(separator: ", ")) "
-            + "WHERE \"pk\" BETWEEN ?1 AND ?2 AND (\(waiting.joined(separator: " OR ")))"
+        return "UPDATE \(source) AS s SET \(set.joined(separator: ", ")) "
+            + "WHERE s.\"pk\" BETWEEN ?1 AND ?2 AND (\(waiting.joined(separator: " OR ")))"
     }
 
     /// Runs `update` over the waiting rows in slices of `linksPerSlice` rows, in pk order;

@@ -164,25 +164,25 @@ final class PendingLinks {
             let source = quoteIdentifier(plan.sourceTable)
             let column = quoteIdentifier(name)
             statement = """
-                UPDATE \(source) SET \(column) = t."pk"
+                UPDATE \(source) AS s SET \(column) = t."pk"
                 FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
-                WHERE \(source)."pk" = p."source_pk" AND \(source).\(column) IS NOT t."pk"
+                WHERE s."pk" = p."source_pk" AND s.\(column) IS NOT t."pk"
                 """
         case .inverse(let name):
             let column = quoteIdentifier(name)
             if let position = plan.positionColumn {
                 let place = quoteIdentifier(position)
                 statement = """
-                    UPDATE \(target) SET \(column) = p."source_pk", \(place) = p."position"
+                    UPDATE \(target) AS t SET \(column) = p."source_pk", \(place) = p."position"
                     FROM \(slice)
-                    WHERE \(target).\(relatedBy) = p."key" AND (\(target).\(column) IS NOT p."source_pk" OR \(
-                        plan.merge == .replace ? "\(target).\(place) IS NOT p.\"position\"" : "\(target).\(place) IS NULL"))
+                    WHERE t.\(relatedBy) = p."key" AND (t.\(column) IS NOT p."source_pk" OR \(
+                        plan.merge == .replace ? "t.\(place) IS NOT p.\"position\"" : "t.\(place) IS NULL"))
                     """
             } else {
                 statement = """
-                    UPDATE \(target) SET \(column) = p."source_pk"
+                    UPDATE \(target) AS t SET \(column) = p."source_pk"
                     FROM \(slice)
-                    WHERE \(target).\(relatedBy) = p."key" AND \(target).\(column) IS NOT p."source_pk"
+                    WHERE t.\(relatedBy) = p."key" AND t.\(column) IS NOT p."source_pk"
                     """
             }
         case .join(let table, let sourceColumn, let targetColumn):
@@ -226,16 +226,16 @@ final class PendingLinks {
         let sourceName = quoteIdentifier(sourceColumn)
         let targetName = quoteIdentifier(targetColumn)
         let place = quoteIdentifier(position)
-        let condition = plan.merge == .replace ? "\(table).\(place) IS NOT p.\"position\"" : "\(table).\(place) IS NULL"
+        let condition = plan.merge == .replace ? "j.\(place) IS NOT p.\"position\"" : "j.\(place) IS NULL"
         return try bySlices(plan, [
             """
             INSERT OR IGNORE INTO \(table) (\(sourceName), \(targetName), \(place))
             SELECT p."source_pk", t."pk", p."position" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
             """,
             """
-            UPDATE \(table) SET \(place) = p."position"
+            UPDATE \(table) AS j SET \(place) = p."position"
             FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
-            WHERE \(table).\(sourceName) = p."source_pk" AND \(table).\(targetName) = t."pk" AND \(condition)
+            WHERE j.\(sourceName) = p."source_pk" AND j.\(targetName) = t."pk" AND \(condition)
             """,
         ], done: done)
     }

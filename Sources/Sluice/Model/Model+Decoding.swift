@@ -215,6 +215,8 @@ struct ModelDecoder {
                                 identityLocation: location, parentLocation: location)
         if name.isEmpty {
             report("an entity name must not be empty", at: location)
+        } else if name.utf8.contains(0) {
+            report("an entity name must not contain U+0000: SQL names end at it", at: location)
         }
         guard let fields = fields(of: value, at: location,
                                   allowed: ["table", "identity", "attributes", "relationships",
@@ -293,6 +295,8 @@ struct ModelDecoder {
         var draft = AttributeDraft(attribute: attribute, location: location, columnLocation: location)
         if name.isEmpty {
             report("an attribute name must not be empty", at: location)
+        } else if name.utf8.contains(0) {
+            report("an attribute name must not contain U+0000: SQL names end at it", at: location)
         }
         switch value {
         case .string(let typeName):
@@ -359,6 +363,8 @@ struct ModelDecoder {
                                       columnLocation: location)
         if name.isEmpty {
             report("a relationship name must not be empty", at: location)
+        } else if name.utf8.contains(0) {
+            report("a relationship name must not contain U+0000: SQL names end at it", at: location)
         }
         guard let fields = fields(of: value, at: location, allowed: [
             "entity", "toMany", "key", "relatedBy", "inverse", "column", "merge", "unresolved", "map", "position",
@@ -497,6 +503,10 @@ struct ModelDecoder {
         guard let text = string(value, at: location) else { return nil }
         guard !text.isEmpty else {
             report("must not be empty", at: location)
+            return nil
+        }
+        guard !text.utf8.contains(0) else {
+            report("must not contain U+0000: SQL names end at it", at: location)
             return nil
         }
         return text

@@ -26,6 +26,7 @@ struct ModelValidator {
             }
         }
         validateTables(model, into: &problems)
+        if problems.isEmpty { validateSchemaNames(into: &problems) }
     }
 
     private func validateRoot(into problems: inout ModelProblemCollector) {
@@ -264,9 +265,13 @@ struct ModelValidator {
         }
     }
 
-    private static func reservedReason(_ folded: String) -> String? {
+    /// Why a table may not have the (case-folded) name: SQLite's own tables, the import log,
+    /// and the temporary tables an import keeps its waiting links in (`sluice_pending_…`),
+    /// which would hide a table of the same name for the import's length.
+    static func reservedReason(_ folded: String) -> String? {
         if folded == Model.importsTable { return "is reserved for the import log" }
         if folded.hasPrefix("sqlite_") { return "is reserved by SQLite" }
+        if folded.hasPrefix("sluice_") { return "is reserved by Sluice (names starting with \"sluice_\" are its own tables)" }
         return nil
     }
 

@@ -12,6 +12,9 @@ struct ModelLocation: Sendable {
     /// The location of member `key`, the `index`-th member of the object here. An empty key
     /// (a problem of its own) leaves the path as it is rather than end it with a dot.
     func member(_ key: String, at index: Int) -> ModelLocation {
+        // Control characters escaped: a path is printed inside a one-line message.
+        let key = key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            ? key.unicodeScalars.map(ModelProblem.escapingControls).joined() : key
         let path = key.isEmpty ? path : self.path.isEmpty ? key : "\(self.path).\(key)"
         return ModelLocation(path: path, order: order + [index])
     }
