@@ -138,7 +138,7 @@ private func people(_ records: String, companies: String = "") -> String {
         let statements = try importTracingSQL(people(#"{"id": 1, "employer": "LATE", "manager": 2}, {"id": 2}"#,
                                                      companies: #"{"code": "LATE"}"#),
                                               model: peopleModel(), into: db, options: options)
-        let lastWrite = try #require(statements.lastIndex { $0.hasPrefix("UPDATE \"people\" SET \"employer_pk\"") })
+        let lastWrite = try #require(statements.lastIndex { $0.hasPrefix("UPDATE \"people\" AS s SET \"employer_pk\"") })
         let index = try #require(statements.firstIndex { $0.hasPrefix("CREATE INDEX IF NOT EXISTS \"people_employer_pk\"") })
         #expect(index > lastWrite)
         // An inverse's column, which a batch naming no link of its to-many must not build early.
@@ -164,7 +164,7 @@ private func people(_ records: String, companies: String = "") -> String {
         let lookup = #"SELECT "code", "pk" FROM "companies" WHERE "code" IN"#
         let cold = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
         #expect(!cold.contains { $0.hasPrefix(lookup) })
-        #expect(cold.contains { $0.hasPrefix(#"UPDATE "people" SET "employer_pk" = sluice_link("#) })  // the second pass
+        #expect(cold.contains { $0.hasPrefix(#"UPDATE "people" AS s SET "employer_pk" = sluice_link("#) })  // the second pass
         let again = try importTracingSQL(json, model: peopleModel(), into: db, options: options)
         // Once: the second batch's person names an id the first batch found.
         #expect(again.filter { $0.hasPrefix(lookup) }.count == 1)

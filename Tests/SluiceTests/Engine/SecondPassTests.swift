@@ -51,8 +51,8 @@ import Testing
         // Kept aside, the ids are joined in; held by the rows, they are read there, and the
         // rows whose links wait are found by pk alone.
         let update = idsInRows
-            ? #"UPDATE "items" SET "box_pk" = CASE WHEN "box_pk" IS NULL AND "items"."boxCode" IS NOT NULL THEN sluice_link(0, (SELECT "pk" FROM "boxes" WHERE "code" = "items"."boxCode"), NULL) ELSE "box_pk" END, "#
-            : #"UPDATE "items" SET "box_pk" = sluice_link(0, t0."pk", "items"."box_pk"), "shelf_pk" = sluice_link(1, t1."pk", "items"."shelf_pk")"#
+            ? #"UPDATE "items" AS s SET "box_pk" = CASE WHEN s."box_pk" IS NULL AND s."boxCode" IS NOT NULL THEN sluice_link(0, (SELECT t."pk" FROM "boxes" AS t WHERE t."code" = s."boxCode"), NULL) ELSE s."box_pk" END, "#
+            : #"UPDATE "items" AS s SET "box_pk" = sluice_link(0, "t0"."pk", s."box_pk"), "shelf_pk" = sluice_link(1, "t1"."pk", s."shelf_pk")"#
         #expect(updates.first?.hasPrefix(update) == true, "\(updates)")
         #expect(updates.first?.contains("JOIN") == !idsInRows)
         #expect(try Self.links(db) == [
