@@ -38,14 +38,15 @@ extension ModelValidator {
             for relationship in stored.relationships {
                 let location = relationshipLocation(relationship.name, inFamilyOf: entity.name, model: model)
                     ?? entity.location
-                switch DatabaseLayout.storage(of: relationship, in: stored, model: storage) {
-                case .column(_, let column):
+                if !relationship.toMany {
+                    let column = relationship.column
                     let index = "\(table)_\(column)"
                     names.append(SchemaName(name: index, isTable: false,
                                             description: "the index \(ModelProblem.quote(index)) of table "
                                                 + "\(ModelProblem.quote(table))'s column \(ModelProblem.quote(column))",
                                             location: location))
-                case .joinTable(let joinTable, "source_pk", _):
+                } else if let joinTable = storage.joinTableName(of: relationship, in: stored) {
+                    // Both sides of a many-to-many are claimed, as `validateTables` claims them.
                     names.append(SchemaName(name: joinTable, isTable: true,
                                             description: "join table \(ModelProblem.quote(joinTable))", location: location))
                     let index = "\(joinTable)_target_pk"
@@ -53,8 +54,6 @@ extension ModelValidator {
                                             description: "the index \(ModelProblem.quote(index)) of join table "
                                                 + ModelProblem.quote(joinTable),
                                             location: location))
-                case .joinTable, .inverseColumn:
-                    continue
                 }
             }
         }

@@ -24,7 +24,7 @@ public struct ModelProblem: Equatable, Sendable, CustomStringConvertible {
 
     /// A control character as JSON writes it (`\u0000`), so that a message is one line of
     /// text that ends where it should; any other character as it is.
-    static func escapingControls(_ scalar: Unicode.Scalar) -> String {
+    static func escapingControls(_ scalar: UnicodeScalar) -> String {
         guard scalar.value < 0x20 || scalar.value == 0x7F else { return String(scalar) }
         let hex = String(scalar.value, radix: 16, uppercase: false)
         return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
