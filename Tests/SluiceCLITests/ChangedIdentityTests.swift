@@ -26,7 +26,7 @@ import Testing
         #expect(result.stderrLines == [
             #"sluice: error: database 'o.sqlite' does not fit the model: table "orders" has the identity ("id"), "#
                 + #"the model's is ("number") (its unique index "orders_identity"); import into a new database, or make "#
-                + #"the table fit the model first: DROP INDEX "orders_identity"; CREATE UNIQUE INDEX "orders_identity" ON "orders"("number");"#,
+                + #"the table fit the model first: DROP INDEX "orders_identity"; CREATE UNIQUE INDEX "orders_identity" ON "orders" ("number");"#,
         ], "\(result)")
         #expect(try workspace.database("o.sqlite").count("orders") == 2)
 

@@ -44,14 +44,6 @@ import Testing
     }
 
     private static func check(_ directory: String) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PackageFiles.path("scripts/check-layers"))
-        process.arguments = [directory]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runProgram(PackageFiles.path("scripts/check-layers"), [directory])
     }
 }

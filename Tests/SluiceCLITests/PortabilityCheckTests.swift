@@ -24,7 +24,7 @@ import Testing
                                                     withIntermediateDirectories: true)
             try repository.writeFile(Array(text.utf8), named: path)
         }
-        try Self.run("/usr/bin/env", ["git", "init", "-q", repository.path])
+        try runProgram("/usr/bin/env", ["git", "init", "-q", repository.path])
 
         let result = try Self.check(repository.path)
         #expect(result.status == 1)
@@ -39,20 +39,6 @@ import Testing
     }
 
     private static func check(_ directory: String) throws -> (status: Int32, stderr: String) {
-        try run(PackageFiles.path("scripts/check-portability"), [directory])
-    }
-
-    @discardableResult
-    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, stderr)
+        try runProgram(PackageFiles.path("scripts/check-portability"), [directory])
     }
 }

@@ -100,3 +100,20 @@ public struct TableDefinition: Sendable, Equatable {
 func quoteIdentifier(_ name: String) -> String {
     "\"" + name.replacing("\"", with: "\"\"") + "\""
 }
+
+extension TableDefinition {
+    /// Why an existing table whose unique index `index` covers `existing` does not fit this
+    /// table's identity, with the SQL that makes it fit: one line for the error both stores give.
+    func identityMismatch(existing: [String], index: String) -> String {
+        func list(_ columns: [String]) -> String { "(" + columns.map(quoteIdentifier).joined(separator: ", ") + ")" }
+        let differs = uniqueIndex.isEmpty
+            ? "has the identity \(list(existing)), the model has none"
+            : "has the identity \(list(existing)), the model's is \(list(uniqueIndex))"
+        var migration = ["DROP INDEX \(quoteIdentifier(index));"]
+        if !uniqueIndex.isEmpty {
+            migration.append("CREATE UNIQUE INDEX \(quoteIdentifier(index)) ON \(quoteIdentifier(name)) \(list(uniqueIndex));")
+        }
+        return "table \(quoteIdentifier(name)) \(differs) (its unique index \(quoteIdentifier(index))); "
+            + "import into a new database, or make the table fit the model first: \(migration.joined(separator: " "))"
+    }
+}

@@ -113,7 +113,7 @@ import Testing
     /// the general way. Both agree on every number either can take: the same value (the same
     /// bits, `-0.0` included) or the same error.
     @Test func shortNumbersConvertAsTheGeneralPathDoes() {
-        var generator = SplitMix(seed: 0x5eed)
+        var generator = PropertyRandom(seed: 0x5eed)
         let alphabet = Array("0123456789.-e+".utf8)
         for round in 0..<60_000 {
             var text: [UInt8] = []
@@ -142,19 +142,6 @@ import Testing
                 #expect(fastDouble.description == generalDouble.description, "\(label)")
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for generated test inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

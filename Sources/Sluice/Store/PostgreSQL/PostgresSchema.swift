@@ -156,16 +156,7 @@ extension PostgresSchema {
         let existing = (0..<result.rowCount).map { result.text($0, 0) }
         // A table without one gains the model's identity (its unique index is created).
         guard !existing.isEmpty, existing != table.uniqueIndex else { return nil }
-        func list(_ columns: [String]) -> String { "(" + columns.map(quoteIdentifier).joined(separator: ", ") + ")" }
-        let differs = table.uniqueIndex.isEmpty
-            ? "has the identity \(list(existing)), the model has none"
-            : "has the identity \(list(existing)), the model's is \(list(table.uniqueIndex))"
-        var migration = ["DROP INDEX \(quoteIdentifier(name));"]
-        if !table.uniqueIndex.isEmpty {
-            migration.append("CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table.name)) \(list(table.uniqueIndex));")
-        }
-        return "table \(quoteIdentifier(table.name)) \(differs) (its unique index \(quoteIdentifier(name))); "
-            + "import into a new database, or make the table fit the model first: \(migration.joined(separator: " "))"
+        return table.identityMismatch(existing: existing, index: name)
     }
 }
 

@@ -128,16 +128,7 @@ struct SchemaMigration {
         }
         // A table without one gains the model's identity (`indexStatements`, which checks for duplicates).
         guard !existing.isEmpty, existing.map(foldCase) != table.uniqueIndex.map(foldCase) else { return nil }
-        func list(_ columns: [String]) -> String { "(" + columns.map(quoteIdentifier).joined(separator: ", ") + ")" }
-        let differs = table.uniqueIndex.isEmpty
-            ? "has the identity \(list(existing)), the model has none"
-            : "has the identity \(list(existing)), the model's is \(list(table.uniqueIndex))"
-        var migration = ["DROP INDEX \(quoteIdentifier(name));"]
-        if !table.uniqueIndex.isEmpty {
-            migration.append("CREATE UNIQUE INDEX \(quoteIdentifier(name)) ON \(quoteIdentifier(table.name))\(list(table.uniqueIndex));")
-        }
-        return "table \(quoteIdentifier(table.name)) \(differs) (its unique index \(quoteIdentifier(name))); "
-            + "import into a new database, or make the table fit the model first: \(migration.joined(separator: " "))"
+        return table.identityMismatch(existing: existing, index: name)
     }
 
     private struct ExistingColumn {
