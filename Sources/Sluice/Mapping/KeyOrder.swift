@@ -71,9 +71,6 @@ struct KeyOrder: ~Copyable {
         unmapped[node, default: []].insert(String(decoding: key, as: UTF8.self))
     }
 
-    /// Whether the key at `index` (of `EventPlan.keys`) was found in some record.
-    func wasSeen(_ index: Int) -> Bool { seen[index] != 0 }
-
     /// The keys found, indexed like `EventPlan.keys`.
     var seenKeys: [Bool] { seen.map { $0 != 0 } }
 }

@@ -29,8 +29,6 @@ struct Oracle {
         var nestedRejections = 0
         /// How many records updated a row that an earlier record of this import had written.
         var repeatedIdentities = 0
-        /// How many of those gave a list to a `merge: replace` to-many.
-        var repeatedReplaceLists = 0
         /// Why the import fails, if it does.
         var failure: String?
     }
@@ -41,7 +39,6 @@ struct Oracle {
     /// The rows this import has written so far, per entity.
     private var touched: [Set<Int>]
     private var repeatedIdentities = 0
-    private var repeatedReplaceLists = 0
 
     init(model: PropertyModel) {
         self.model = model
@@ -79,10 +76,8 @@ struct Oracle {
             }
         }
         outcome.repeatedIdentities = repeatedIdentities
-        outcome.repeatedReplaceLists = repeatedReplaceLists
         touched = Array(repeating: [], count: model.entities.count)
         repeatedIdentities = 0
-        repeatedReplaceLists = 0
         if let failure = resolvePendingLinks() {
             self = before
             outcome.failure = failure
@@ -182,11 +177,6 @@ struct Oracle {
             index = existing
             if touched[record.entity].contains(index) {
                 repeatedIdentities += 1
-                if record.relationships.contains(where: { relationship, value in
-                    if case .many = value { relationship.replace } else { false }
-                }) {
-                    repeatedReplaceLists += 1
-                }
             }
             for attribute in entity.attributes {
                 if let value = record.values[attribute.name] {
