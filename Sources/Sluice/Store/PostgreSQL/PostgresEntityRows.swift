@@ -130,21 +130,14 @@ final class PostgresEntityRows: EntityRowStore {
     /// `error` as the refusal of a row: the record of row `row` (of the statement's rows,
     /// `place` naming each), or, when the server named none, the statement's first record as
     /// the batch from there on (only for data it refused: a schema or permission refusal is no
-    /// record's). The input's name is the import's to give (`SluiceError.input`).
+    /// record's).
     private func refused(_ error: SluiceError, row: Int?, place: (Int) -> Place?) -> SluiceError {
-        let found: Place?
-        let batch: Bool
         if let row, let record = place(row) {
-            (found, batch) = (record, false)
+            return error.refusal(of: entity, at: record)
         } else if error.kind == .data, let first = place(0) {
-            (found, batch) = (first, true)
-        } else {
-            return error
+            return error.refusal(of: entity, at: first, fromHereOn: true)
         }
-        var named = SluiceError(error.kind, "\(entity): \(batch ? "a record of the batch from here on: " : "")\(error.message)",
-                                at: found!.position)
-        named.input = found!.input
-        return named
+        return error
     }
 
     /// The rows in binary form (`binary`); false when a cell does not fit its column's.

@@ -24,6 +24,8 @@ final class RowInserter {
     var firstNewPK: Int64? { numbering.first }
     /// Rows numbered and waiting for `insertMany` (fewer than `rowsPerInsert`).
     @exclusivity(unchecked) private var queued: [(row: Int, pk: Int64)] = []
+    /// The row of `rows` whose insert failed last: how the refusal of a value names its record.
+    private(set) var refusedRow: Int?
 
     /// Prepares the insert of rows of `columns` (and the pk) into `table`.
     init(table: String, columns: [String], defaults: [ColumnValue?], connection: Connection) throws(SluiceError) {
@@ -55,20 +57,12 @@ final class RowInserter {
             guard let pk = try numbering.take(table: table, connection: connection) else {
                 // The rows numbered before go in first: SQLite's random pick must see their pks taken.
                 try insertQueued(rows)
-                try bind(row, of: rows, pk: nil, to: insertOne, from: 1)
-                try insertOne.runKeepingBindings()
+                try insertAlone(row, of: rows, pk: nil)
                 return connection.lastInsertRowID
             }
             queued.append((row, pk))
             if rowsPerInsert > 1, queued.count == rowsPerInsert {
-                let insertMany = try manyRowsInsert()
-                for (offset, waiting) in queued.enumerated() {
-                    try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertMany,
-                             from: Int32(offset * (rows.width + 1) + 1))
-                }
-                try insertMany.runKeepingBindings()
-                assert(connection.lastInsertRowID == queued[queued.count - 1].pk, "SQLite numbered rows otherwise")
-                queued.removeAll(keepingCapacity: true)
+                try insertQueuedTogether(rows)
             }
             return pk
         } catch {
@@ -85,13 +79,43 @@ final class RowInserter {
         }
     }
 
+    /// The queued rows in one multi-row `INSERT`. When the database refuses a value, SQLite
+    /// undoes the whole statement; the rows then go in one at a time, so that the refusal
+    /// names its row (`refusedRow`).
+    private func insertQueuedTogether(_ rows: CellRows) throws(SQLiteError) {
+        let insertMany = try manyRowsInsert()
+        for (offset, waiting) in queued.enumerated() {
+            try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertMany,
+                     from: Int32(offset * (rows.width + 1) + 1))
+        }
+        do {
+            try insertMany.runKeepingBindings()
+        } catch {
+            guard error.isRefusedValue else { throw error }
+            try insertQueued(rows)
+            return
+        }
+        assert(connection.lastInsertRowID == queued[queued.count - 1].pk, "SQLite numbered rows otherwise")
+        queued.removeAll(keepingCapacity: true)
+    }
+
     private func insertQueued(_ rows: CellRows) throws(SQLiteError) {
         for waiting in queued {
-            try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertOne, from: 1)
-            try insertOne.runKeepingBindings()
+            try insertAlone(waiting.row, of: rows, pk: boundPK(waiting.pk))
             assert(connection.lastInsertRowID == waiting.pk, "SQLite numbered a row otherwise")
         }
         queued.removeAll(keepingCapacity: true)
+    }
+
+    /// Inserts one row; a refusal is that row's (`refusedRow`).
+    private func insertAlone(_ row: Int, of rows: CellRows, pk: Int64?) throws(SQLiteError) {
+        do {
+            try bind(row, of: rows, pk: pk, to: insertOne, from: 1)
+            try insertOne.runKeepingBindings()
+        } catch {
+            refusedRow = row
+            throw error
+        }
     }
 
     /// What a numbered row binds for its pk: NULL where SQLite picks the same pk itself

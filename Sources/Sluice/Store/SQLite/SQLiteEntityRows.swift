@@ -1,14 +1,18 @@
 /// The rows of one entity's table in SQLite, a batch at a time: `IdentityLookup` finds,
 /// `RowInserter` numbers and inserts, `RowUpdater` writes changed columns. The engine calls
-/// in once per batch; the loops over rows run here, statically dispatched.
+/// in once per batch; the loops over rows run here, statically dispatched. A value the
+/// database refuses names its record (`SluiceError.refusal(of:at:)`).
 final class SQLiteEntityRows: EntityRowStore {
+    /// The entity whose rows these are, for messages.
+    private let entity: String
     private let lookup: IdentityLookup
     private let inserter: RowInserter
     private let updater: RowUpdater
 
-    init(table: String, columns: [String], defaults: [ColumnValue?], identity: [Int], connection: Connection)
-        throws(SluiceError)
+    init(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int],
+         connection: Connection) throws(SluiceError)
     {
+        self.entity = entity
         inserter = try RowInserter(table: table, columns: columns, defaults: defaults, connection: connection)
         updater = RowUpdater(table: table, columns: columns, connection: connection)
         lookup = IdentityLookup(table: table, columns: columns, identity: identity, connection: connection)
@@ -29,15 +33,29 @@ final class SQLiteEntityRows: EntityRowStore {
     }
 
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
-        for record in records {
-            pks[record] = try inserter.insert(record, of: rows)
+        do {
+            for record in records {
+                pks[record] = try inserter.insert(record, of: rows)
+            }
+            try inserter.flush(rows)
+        } catch {
+            throw refused(error, row: inserter.refusedRow, of: rows)
         }
-        try inserter.flush(rows)
     }
 
     func update(_ changes: [RowChange], of rows: CellRows) throws(SluiceError) {
         for change in changes {
-            try updater.update(change.row, of: rows, changed: change.columns, pk: change.pk)
+            do {
+                try updater.update(change.row, of: rows, changed: change.columns, pk: change.pk)
+            } catch {
+                throw refused(error, row: change.row, of: rows)
+            }
         }
+    }
+
+    /// `error`, when it is the database's refusal of a value, as the refusal of `row`'s record.
+    private func refused(_ error: SluiceError, row: Int?, of rows: CellRows) -> SluiceError {
+        guard error.kind == .data, let row, let place = rows.place(of: row) else { return error }
+        return error.refusal(of: entity, at: place)
     }
 }

@@ -95,6 +95,15 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// The database refused a value (CONSTRAINT, TOOBIG, MISMATCH): the data's fault, one
+    /// row's, not the database's.
+    var isRefusedValue: Bool {
+        switch code.primary {
+        case SQLiteError.constraint, SQLiteError.tooBig, SQLiteError.mismatch: true
+        default: false
+        }
+    }
+
     /// The error a user sees, naming the database as they spelled it.
     ///
     /// * CANTOPEN, READONLY, PERM, BUSY, LOCKED, NOTADB, CORRUPT and anything unexpected:

@@ -34,10 +34,10 @@ final class SQLiteStore: ImportStore {
         return migration.deferredIndexes
     }
 
-    func entityRows(entity _: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
+    func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
         throws(SluiceError) -> any EntityRowStore
     {
-        try SQLiteEntityRows(table: table, columns: columns, defaults: defaults, identity: identity,
+        try SQLiteEntityRows(entity: entity, table: table, columns: columns, defaults: defaults, identity: identity,
                              connection: database.connection)
     }
 
