@@ -10,8 +10,8 @@
 /// commit writes pages and syncs, which are the longest waits of all.
 ///
 /// Every call of the callback is made holding `lock`, so that calls never overlap and a host's
-/// drawing needs no lock of its own. `finish()` calls `stop()`, which joins the thread, on
-/// every way out.
+/// drawing needs no lock of its own. `finish()` calls `stop()`, which joins the thread
+/// (`PeriodicThread`), on every way out.
 final class FinishingProgress: @unchecked Sendable {
     /// Four times a second when nothing else reports: "at least once a second" with room for a
     /// busy machine's scheduling delays.
@@ -23,8 +23,8 @@ final class FinishingProgress: @unchecked Sendable {
     private let lock = Monitor()
     private var latest: ImportProgress
     private var reportedAt: Double
-    private var stopping = false
-    private var thread: JoinableThread?
+    /// Set once, stopped by the owner's thread.
+    private var thread: PeriodicThread?
 
     /// Reports `first` (stage `.finishing`) at once and starts the helper thread.
     init(first: ImportProgress, clock: MonotonicClock, report: @escaping @Sendable (ImportProgress) -> Void) {
@@ -36,7 +36,7 @@ final class FinishingProgress: @unchecked Sendable {
         report(first)
         lock.unlock()
         // The thread holds the reporter until `stop()`, which its owner must call.
-        thread = JoinableThread { self.repeatLatest() }
+        thread = PeriodicThread(after: Self.interval) { self.repeatIfDue() }
     }
 
     /// Reports `stage` now (a new stage, or new counts of the current one).
@@ -47,14 +47,9 @@ final class FinishingProgress: @unchecked Sendable {
         reportNow()
     }
 
-    /// Stops the helper thread; nothing is reported afterwards. Harmless when stopped.
+    /// Stops the helper thread; it reports nothing afterwards. Harmless when stopped.
     func stop() {
-        lock.lock()
-        stopping = true
-        lock.broadcast()
-        let joining = thread.take()
-        lock.unlock()
-        if let joining { joining.join() }
+        thread?.stop()
     }
 
     private func reportNow() {
@@ -63,16 +58,14 @@ final class FinishingProgress: @unchecked Sendable {
         report(latest)
     }
 
-    private func repeatLatest() {
+    /// The latest progress again when nothing was reported for `interval`; the seconds until
+    /// that is next due.
+    private func repeatIfDue() -> Double? {
         lock.lock()
         defer { lock.unlock() }
-        while !stopping {
-            let due = reportedAt + Self.interval - clock.elapsedSeconds
-            if due > 0 {
-                lock.wait(seconds: due)
-            } else {
-                reportNow()
-            }
-        }
+        let due = reportedAt + Self.interval - clock.elapsedSeconds
+        guard due <= 0 else { return due }
+        reportNow()
+        return Self.interval
     }
 }

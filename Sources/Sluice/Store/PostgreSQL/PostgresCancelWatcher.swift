@@ -2,7 +2,7 @@
 /// (`docs/postgresql.md`, transactions): Ctrl-C or SIGTERM during one long statement (a big
 /// `UPDATE … FROM`, an index built after the load) would otherwise wait for its end.
 ///
-/// A thread of its own looks at `shouldStop` every `interval` and, once it is true, asks the
+/// A thread of its own (`PeriodicThread`) looks at `shouldStop` every `interval` and, once it is true, asks the
 /// server to cancel whatever the connection runs (`PQcancel`, which opens a connection of its
 /// own and is safe to call from any thread), again every `interval` until `stop()`: a request
 /// that arrives between two statements cancels nothing, and the import may start another. The
@@ -11,48 +11,35 @@
 ///
 /// The owner (`PostgresStore`) stops the watcher before it commits or closes the connection,
 /// so a request never reaches a COMMIT, nor a connection that is gone.
-final class PostgresCancelWatcher: @unchecked Sendable {
+final class PostgresCancelWatcher {
     static let interval = 0.05
 
     private let pq: LibPQ
     /// `PGcancel*`: the connection's address and secret key, freed in `stop()`.
     private let cancel: OpaquePointer
-    private let shouldStop: () -> Bool
-    // Below: read and written only while holding `lock`.
-    private let lock = Monitor()
-    private var stopping = false
-    private var thread: JoinableThread?
+    private var thread: PeriodicThread?
 
     /// Starts watching; nil when libpq cannot make a cancel request for the connection.
     init?(pq: LibPQ, connection: OpaquePointer, shouldStop: @escaping () -> Bool) {
         guard let cancel = pq.getCancel(connection) else { return nil }
         self.pq = pq
         self.cancel = cancel
-        self.shouldStop = shouldStop
-        thread = JoinableThread { self.watch() }
+        thread = PeriodicThread(after: Self.interval) {
+            if shouldStop() {
+                var reason = [CChar](repeating: 0, count: 256)
+                // A failed request (the server gone) changes nothing: the statement fails anyway.
+                _ = pq.cancel(cancel, &reason, Int32(reason.count))
+            }
+            return Self.interval
+        }
     }
 
     /// Stops and joins the thread; no request is sent afterwards. Harmless when stopped.
+    /// Called by the owner's thread only.
     func stop() {
-        lock.lock()
-        let wasStopping = stopping
-        stopping = true
-        lock.broadcast()
-        let joining = thread.take()
-        lock.unlock()
-        joining?.join()
-        if !wasStopping { pq.freeCancel(cancel) }
-    }
-
-    private func watch() {
-        lock.lock()
-        defer { lock.unlock() }
-        while !stopping {
-            lock.wait(seconds: Self.interval)
-            guard !stopping, shouldStop() else { continue }
-            var reason = [CChar](repeating: 0, count: 256)
-            // A failed request (the server gone) changes nothing: the statement fails anyway.
-            _ = pq.cancel(cancel, &reason, Int32(reason.count))
-        }
+        guard let thread else { return }
+        thread.stop()
+        self.thread = nil
+        pq.freeCancel(cancel)
     }
 }

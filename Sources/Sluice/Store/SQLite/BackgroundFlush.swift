@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Writes a new database's file to disk while the import is still writing it, so that the
 /// fsync which makes it durable at the end finds little left to do.
 ///
@@ -13,17 +15,18 @@
 /// waits for it. A failure is kept and returned by `stop()`: after a failed fsync the kernel
 /// may report the error to no later one, so the commit must not trust the final fsync alone.
 final class BackgroundFlush {
-    private let shared: Shared
-    private var thread: JoinableThread?
+    private let flushing: Flushing
+    private let thread: PeriodicThread
 
     /// Starts flushing the file at `path` every `interval` seconds; nil when it cannot be
     /// opened (the final fsync still makes it durable, only later).
     init?(path: String, interval: Double = 0.25) {
         let descriptor = SystemCalls.openForReading(path)
         guard descriptor >= 0 else { return nil }
-        let shared = Shared(descriptor: descriptor, interval: interval)
-        self.shared = shared
-        thread = JoinableThread { shared.run() }
+        let flushing = Flushing(descriptor: descriptor)
+        self.flushing = flushing
+        // A failed fsync ends the flushing: the commit reports it.
+        thread = PeriodicThread(after: interval) { flushing.flush() ? interval : nil }
     }
 
     deinit {
@@ -34,52 +37,36 @@ final class BackgroundFlush {
     /// fsync that failed, if one did. Harmless when already stopped.
     @discardableResult
     func stop() -> Int32? {
-        shared.lock.lock()
-        shared.stopping = true
-        shared.lock.broadcast()
-        shared.lock.unlock()
-        thread.take()?.join()
-        return shared.failure
+        thread.stop()
+        return flushing.state.withLock { $0.failure }
     }
 
     /// The fsyncs done so far.
     var flushes: Int {
-        shared.lock.lock()
-        defer { shared.lock.unlock() }
-        return shared.flushes
+        flushing.state.withLock { $0.flushes }
     }
 
-    /// The thread's state: the variables are read and written under `lock`.
-    private final class Shared: @unchecked Sendable {
-        let lock = Monitor()
+    /// The file and what its flushes came to, shared by the thread and the owner.
+    private final class Flushing: Sendable {
         let descriptor: Int32
-        let interval: Double
-        var stopping = false
-        var flushes = 0
-        var failure: Int32?
+        let state = Mutex<(flushes: Int, failure: Int32?)>((0, nil))
 
-        init(descriptor: Int32, interval: Double) {
+        init(descriptor: Int32) {
             self.descriptor = descriptor
-            self.interval = interval
         }
 
         deinit {
             SystemCalls.close(descriptor)
         }
 
-        func run() {
-            lock.lock()
-            // A failed fsync ends the flushing: the commit reports it.
-            while !stopping && failure == nil {
-                lock.wait(seconds: interval)
-                guard !stopping else { break }
-                lock.unlock()
-                let error = SystemCalls.fsync(descriptor: descriptor)
-                lock.lock()
-                failure = error
-                flushes += 1
+        /// One fsync; false when it failed.
+        func flush() -> Bool {
+            let error = SystemCalls.fsync(descriptor: descriptor)
+            return state.withLock {
+                $0.flushes += 1
+                $0.failure = error
+                return error == nil
             }
-            lock.unlock()
         }
     }
 }
