@@ -65,7 +65,7 @@ struct ValueConverter: Sendable {
         }
         if let bits {
             guard type == .integer else { throw ConversionError("bits applies only to integer attributes, not \(type.rawValue)") }
-            guard ValueConverter.integerWidths.contains(bits) else {
+            guard Model.Attribute.integerWidths.contains(bits) else {
                 throw ConversionError("bits must be 16, 32 or 64, not \(bits)")
             }
         }
@@ -74,8 +74,6 @@ struct ValueConverter: Sendable {
         self.canonical = canonical && (type == .decimal || type == .json)
         self.dateInput = try DateInput(dateFormat: dateFormat)
     }
-
-    static let integerWidths = [16, 32, 64]
 
     func convert(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
         if case .null = scalar { return .null }

@@ -338,7 +338,7 @@ struct ModelDecoder {
                 }
             }
             if let field = fields["bits"] {
-                if case .number(let text) = field.value, let bits = Int(text), ValueConverter.integerWidths.contains(bits) {
+                if case .number(let text) = field.value, let bits = Int(text), Model.Attribute.integerWidths.contains(bits) {
                     attribute.bits = bits
                     if let type, type != .integer {
                         report("only integer attributes take bits", at: field.location)

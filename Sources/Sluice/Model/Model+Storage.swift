@@ -20,6 +20,13 @@ extension Model {
         return "\(entity.table)_\(relationship.name)"
     }
 
+    /// The column of the target's table that keeps the order of an ordered to-many stored by
+    /// its inverse, the to-one column `column` (`docs/database-layout.md`, ordered
+    /// relationships): `owner_pk` → `owner_position`.
+    public static func positionColumn(ofToOne column: String) -> String {
+        (column.hasSuffix("_pk") ? String(column.dropLast(3)) : column) + "_position"
+    }
+
     /// The table Sluice keeps its import log in (`docs/database-layout.md`); no entity may use it.
     public static let importsTable = "sluice_imports"
 

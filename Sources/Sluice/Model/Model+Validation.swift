@@ -186,10 +186,10 @@ struct ModelValidator {
     }
 
     /// An ordered to-many stored by its inverse keeps its order in a column of the target's
-    /// table (`DatabaseLayout.positionColumn`), which no attribute or to-one may use.
+    /// table (`Model.positionColumn`), which no attribute or to-one may use.
     private func validatePositionColumn(of inverse: Model.Relationship, target: EntityDraft, in model: Model,
                                         at location: ModelLocation, into problems: inout ModelProblemCollector) {
-        let column = DatabaseLayout.positionColumn(ofToOne: inverse.column)
+        let column = Model.positionColumn(ofToOne: inverse.column)
         let taken = model.inheritedAttributes(of: target.name).map { ("attribute \($0.name)", $0.column) }
             + model.inheritedRelationships(of: target.name).filter { !$0.toMany }.map { ("relationship \($0.name)", $0.column) }
         if let owner = taken.first(where: { Self.fold($0.1) == Self.fold(column) }) {

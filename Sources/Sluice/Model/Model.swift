@@ -100,6 +100,9 @@ extension Model {
     }
 
     public struct Attribute: Sendable, Equatable {
+        /// The widths an integer attribute's `bits` may give.
+        public static let integerWidths = [16, 32, 64]
+
         public var name: String
         public var type: AttributeType
         /// Key paths tried in order; the first one present in a record wins, even when null.

@@ -101,7 +101,7 @@ public struct DatabaseLayout: Sendable {
 
     /// The position column of a to-many stored in the to-one column `column`.
     static func positionColumn(ofToOne column: String) -> String {
-        (column.hasSuffix("_pk") ? String(column.dropLast(3)) : column) + "_position"
+        Model.positionColumn(ofToOne: column)
     }
 
     private static func linkTable(of relationship: Model.Relationship, in entity: Model.Entity, model: Model) -> String {
