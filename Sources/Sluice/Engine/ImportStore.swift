@@ -209,6 +209,10 @@ protocol PendingLinkStore: AnyObject {
     func hasWaitingToOnes(of entity: Int) -> Bool
     /// How many links of `plan` wait.
     func waiting(_ plan: LinkPlan) -> Int
+    /// Drops the waiting links of `plan`, a to-many, from the rows `sources`: a later record of
+    /// the same row decided the list (`merge: replace`, or `null`), so the ids of an earlier
+    /// record's list that still wait are no longer its links.
+    func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError)
     /// The relationships with links waiting, in the order and groups the second pass links
     /// them (`plans` in model order).
     func passes(_ plans: [LinkPlan]) -> [[LinkPlan]]

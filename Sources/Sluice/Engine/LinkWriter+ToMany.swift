@@ -22,6 +22,7 @@ extension LinkWriter {
     /// returns the links made or unmade.
     func writeToMany(_ plan: LinkPlan, of writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) -> Int {
         let ordered = plan.positionColumn != nil
+        try forgetDecided(plan, of: writer)
         let bases = ordered && plan.merge == .add ? try largestPlaces(plan, writer: writer) : [:]
         var unlinking: [Int64] = []
         var placed: [PlacedLink] = []
@@ -69,6 +70,21 @@ extension LinkWriter {
             made += try sql.link(plan, distinctPairs(plan))
         }
         return made
+    }
+
+    /// A list that replaces the links (`merge: replace`, or `null`) replaces those that still
+    /// wait from an earlier record of the same row, in an earlier batch, too: the later record
+    /// decides, as it does in one batch (`EntityBatch.merge`) and for to-ones. Only a row that
+    /// was there before this batch can have any.
+    private func forgetDecided(_ plan: LinkPlan, of writer: EntityWriter) throws(SluiceError) {
+        guard pending.waiting(plan) > 0 else { return }
+        var sources: [Int64] = []
+        for record in 0..<writer.count where writer.isRepresentative(record) && !writer.wasInserted(record) {
+            guard let link = writer.link(record, plan.relationship) else { continue }
+            if case .many = link, plan.merge != .replace { continue }
+            sources.append(writer.pk(of: record))
+        }
+        try pending.forget(plan, sources: sources)
     }
 
     /// `merge: add`: the largest place of each source that was in the database before the

@@ -34,6 +34,8 @@ final class PendingLinks {
     @exclusivity(unchecked) private var buffered: [[ColumnValue]] = []
     /// Per source entity: its to-ones' waiting rows, once one has waited.
     @exclusivity(unchecked) var toOneRows: [ToOneRows?] = []
+    /// Plans whose table has an index on its sources (`forget`).
+    private var indexedForForgetting = Set<Int>()
     private static let columns = 5
     private static let rowsPerInsert = 128
     private static let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
@@ -84,6 +86,19 @@ final class PendingLinks {
     }
 
     private static func columns(_ ordered: Bool) -> Int { ordered ? columns + 1 : columns }
+
+    func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
+        guard waiting(plan.id) > 0, !sources.isEmpty else { return }
+        try insertBuffered(plan.id, ordered: plan.ordered)
+        // Indexed when first needed: a row's second record in a later batch is rare, and the
+        // index would slow every waiting link's insert.
+        if indexedForForgetting.insert(plan.id).inserted {
+            try sql.execute("CREATE INDEX IF NOT EXISTS \"sluice_pending_\(plan.id)_source\" ON \(Self.table(plan.id)) (\"source_pk\")")
+        }
+        let list = "[" + sources.map(String.init).joined(separator: ",") + "]"
+        counts[plan.id] -= try sql.run("DELETE FROM \(Self.table(plan.id)) WHERE \"source_pk\" IN (SELECT \"value\" FROM json_each(?))",
+                                       [.text(list)])
+    }
 
     /// Inserts a plan's buffered rows: full groups with one statement, the rest one by one.
     private func insertBuffered(_ plan: Int, ordered: Bool) throws(SluiceError) {

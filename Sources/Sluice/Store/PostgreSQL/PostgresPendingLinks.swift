@@ -21,6 +21,8 @@ final class PostgresPendingLinks: PendingLinkStore {
     @exclusivity(unchecked) private var repeats: [Bool] = []
     /// Entities whose to-ones wait (`hasWaitingToOnes`).
     @exclusivity(unchecked) private var entitiesWaiting = Set<Int>()
+    /// Plans whose table has an index on its sources (`forget`).
+    private var indexedForForgetting = Set<Int>()
     private static let bufferBytes = 1 << 20
 
     init(connection: PostgresConnection, keyType: @escaping (LinkPlan) -> String) {
@@ -90,6 +92,19 @@ final class PostgresPendingLinks: PendingLinkStore {
     }
 
     func waiting(_ plan: LinkPlan) -> Int { plan.id < links.count ? links[plan.id] : 0 }
+
+    func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
+        guard waiting(plan) > 0, !sources.isEmpty else { return }
+        try send(plan.id)
+        // Indexed when first needed, as on SQLite.
+        if indexedForForgetting.insert(plan.id).inserted {
+            _ = try connection.execute("CREATE INDEX ON \(Self.table(plan.id)) (\"source_pk\")")
+        }
+        let list = "{" + sources.map(String.init).joined(separator: ",") + "}"
+        let deleted = try connection.execute(
+            "DELETE FROM \(Self.table(plan.id)) WHERE \"source_pk\" = ANY('\(list)'::bigint[]) AND \"key\" IS NOT NULL")
+        links[plan.id] -= deleted.changes
+    }
 
     /// The waiting to-ones of one entity make one pass, as on SQLite.
     func passes(_ plans: [LinkPlan]) -> [[LinkPlan]] {
