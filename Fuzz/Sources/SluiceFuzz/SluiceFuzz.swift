@@ -33,12 +33,16 @@ public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePo
     return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) }
 }
 
+/// `SLUICE_FUZZ_MODEL_SPACE=1` gives every input to the long mode, whatever its bit 7, so that a
+/// run's whole time goes to the space of models (read once; libFuzzer's flags cannot carry it).
+let onlyModelSpace = getenv("SLUICE_FUZZ_MODEL_SPACE").map { String(cString: $0) == "1" } ?? false
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
     let config = data[0]
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    if config & 0x80 != 0 { return fuzzModelSpace(input) }
+    if config & 0x80 != 0 || onlyModelSpace { return fuzzModelSpace(input) }
     let chunkSize = Int(config & 7) + 1
     let mode = Int(config >> 3) & 3
     let small = config & 0x20 != 0
