@@ -16,4 +16,14 @@ static inline int sluice_sqlite_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+// Sets whether the connection is defensive (SQLITE_DBCONFIG_DEFENSIVE, which refuses
+// PRAGMA writable_schema); returns what it was. sqlite3_db_config is variadic, which Swift
+// cannot call.
+static inline int sluice_sqlite_set_defensive(sqlite3 *db, int on) {
+    int was = 0;
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, -1, &was);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, (int *)0);
+    return was;
+}
+
 #endif

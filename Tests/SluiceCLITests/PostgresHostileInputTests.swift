@@ -141,7 +141,8 @@ import Testing
         #expect(columns.allSatisfy { !$0.isEmpty && $0.utf8.count <= 63 }, "\(columns)")
         #expect(columns.first == "pk" && columns.last == "ok")
         #expect(columns.contains { $0.hasPrefix("xmin~") } && columns.contains { $0.hasPrefix("XMAX~") })
-        let second = try db.sluiceImport(stdin: Array((record + "\n" + record.replacing("xmin", with: "XMIN")).utf8))
+        let reordered = "{" + keys.enumerated().reversed().map { #""\#($1)": \#($0)"# }.joined(separator: ", ") + "}"
+        let second = try db.sluiceImport(stdin: Array((record + "\n" + reordered).utf8))
         #expect(second.status == 0, "\(second)")
         let again = try db.rows("""
             SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'records'

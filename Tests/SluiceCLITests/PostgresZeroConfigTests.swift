@@ -32,16 +32,18 @@ struct PostgresZeroConfigTests {
         let result = try importing(input, into: database)
         #expect(result.status == 0, "\(result)")
         #expect(result.entityLines.last == "records: inserted 4, updated 0, unchanged 0, rejected 0")
-        #expect(try columns(server, database) == ["pk bigint", "id text", "name text", "tags text", "ok text", "pk_1 text",
-                                                 "where text", "note text"])
-        // In input order; `Name` shares `name` (keys match ignoring ASCII case, as on SQLite).
-        #expect(try server.rows(database, #"SELECT pk, id, name, tags, ok, pk_1, "where", note FROM records ORDER BY pk"#) == [
-            #"1|1|Ann|["a","b"]|1|||"#,
-            #"2|two|Bob|||7|{"lat":1.5}|"#,
-            "3|||||||",
-            "4|12345678901234567890||||||tab\there, back\\slash, line",
+        #expect(try columns(server, database) == ["pk bigint", "id text", "name text", "tags text", "ok text", "Name text",
+                                                 "pk_2 text", "where text", "note text"])
+        // In input order; `Name` is not `name` (quoted names keep their case); `pk` is the row's.
+        #expect(try server.rows(database, #"SELECT pk, id, name, tags, ok, "Name", pk_2, "where", note FROM records ORDER BY pk"#) == [
+            #"1|1|Ann|["a","b"]|1||||"#,
+            #"2|two||||Bob|7|{"lat":1.5}|"#,
+            "3||||||||",
+            "4|12345678901234567890|||||||tab\there, back\\slash, line",
             "end",
         ])
+        #expect(result.noteLines.first == #"sluice: note: table "records": keys whose columns would clash have columns of their own "#
+            + #"("pk" is the row's own key), the same in later imports: "pk" → "pk_2""#, "\(result)")
         #expect(try server.rows(database, "SELECT records, inserted, sources FROM sluice_imports") == ["4|4|<stdin>"])
     }
 
@@ -51,9 +53,44 @@ struct PostgresZeroConfigTests {
         #expect(try importing(#"[{"a": 1}, {"b": 2}]"#, into: database, ["--table", "Things"]).status == 0)
         let second = try importing(#"[{"A": 3, "c": 4}]"#, into: database, ["--table", "Things"])
         #expect(second.status == 0, "\(second)")
-        #expect(try columns(server, database, table: "Things") == ["pk bigint", "a text", "b text", "c text"])
-        #expect(try server.rows(database, #"SELECT pk, a, b, c FROM "Things" ORDER BY pk"#) == ["1|1||", "2||2|", "3|3||4"])
+        #expect(try columns(server, database, table: "Things") == ["pk bigint", "a text", "b text", "A text", "c text"])
+        #expect(try server.rows(database, #"SELECT pk, a, b, "A", c FROM "Things" ORDER BY pk"#) == ["1|1|||", "2||2||", "3|||3|4"])
         #expect(try server.rows(database, "SELECT count(*) FROM sluice_imports") == ["2"])
+    }
+
+    /// On PostgreSQL only `pk` clashes (quoted names keep their case): it gets `pk_2`, recorded,
+    /// so that a later import puts it there again and a key `pk_2` gets a column of its own.
+    @Test func keysDifferingInCaseAreColumnsAsTheyAreAndPKIsRenamedStably() throws {
+        let server = try PostgresServer.started()
+        let database = try server.makeDatabase()
+        let first = try importing(#"[{"Name": "a", "name": "b", "NAME": "c", "pk": "p", "PK": "q"}]"#, into: database)
+        #expect(first.status == 0, "\(first)")
+        #expect(try columns(server, database) == ["pk bigint", "Name text", "name text", "NAME text", "pk_2 text", "PK text"])
+        let second = try importing(#"{"pk_2": "w", "pk": "x"}"#, into: database)
+        #expect(second.status == 0, "\(second)")
+        #expect(second.noteLines.first?.hasSuffix(#"the same in later imports: "pk_2" → "pk_2_2", "pk" → "pk_2""#) == true, "\(second)")
+        #expect(try columns(server, database) == ["pk bigint", "Name text", "name text", "NAME text", "pk_2 text", "PK text", "pk_2_2 text"])
+        #expect(try server.rows(database, #"SELECT pk, "Name", name, "NAME", pk_2, "PK", pk_2_2 FROM records ORDER BY pk"#)
+            == ["1|a|b|c|p|q|", "2||||x||w"])
+        #expect(try server.rows(database, #"SELECT "table", key, "column" FROM sluice_renamed_keys ORDER BY key"#)
+            == ["records|pk|pk_2", "records|pk_2|pk_2_2"])
+    }
+
+    /// Limits as on SQLite: a key longer than 1024 bytes and a nested value over
+    /// `--max-value-bytes` are record errors.
+    @Test func aLongKeyAndABigNestedValueAreRecordErrors() throws {
+        let server = try PostgresServer.started()
+        let database = try server.makeDatabase()
+        let key = String(repeating: "k", count: 1_025)
+        let nested = "[" + (1...400).map(String.init).joined(separator: ",") + "]"
+        let input = "{\"a\": 1}\n{\"\(key)\": 1}\n{\"a\": \(nested)}\n{\"a\": 2}\n"
+        let skipped = try importing(input, into: database, ["--on-error", "skip", "--max-value-bytes", "1100"])
+        #expect(skipped.status == 0, "\(skipped)")
+        #expect(skipped.entityLines.last == "records: inserted 2, updated 0, unchanged 0, rejected 2", "\(skipped)")
+        #expect(try server.rows(database, "SELECT a FROM records ORDER BY pk") == ["1", "2"])
+        let aborted = try importing(input, into: try server.makeDatabase(), ["--max-value-bytes", "1100"])
+        #expect(aborted.status == 65)
+        #expect(aborted.stderrLines.last?.hasPrefix("sluice: error: <stdin>:2:1: a key is 1025 bytes long") == true, "\(aborted)")
     }
 
     /// More rows than one `COPY` takes, keys coming and going between them: every row, in order.

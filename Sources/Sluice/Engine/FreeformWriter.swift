@@ -4,20 +4,23 @@
 /// Append-only: there is no identity, so nothing is looked up and every record is a new row.
 /// That is why it does not batch like `BatchWriter`: a batch exists for the one `IN` query
 /// per entity, and here it would only delay the same inserts and copy every value once more.
-/// Each record is inserted as it arrives, inside the import's one transaction.
+/// Each record is inserted as it arrives (unless new columns wait, below), inside the import's
+/// one transaction.
 ///
-/// Columns: an existing table's columns are read first; a key that matches none of them
-/// (ASCII case-insensitively, as SQLite matches names) adds a column with no declared type,
-/// so a second import appends and adds only what is new. A key named `pk` (any case) would
-/// collide with the table's primary key; it is stored in the column `pk_1`. A key holding
-/// U+0000 (`"a\u0000b"`) names its column with U+FFFD in its place: SQL text ends at a NUL.
-/// A key the store cannot take as a name (PostgreSQL: over 63 bytes, empty, `xmin`…) names
-/// the column the store maps it to (`FreeformTableStore.columnName(forKey:)`), the same on
-/// every import.
+/// Columns: an existing table's columns are read first; every distinct key has a column of
+/// its own, so a second import appends and adds only what is new (`FreeformColumns` says which
+/// column a key goes to, and renames keys whose names the store would confuse with another's:
+/// `name` beside `Name` on SQLite, `pk`). New columns wait: a record that brings a new key is
+/// held back, with the records after it, until `maxHeldRecords` records or `maxHeldBytes` of
+/// values wait (or the input ends); then every waiting column is added in one schema change
+/// (`FreeformTableStore.addColumns`) and the held records are inserted in order (one the store
+/// then refuses as its own is rejected with its place, its `--rejects` text gone). One
+/// `ALTER TABLE … ADD COLUMN` per key parses the whole schema again each time: k keys cost
+/// O(k²), minutes for 2,000 long keys.
 ///
 /// A table holds at most `columnLimit` columns (SQLite: 2000, PostgreSQL: 1600). A key past that gets no
-/// column: a record with a non-null value for it is a record error (`tooManyColumns`, placed
-/// and rejected by `FreeformStream`), and records without one still import.
+/// column: a record with a non-null value for it is a record error (`FreeformAssembler.tooManyColumns`,
+/// placed and rejected by `FreeformStream`), and records without one still import.
 ///
 /// Each record is inserted with the columns it has (`FreeformTable.insert`), so a column it
 /// lacks gets the column's default. The store may keep rows back and write them together
@@ -30,9 +33,17 @@ final class FreeformWriter: FreeformSink {
     private let onError: ImportOptions.ErrorPolicy
     private let rejects: RejectsFile?
 
-    /// Where the rows go, and its columns by their ASCII-lowercased names.
+    /// Where the rows go, and which column each key goes to.
     private let freeformTable: any FreeformTableStore
-    private var tableColumnNumbers: [String: Int]
+    private var columns: FreeformColumns
+    /// Columns planned by `columns` and not yet added to the table.
+    private var waitingColumns: [String] = []
+    /// Records held back until the waiting columns are added: each one's values by table
+    /// column, and its input and place.
+    private var held: [(values: [(column: Int, value: ColumnValue)], source: String, position: InputPosition)] = []
+    private var heldBytes = 0
+    static let maxHeldRecords = 1_000
+    static let maxHeldBytes = 4 << 20
     /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far;
     /// -1 for a key that found the table full.
     @exclusivity(unchecked) private var tableColumnOf: [Int] = []
@@ -70,39 +81,99 @@ final class FreeformWriter: FreeformSink {
         self.rejects = rejects
         counts = ImportReport.EntityCounts(entity: table.name)
         freeformTable = table
-        let columns = freeformTable.columns
-        tableColumnNumbers = [:]
-        for (number, name) in columns.enumerated() where tableColumnNumbers[SchemaMigration.foldCase(name)] == nil {
-            tableColumnNumbers[SchemaMigration.foldCase(name)] = number
-        }
-        row = Array(repeating: nil, count: columns.count)
-        setBy = Array(repeating: -1, count: columns.count)
+        columns = FreeformColumns(columns: table.columns, renamed: table.renamedKeys, foldsCase: table.foldsCase,
+                                  legalName: table.columnName(forKey:))
+        row = Array(repeating: nil, count: table.columns.count)
+        setBy = Array(repeating: -1, count: table.columns.count)
+    }
+
+    /// The most columns a record may name: every key has its own column, and `"pk"` is one.
+    var maxKeysPerTable: Int { freeformTable.columnLimit - 1 }
+    var columnLimitOwner: String { freeformTable.columnLimitOwner }
+
+    /// What the import should tell: the keys that went to a column of another name.
+    var notes: [String] {
+        guard !columns.renamesUsed.isEmpty else { return [] }
+        let reason = (freeformTable.foldsCase ? "SQLite's column names ignore case, " : "") + "\"pk\" is the row's own key"
+        return ["table \(quoteIdentifier(freeformTable.name)): keys whose columns would clash have columns of their own "
+            + "(\(reason)), the same in later imports: \(FreeformColumns.describe(columns.renamesUsed))"]
     }
 
     func accept(_ record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
         while tableColumnOf.count < columnNames.count {
-            tableColumnOf.append(try tableColumn(forKey: columnNames[tableColumnOf.count]) ?? -1)
+            tableColumnOf.append(tableColumn(forKey: columnNames[tableColumnOf.count]) ?? -1)
         }
         if hasKeysWithoutColumn { try checkColumns(of: record, columnNames: columnNames) }
+        if !waitingColumns.isEmpty || !held.isEmpty {
+            try hold(record)
+            return
+        }
         recordNumber += 1
         bound.removeAll(keepingCapacity: true)
         for (column, value) in record.values.enumerated() {
             guard let value else { continue }
             let target = tableColumnOf[column]
             if target < 0 { continue }  // a null for a key without a column (`checkColumns`)
-            row[target] = value  // two keys on one column (`pk` and `pk_1`): the later wins
-            if setBy[target] != recordNumber {
-                setBy[target] = recordNumber
-                bound.append(target)
-            }
+            set(target, value)
         }
         try freeformTable.insert(row, setting: bound, source: source, at: record.position)
         counts.inserted += 1
     }
 
-    /// Writes the rows the store kept back.
+    @inline(__always)
+    private func set(_ target: Int, _ value: ColumnValue) {
+        row[target] = value
+        if setBy[target] != recordNumber {
+            setBy[target] = recordNumber
+            bound.append(target)
+        }
+    }
+
+    /// Writes the records held back, then the rows the store kept back.
     func finish() throws(SluiceError) {
+        try insertHeld()
         try freeformTable.flush()
+    }
+
+    // MARK: Held records
+
+    private func hold(_ record: FreeformRecord) throws(SluiceError) {
+        var values: [(column: Int, value: ColumnValue)] = []
+        for (column, value) in record.values.enumerated() {
+            guard let value else { continue }
+            let target = tableColumnOf[column]
+            if target < 0 { continue }
+            values.append((target, value))
+            heldBytes += 16 + (value.textValue?.utf8.count ?? 8)
+        }
+        held.append((values, source, record.position))
+        if held.count >= Self.maxHeldRecords || heldBytes >= Self.maxHeldBytes { try insertHeld() }
+    }
+
+    /// Adds the waiting columns in one schema change, records the renamed keys, and inserts the
+    /// held records in order. A held record the store refuses as its own (a `.data` error
+    /// without a place) is rejected then, at its place.
+    private func insertHeld() throws(SluiceError) {
+        if !waitingColumns.isEmpty {
+            try freeformTable.addColumns(waitingColumns)
+            waitingColumns.removeAll()
+            let renames = columns.takeUnrecorded()
+            if !renames.isEmpty { try freeformTable.recordRenamedKeys(renames) }
+        }
+        let records = held
+        held.removeAll()
+        heldBytes = 0
+        for record in records {
+            recordNumber += 1
+            bound.removeAll(keepingCapacity: true)
+            for (target, value) in record.values { set(target, value) }
+            do {
+                try freeformTable.insert(row, setting: bound, source: record.source, at: record.position)
+                counts.inserted += 1
+            } catch where error.kind == .data && error.position == nil {
+                try reject(SluiceError(.data, error.message, in: record.source, at: record.position), record: nil)
+            }
+        }
     }
 
     /// Writes the record to `--rejects` (also the one that stops an `abort`), then stops or
@@ -115,21 +186,18 @@ final class FreeformWriter: FreeformSink {
 
     // MARK: Columns
 
-    /// The table column a key's values go to, added when the table has none of that name;
-    /// nil when the table already has `columnLimit` columns.
-    private func tableColumn(forKey key: String) throws(SluiceError) -> Int? {
-        var name = SchemaMigration.foldCase(key) == "pk" ? "pk_1" : key
-        if name.utf8.contains(0) { name = name.replacing("\u{0}", with: "\u{FFFD}") }
-        name = freeformTable.columnName(forKey: name)
-        if let number = tableColumnNumbers[SchemaMigration.foldCase(name)] { return number }
-        guard freeformTable.columns.count < freeformTable.columnLimit else {
+    /// The table column a key's values go to (`FreeformColumns`), planned when new and added
+    /// with the others waiting (`insertHeld`); nil when the table already has `columnLimit` columns.
+    private func tableColumn(forKey key: String) -> Int? {
+        guard let (number, isNew) = columns.column(forKey: key, limit: freeformTable.columnLimit) else {
             hasKeysWithoutColumn = true
             return nil
         }
-        let number = try freeformTable.addColumn(name)
-        tableColumnNumbers[SchemaMigration.foldCase(name)] = number
-        row.append(nil)
-        setBy.append(-1)
+        if isNew {
+            waitingColumns.append(columns.names[number])
+            row.append(nil)
+            setBy.append(-1)
+        }
         return number
     }
 
@@ -137,14 +205,9 @@ final class FreeformWriter: FreeformSink {
     private func checkColumns(of record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
         for (column, value) in record.values.enumerated() where tableColumnOf[column] < 0 {
             guard let value, value != .null else { continue }
-            throw Self.tooManyColumns(table: freeformTable.name, key: columnNames[column], limit: freeformTable.columnLimit,
-                                      owner: freeformTable.columnLimitOwner)
+            throw SluiceError(.data, FreeformAssembler.tooManyColumns(table: freeformTable.name, key: columnNames[column],
+                                                                      limit: freeformTable.columnLimit,
+                                                                      owner: freeformTable.columnLimitOwner))
         }
-    }
-
-    /// Unplaced: the writer does not know the source; `FreeformStream` places and rejects it.
-    static func tooManyColumns(table: String, key: String, limit: Int, owner: String) -> SluiceError {
-        SluiceError(.data, "table \(quoteIdentifier(table)) already has \(limit) columns, \(owner) limit: no column for the key "
-            + "\(quoteIdentifier(key)) (a zero-config import makes one column per distinct key; import such data with a model)")
     }
 }

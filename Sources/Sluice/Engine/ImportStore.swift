@@ -175,8 +175,17 @@ protocol FreeformTableStore: AnyObject {
     /// 63 bytes, empty, a system column's name); the key itself when it can. The same for the
     /// same key on every import, so that a second import finds the column.
     func columnName(forKey key: String) -> String
-    /// Adds a column for values of any JSON type; returns its number.
-    func addColumn(_ column: String) throws(SluiceError) -> Int
+    /// Whether its column names ignore ASCII case (SQLite's), so that keys differing only in
+    /// case need columns named apart (`FreeformColumns`).
+    var foldsCase: Bool { get }
+    /// The keys earlier imports put in a column of another name (key → column), as
+    /// `recordRenamedKeys` recorded them.
+    var renamedKeys: [String: String] { get }
+    /// Adds columns for values of any JSON type after the others, in one schema change where
+    /// the store can (`docs/database-layout.md`, zero-config tables).
+    func addColumns(_ names: [String]) throws(SluiceError)
+    /// Records keys that go to a column of another name, for later imports (`sluice_renamed_keys`).
+    func recordRenamedKeys(_ renames: [(key: String, column: String)]) throws(SluiceError)
     /// Inserts a row setting the columns numbered in `set` to their `values` (indexed by
     /// column number; nil: NULL); the others get their default. It may wait in a buffer until
     /// `flush()`; `source` and `position` name the record in an error found then. A `.data`

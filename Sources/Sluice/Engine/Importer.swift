@@ -124,6 +124,9 @@ public final class Importer {
         guard SchemaMigration.foldCase(table) != SchemaMigration.foldCase(DatabaseLayout.importsTableName) else {
             throw SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
         }
+        guard SchemaMigration.foldCase(table) != FreeformColumns.renamedKeysTable else {
+            throw SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice records renamed keys; choose another table")
+        }
         guard ImportStores.isPostgreSQL(databasePath) || !SchemaMigration.foldCase(table).hasPrefix("sqlite_") else {
             throw SluiceError(.usage, "table \(quoteIdentifier(table)): SQLite reserves names beginning with sqlite_ for itself; choose another table")
         }
@@ -135,7 +138,8 @@ public final class Importer {
             return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey,
                                                     numbersAsText: writer.storesNumbersAsText, sink: writer,
                                                     capturesRejectedRecords: rejects != nil,
-                                                    maxValueBytes: options.maxValueBytes))
+                                                    maxValueBytes: options.maxValueBytes, maxKeys: writer.maxKeysPerTable,
+                                                    columnLimitOwner: writer.columnLimitOwner))
         }
     }
 
@@ -247,6 +251,7 @@ public final class Importer {
             var report = makeReport()
             report.unresolvedExamples = examples
             report.notes = notes?.notes(counts: report.entities) ?? []
+            if case .freeform(let writer, _)? = target { report.notes += writer.notes }
             let log = ImportRecord(
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),

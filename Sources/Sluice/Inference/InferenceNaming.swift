@@ -132,15 +132,21 @@ enum InferenceNaming {
 }
 
 /// Names already given in one scope, compared as SQLite compares identifiers (ASCII case
-/// ignored): `claim` hands out the name itself or the first free `name_2`, `name_3`, ….
+/// ignored), or exactly for a store that keeps names apart by case (`foldsCase: false`,
+/// PostgreSQL's quoted names): `claim` hands out the name itself or the first free `name_2`,
+/// `name_3`, ….
 struct NameScope {
     private var taken: Set<String>
+    private let foldsCase: Bool
 
-    init(reserved: [String] = []) {
-        taken = Set(reserved.map(Self.fold))
+    init(reserved: [String] = [], foldsCase: Bool = true) {
+        self.foldsCase = foldsCase
+        taken = Set(reserved.map { foldsCase ? Self.fold($0) : $0 })
     }
 
-    func isFree(_ name: String) -> Bool { !taken.contains(Self.fold(name)) }
+    func isFree(_ name: String) -> Bool { !taken.contains(form(name)) }
+
+    private func form(_ name: String) -> String { foldsCase ? Self.fold(name) : name }
 
     /// The name, or `name_2`, `name_3`, … when taken (and when `alsoFree` refuses it); taken from now on.
     mutating func claim(_ name: String, alsoFree: (String) -> Bool = { _ in true }) -> String {
@@ -150,11 +156,11 @@ struct NameScope {
             number += 1
             candidate = "\(name)_\(number)"
         }
-        taken.insert(Self.fold(candidate))
+        taken.insert(form(candidate))
         return candidate
     }
 
-    mutating func reserve(_ name: String) { taken.insert(Self.fold(name)) }
+    mutating func reserve(_ name: String) { taken.insert(form(name)) }
 
     static func fold(_ name: String) -> String {
         String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)

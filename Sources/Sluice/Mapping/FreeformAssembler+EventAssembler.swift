@@ -1,8 +1,8 @@
 extension FreeformAssembler: EventAssembler {
-    /// A zero-config record, once begun, is rejected only for invalid text in it.
+    /// A zero-config record, once begun, is rejected for what is in it (invalid text, a limit).
     var isInRejectableRecord: Bool { isInRecord }
 
-    /// A record the sink cannot take (`FreeformWriter.tooManyColumns`, a data error with no
+    /// A record the sink cannot take (`FreeformAssembler.tooManyColumns`, a data error with no
     /// position) comes back as the reason to reject it, at the record's place.
     mutating func handOverCompleted(to sink: any FreeformSink) throws(SluiceError) -> SluiceError.Reason? {
         do {

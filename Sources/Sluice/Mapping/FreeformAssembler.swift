@@ -2,9 +2,16 @@
 ///
 /// The records are the top-level values (each top-level value of NDJSON or concatenated JSON,
 /// or each element of a top-level array), or, with an envelope `path`, the values found
-/// there. Each key of a record names a column; columns are numbered in the order their keys
-/// first appear, and `columnNames` keeps their names. Keys compare as SQLite compares column
-/// names, ASCII case-insensitively: `ID` after `id` is the same column, named as first seen.
+/// there. Each distinct key of a record names a column; columns are numbered in the order
+/// their keys first appear, and `columnNames` keeps their names. Keys compare byte for byte
+/// (`ID` and `id` are two columns; the writer names them apart where the store would not:
+/// `FreeformColumns`).
+///
+/// Limits, each a record error that rejects the record whole (`docs/cli.md`, zero-config): a
+/// key longer than `maxKeyBytes`; a nested object or array whose JSON text is longer than
+/// `maxValueBytes` (a string or number that long the parser refuses itself); a new key when
+/// `maxKeys` keys have columns already (the table's column limit). So the assembler's memory is
+/// one record in progress plus at most `maxKeys` names of at most `maxKeyBytes` each.
 ///
 /// Values, by their JSON kind (no inference across records, no model):
 /// * string → `.text`;
@@ -17,7 +24,7 @@
 /// * `true`/`false` → `.integer` 1/0; `null` → `.null`;
 /// * object or array → `.text` of its compact JSON (`JSONTextWriter`, numbers as written).
 ///
-/// A repeated key in one record: the last value wins. A record that is not an object is
+/// A key repeated in one record: the last value wins. A record that is not an object is
 /// rejected (`a record of <table> must be an object, got a number`) and the next one follows.
 ///
 /// An `EventAssembler`, like `RecordAssembler`: a struct whose events are mutating methods
@@ -45,7 +52,12 @@ struct FreeformAssembler {
         case location(Int)
         case record
         case column(Int)
+        /// A key that found every column taken: a value other than `null` rejects the record.
+        case noColumn
     }
+
+    /// The longest key that names a column, in bytes.
+    static let maxKeyBytes = 1024
 
     /// The table the records are for; rejections name it.
     let table: String
@@ -60,15 +72,15 @@ struct FreeformAssembler {
     /// The column names, numbered as `completed.values` is: the spelling of each key's first
     /// appearance.
     private(set) var columnNames: [String] = []
-    /// ASCII-lowercased key bytes → column number, and the other way round.
+    /// Key bytes → column number, and the other way round.
     private var columnNumbers: [[UInt8]: Int] = [:]
-    private var foldedNames: [[UInt8]] = []
+    private var keyBytes: [[UInt8]] = []
     /// The column of the record's previous key: the next key is first compared with the
     /// column after it (records mostly list their keys in the same order), which costs a
     /// comparison where the dictionary hashed every byte.
     private var lastColumn = -1
-    /// Reused for the folded bytes of each key, so looking up a known key allocates nothing.
-    private var foldedKey: [UInt8] = []
+    /// Reused for the bytes of each key looked up, so looking up a known key allocates nothing.
+    private var keyBuffer: [UInt8] = []
 
     /// The record being assembled, then the completed one: `values` holds one entry per
     /// column known when it completed, nil where the record has no such key. Entity is 0.
@@ -84,16 +96,26 @@ struct FreeformAssembler {
     private var captureDepth = 0
     private var captureColumn = 0
     private var writer = JSONTextWriter()
-    /// Invalid text seen in the open record: it is rejected when it completes.
-    private var invalidTextProblem: String?
+    /// Why the open record is rejected when it completes (invalid text, a limit), the first found.
+    private var recordProblem: String?
+    /// The key of the `.noColumn` role, for the message.
+    private var keyWithoutColumn = ""
 
     /// Every number as the `.text` of its digits (see the type's comment).
     private let numbersAsText: Bool
+    private let maxValueBytes: Int
+    /// The most distinct keys that get a column, and whose limit that is (`"SQLite's"`).
+    private let maxKeys: Int
+    private let columnLimitOwner: String
 
     /// - Parameter path: the keys of an envelope above the records (`--path data.items`).
-    init(table: String, path: [String] = [], mapKey: String? = nil, numbersAsText: Bool = false) {
+    init(table: String, path: [String] = [], mapKey: String? = nil, numbersAsText: Bool = false,
+         maxValueBytes: Int = 64 << 20, maxKeys: Int = .max, columnLimitOwner: String = "the store's") {
         self.table = table
         self.numbersAsText = numbersAsText
+        self.maxValueBytes = maxValueBytes
+        self.maxKeys = maxKeys
+        self.columnLimitOwner = columnLimitOwner
         self.path = path.map { Array($0.utf8) }
         self.mapKey = mapKey
     }
@@ -114,6 +136,9 @@ struct FreeformAssembler {
         case .column(let column):
             beginCapture(column)
             writer.startObject()
+        case .noColumn:
+            refuseKeyWithoutColumn()
+            skipDepth = 1
         }
         return .none
     }
@@ -121,13 +146,14 @@ struct FreeformAssembler {
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
         if captureDepth > 0 {
             writer.key(bytes)
+            checkCaptureSize()
             return
         }
         guard skipDepth == 0 else { return }
         switch frames.last {
         case .record?:
             // A record being rejected names no new column.
-            keyedRole = invalidTextProblem == nil ? .column(columnNumber(for: bytes)) : .skip
+            keyedRole = recordProblem == nil ? columnRole(for: bytes) : .skip
         case .location(let level)?:
             keyedRole = bytes.elementsEqual(path[level]) ? .location(level + 1) : .skip
         case .recordMap?:
@@ -160,6 +186,9 @@ struct FreeformAssembler {
         case .column(let column):
             beginCapture(column)
             writer.startArray()
+        case .noColumn:
+            refuseKeyWithoutColumn()
+            skipDepth = 1
         }
         return .none
     }
@@ -175,6 +204,7 @@ struct FreeformAssembler {
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.scalar(value)
+            checkCaptureSize()
             return .none
         }
         guard skipDepth == 0 else { return .none }
@@ -200,6 +230,9 @@ struct FreeformAssembler {
             } else {
                 set(column, Self.columnValue(of: value))
             }
+            return .none
+        case .noColumn:
+            if !value.isNull { refuseKeyWithoutColumn() }
             return .none
         }
     }
@@ -272,27 +305,70 @@ struct FreeformAssembler {
         }
     }
 
-    /// The column of a key, numbering it when it is new.
-    private mutating func columnNumber(for key: UnsafeRawBufferPointer) -> Int {
-        foldedKey.removeAll(keepingCapacity: true)
-        for byte in key {
-            foldedKey.append(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+    /// What a record's key means: its column (numbered when new), or a record error for a key
+    /// too long or past the column limit.
+    private mutating func columnRole(for key: UnsafeRawBufferPointer) -> Role {
+        guard key.count <= Self.maxKeyBytes else {
+            recordProblem = "a key is \(key.count) bytes long, longer than the \(Self.maxKeyBytes) bytes a column's name may be "
+                + "(it begins \(quoteIdentifier(String(decoding: key.prefix(40), as: UTF8.self)) + "…"))"
+            return .skip
         }
         let guess = lastColumn + 1
-        if guess < foldedNames.count, foldedNames[guess] == foldedKey {
+        if guess < keyBytes.count, keyBytes[guess].elementsEqual(key) {
             lastColumn = guess
-            return guess
+            return .column(guess)
         }
-        if let number = columnNumbers[foldedKey] {
+        keyBuffer.removeAll(keepingCapacity: true)
+        keyBuffer.append(contentsOf: key)
+        if let number = columnNumbers[keyBuffer] {
             lastColumn = number
-            return number
+            return .column(number)
         }
+        guard columnNames.count < maxKeys else {
+            keyWithoutColumn = String(decoding: key, as: UTF8.self)
+            return .noColumn
+        }
+        return .column(newColumn(keyBuffer))
+    }
+
+    private mutating func newColumn(_ key: [UInt8]) -> Int {
         let number = columnNames.count
-        columnNumbers[foldedKey] = number
-        foldedNames.append(foldedKey)
+        columnNumbers[key] = number
+        keyBytes.append(key)
         columnNames.append(String(decoding: key, as: UTF8.self))
         lastColumn = number
         return number
+    }
+
+    /// A record with a value for a key past the column limit cannot be imported whole.
+    private mutating func refuseKeyWithoutColumn() {
+        if recordProblem == nil {
+            recordProblem = Self.tooManyColumns(table: table, key: keyWithoutColumn, limit: maxKeys + 1, owner: columnLimitOwner)
+        }
+    }
+
+    /// The record error for a key that found the table's columns all taken.
+    static func tooManyColumns(table: String, key: String, limit: Int, owner: String) -> String {
+        "table \(quoteIdentifier(table)) already has \(limit) columns, \(owner) limit: no column for the key "
+            + "\(quoteIdentifier(key)) (a zero-config import makes one column per distinct key; import such data with a model)"
+    }
+
+    /// A nested value's text past `maxValueBytes`: the record is rejected, and the rest of the
+    /// value is skipped rather than written (checked only inside a captured value).
+    @inline(__always)
+    private mutating func checkCaptureSize() {
+        if writer.bytes.count > maxValueBytes { refuseCapture() }
+    }
+
+    @inline(never)
+    private mutating func refuseCapture() {
+        if recordProblem == nil {
+            recordProblem = "the value of \(quoteIdentifier(columnNames[captureColumn])) is larger than \(maxValueBytes) "
+                + "bytes (--max-value-bytes)"
+        }
+        writer.reset()
+        skipDepth = captureDepth
+        captureDepth = 0
     }
 
     private mutating func beginCapture(_ column: Int) {
@@ -311,9 +387,10 @@ struct FreeformAssembler {
 
     // MARK: Records
 
+    /// The column of the map key's name (`--map-key`): always one, named before any key.
     private mutating func columnNumber(for name: String) -> Int {
-        var name = name
-        return name.withUTF8 { columnNumber(for: UnsafeRawBufferPointer($0)) }
+        if let number = columnNumbers[Array(name.utf8)] { return number }
+        return newColumn(Array(name.utf8))
     }
 
     private mutating func beginRecord(at position: InputPosition) {
@@ -333,8 +410,8 @@ struct FreeformAssembler {
 
     private mutating func completeRecord() -> Action {
         recordCount += 1
-        if let problem = invalidTextProblem {
-            invalidTextProblem = nil
+        if let problem = recordProblem {
+            recordProblem = nil
             return .rejected(.init(problem, at: completed.position, entity: 0))
         }
         if let mapKey, let name = memberName.take() {
@@ -354,7 +431,7 @@ struct FreeformAssembler {
 
     mutating func invalidText(_ problem: String) -> Bool {
         guard isInRecord else { return false }
-        if invalidTextProblem == nil { invalidTextProblem = problem }
+        if recordProblem == nil { recordProblem = problem }
         return true
     }
 

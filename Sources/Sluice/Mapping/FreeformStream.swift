@@ -16,10 +16,15 @@ protocol FreeformSink: AnyObject {
 /// scalar is its own text; an array is rejected at its `[` and captured to its `]`; a record
 /// (rejected only for invalid text in it) from its `{`.
 final class FreeformStream: EventStream<FreeformAssembler>, RecordEventHandler {
+    /// - Parameters:
+    ///   - maxKeys: the most distinct keys that get a column (the table's column limit less `"pk"`).
+    ///   - columnLimitOwner: whose limit that is, for the message (`"SQLite's"`).
     init(table: String, path: [String] = [], mapKey: String? = nil, numbersAsText: Bool = false, sink: any FreeformSink,
-         capturesRejectedRecords: Bool = false, maxValueBytes: Int = 64 << 20) {
-        super.init(FreeformAssembler(table: table, path: path, mapKey: mapKey, numbersAsText: numbersAsText), sink: sink,
-                   capturesRejectedRecords: capturesRejectedRecords, maxValueBytes: maxValueBytes)
+         capturesRejectedRecords: Bool = false, maxValueBytes: Int = 64 << 20, maxKeys: Int = .max,
+         columnLimitOwner: String = "the store's") {
+        super.init(FreeformAssembler(table: table, path: path, mapKey: mapKey, numbersAsText: numbersAsText,
+                                     maxValueBytes: maxValueBytes, maxKeys: maxKeys, columnLimitOwner: columnLimitOwner),
+                   sink: sink, capturesRejectedRecords: capturesRejectedRecords, maxValueBytes: maxValueBytes)
     }
 }
 

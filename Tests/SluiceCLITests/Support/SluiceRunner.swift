@@ -40,6 +40,11 @@ struct SluiceResult: CustomStringConvertible {
         }
     }
 
+    /// The `sluice: note: …` lines, in order.
+    var noteLines: [String] {
+        stderrLines.filter { $0.hasPrefix("sluice: note: ") }
+    }
+
     /// The summary's closing line, `sluice: imported 155 records (…) in …`.
     var summaryLine: String? {
         stderrLines.first { $0.hasPrefix("sluice: imported ") }

@@ -13,6 +13,7 @@ extension ZeroConfigTests {
             stream.parser = parser
             try Array(json.utf8).withUnsafeBytes { try parser.parse($0) }
             try parser.finish()
+            try writer.finish()
         }
 
         private func columns(_ table: String, _ connection: Connection) throws -> [String] {
@@ -54,27 +55,74 @@ extension ZeroConfigTests {
             let connection = try Connection(path: path)
             let writer = try FreeformWriter(table: "t", connection: connection, onError: .abort)
             try write(#"{"name": "new", "extra": true} {"NAME": "newer"}"#, to: writer)
-            #expect(try columns("t", connection) == ["pk INTEGER", "Name TEXT", "n", "extra"])
+            #expect(try columns("t", connection) == ["pk INTEGER", "Name TEXT", "n", "name_2", "extra", "NAME_3"])
             // A column the record lacks is not written, so it keeps its default.
-            #expect(try connection.rows(#"SELECT "Name", n, extra FROM t ORDER BY pk"#) == [
-                [.text("old"), .integer(1), .null], [.text("new"), .integer(9), .integer(1)], [.text("newer"), .integer(9), .null],
+            #expect(try connection.rows(#"SELECT "Name", n, name_2, extra, NAME_3 FROM t ORDER BY pk"#) == [
+                [.text("old"), .integer(1), .null, .null, .null], [.null, .integer(9), .text("new"), .integer(1), .null],
+                [.null, .integer(9), .null, .null, .text("newer")],
             ])
         }
 
-        @Test func keysDifferingOnlyInCaseShareOneColumn() throws {
+        /// SQLite's names ignore case: each key differing only in case gets a column of its own,
+        /// named as `sluice infer` names such attributes, and recorded for the next import.
+        @Test func keysDifferingOnlyInCaseGetColumnsOfTheirOwn() throws {
             let connection = try Connection(path: directory.file("db.sqlite"))
             let writer = try FreeformWriter(table: "t", connection: connection, onError: .abort)
             try write(#"{"id": 1} {"ID": 2} {"Id": 3, "iD": 4}"#, to: writer)
-            #expect(try columns("t", connection) == ["pk INTEGER", "id"])
-            #expect(try connection.rows("SELECT id FROM t ORDER BY pk") == [[.integer(1)], [.integer(2)], [.integer(4)]])
+            #expect(try columns("t", connection) == ["pk INTEGER", "id", "ID_2", "Id_3", "iD_4"])
+            #expect(try connection.rows(#"SELECT id, ID_2, Id_3, iD_4 FROM t ORDER BY pk"#) == [
+                [.integer(1), .null, .null, .null], [.null, .integer(2), .null, .null], [.null, .null, .integer(3), .integer(4)],
+            ])
+            #expect(try connection.rows(#"SELECT "table", "key", "column" FROM sluice_renamed_keys ORDER BY "column""#) == [
+                [.text("t"), .text("ID"), .text("ID_2")], [.text("t"), .text("Id"), .text("Id_3")], [.text("t"), .text("iD"), .text("iD_4")],
+            ])
+            #expect(writer.notes == [#"table "t": keys whose columns would clash have columns of their own (SQLite's column names "#
+                + #"ignore case, "pk" is the row's own key), the same in later imports: "ID" → "ID_2", "Id" → "Id_3", "iD" → "iD_4""#])
         }
 
         @Test func aKeyNamedPkDoesNotTouchThePrimaryKey() throws {
             let connection = try Connection(path: directory.file("db.sqlite"))
             let writer = try FreeformWriter(table: "t", connection: connection, onError: .abort)
-            try write(#"{"pk": "a"} {"PK": "a"}"#, to: writer)
-            #expect(try columns("t", connection) == ["pk INTEGER", "pk_1"])
-            #expect(try connection.rows("SELECT pk, pk_1 FROM t ORDER BY pk") == [[.integer(1), .text("a")], [.integer(2), .text("a")]])
+            try write(#"{"pk": "a"} {"PK": "b"}"#, to: writer)
+            #expect(try columns("t", connection) == ["pk INTEGER", "pk_2", "PK_3"])
+            #expect(try connection.rows("SELECT pk, pk_2, PK_3 FROM t ORDER BY pk") == [
+                [.integer(1), .text("a"), .null], [.integer(2), .null, .text("b")],
+            ])
+        }
+
+        /// Columns that arrive together cost one schema change: a table Sluice made gets them
+        /// all in one rewrite of its `CREATE TABLE` (the first through `ADD COLUMN`), so the schema
+        /// version moves by two however many there are; the rows before read NULL in them.
+        @Test func manyNewColumnsAreAddedInOneSchemaChange() throws {
+            let connection = try Connection(path: directory.file("db.sqlite"))
+            let writer = try FreeformWriter(table: "t", connection: connection, onError: .abort)
+            try write(#"{"a": 1}"#, to: writer)
+            func version() throws -> Int64 {
+                guard case .integer(let version)? = try connection.scalar("PRAGMA schema_version") else { return -1 }
+                return version
+            }
+            let before = try version()
+            let keys = (1...500).map { "k\($0)" }
+            let record = "{" + keys.map { #""\#($0)": 1"# }.joined(separator: ", ") + "}"
+            try write(record + record, to: FreeformWriter(table: "t", connection: connection, onError: .abort))
+            #expect(try version() == before + 2)
+            #expect(try columns("t", connection) == ["pk INTEGER", "a"] + keys)
+            #expect(try connection.rows("SELECT count(*), count(a), count(k1), sum(k500) FROM t")
+                == [[.integer(3), .integer(1), .integer(2), .integer(2)]])
+            #expect(try connection.scalar("PRAGMA integrity_check") == .text("ok"))
+            try write(#"{"k500": 2, "b": 3}"#, to: FreeformWriter(table: "t", connection: connection, onError: .abort))
+            #expect(try connection.rows("SELECT k500, b FROM t WHERE pk = 4") == [[.integer(2), .integer(3)]])
+        }
+
+        /// A table someone else made (its `CREATE TABLE` is not Sluice's text) gets its columns
+        /// one `ADD COLUMN` at a time.
+        @Test func aTableMadeElsewhereGetsItsColumnsOneByOne() throws {
+            let path = try directory.makeDatabase("db.sqlite", "CREATE TABLE t (pk INTEGER PRIMARY KEY, a TEXT NOT NULL DEFAULT '');")
+            let connection = try Connection(path: path)
+            let writer = try FreeformWriter(table: "t", connection: connection, onError: .abort)
+            try write(#"{"a": "x", "b": 1, "c": 2, "d": 3}"#, to: writer)
+            #expect(try columns("t", connection) == ["pk INTEGER", "a TEXT", "b", "c", "d"])
+            #expect(try connection.rows("SELECT a, b, c, d FROM t") == [[.text("x"), .integer(1), .integer(2), .integer(3)]])
         }
 
         @Test func rejectionsAbortOrAreCounted() throws {

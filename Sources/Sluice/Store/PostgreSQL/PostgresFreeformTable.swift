@@ -15,6 +15,9 @@ final class PostgresFreeformTable: FreeformTableStore {
     let columnLimit = 1600
     var columnLimitOwner: String { "PostgreSQL's" }
     var storesNumbersAsText: Bool { true }
+    /// Quoted names keep their case: `Name` and `name` are two columns.
+    var foldsCase: Bool { false }
+    private(set) var renamedKeys: [String: String] = [:]
     private let connection: PostgresConnection
     /// Per column: whether the server gives it a value of its own when a row has none.
     private var hasDefault: [Bool]
@@ -62,6 +65,13 @@ final class PostgresFreeformTable: FreeformTableStore {
         columns = (0..<existing.rowCount).map { existing.text($0, 0) }
         hasDefault = (0..<existing.rowCount).map { existing.text($0, 1) == "t" }
         anyDefault = hasDefault.contains(true)
+        // The keys earlier imports renamed (`FreeformColumns`), when any did.
+        let recorded = try connection.query("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(FreeformColumns.renamedKeysTable)])
+        if recorded.text(0, 0) == "t" {
+            let renamed = try connection.query("SELECT \"key\", \"column\" FROM \(quoteIdentifier(FreeformColumns.renamedKeysTable)) "
+                + "WHERE \"table\" = $1", [name])
+            for row in 0..<renamed.rowCount { renamedKeys[renamed.text(row, 0)] = renamed.text(row, 1) }
+        }
     }
 
     /// A key PostgreSQL cannot take as a name gets a legal one, the same on every import.
@@ -69,11 +79,27 @@ final class PostgresFreeformTable: FreeformTableStore {
         PostgresNames.columnName(forKey: key)
     }
 
-    func addColumn(_ column: String) throws(SluiceError) -> Int {
-        try connection.execute("ALTER TABLE \(quoteIdentifier(name)) ADD COLUMN \(quoteIdentifier(column)) text")
-        columns.append(column)
-        hasDefault.append(false)
-        return columns.count - 1
+    /// All in one `ALTER TABLE`.
+    func addColumns(_ names: [String]) throws(SluiceError) {
+        guard !names.isEmpty else { return }
+        try connection.execute("ALTER TABLE \(quoteIdentifier(name)) "
+            + names.map { "ADD COLUMN \(quoteIdentifier($0)) text" }.joined(separator: ", "))
+        columns += names
+        hasDefault += Array(repeating: false, count: names.count)
+    }
+
+    func recordRenamedKeys(_ renames: [(key: String, column: String)]) throws(SluiceError) {
+        let recorded = quoteIdentifier(FreeformColumns.renamedKeysTable)
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(recorded) (
+              "table" text NOT NULL, "key" text NOT NULL, "column" text NOT NULL, PRIMARY KEY ("table", "key"))
+            """)
+        for rename in renames {
+            try connection.query("""
+                INSERT INTO \(recorded) VALUES ($1, $2, $3)
+                ON CONFLICT ("table", "key") DO UPDATE SET "column" = EXCLUDED."column"
+                """, [name, rename.key, rename.column])
+        }
     }
 
     func insert(_ values: [ColumnValue?], setting set: [Int], source: String, at position: InputPosition) throws(SluiceError) {

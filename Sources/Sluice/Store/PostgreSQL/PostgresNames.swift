@@ -17,8 +17,8 @@ enum PostgresNames {
     /// The column of a zero-config key: the key itself when PostgreSQL takes it as it is; else
     /// (empty, over 63 bytes, a system column's name in any ASCII case, or already of the form
     /// below) the key's first bytes, `~`, and 16 hex digits of the SHA-256 of the key in ASCII
-    /// lowercase: at most 63 bytes, distinct for distinct keys, equal ignoring ASCII case for
-    /// keys equal ignoring it (as keys are matched), and the same on every import.
+    /// lowercase: at most 63 bytes, distinct for keys that differ other than in ASCII case, and
+    /// the same on every import (`FreeformColumns` tells apart keys whose names still meet).
     static func columnName(forKey key: String) -> String {
         let folded = SchemaMigration.foldCase(key)
         if !key.isEmpty, key.utf8.count <= maxBytes, !systemColumns.contains(folded), !isMapped(folded) { return key }

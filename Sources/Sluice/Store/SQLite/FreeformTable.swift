@@ -1,6 +1,9 @@
+internal import CSQLite
+
 /// A zero-config table (`docs/cli.md`): `"pk" INTEGER PRIMARY KEY` and columns with no
 /// declared type, so SQLite keeps each value's own type (integer, real, text) as it comes.
-/// Columns are added as new keys appear; none is ever dropped or retyped.
+/// Columns are added as new keys appear, several in one schema change (`addColumns`); none is
+/// ever dropped or retyped.
 ///
 /// Each row is inserted with the columns it has, so a column it lacks gets the column's
 /// default (NULL for the columns Sluice adds). The INSERTs are cached by that column list;
@@ -14,6 +17,8 @@ final class FreeformTable {
     private(set) var columns: [String]
     /// The most columns a table may have (`Connection.columnLimit`), read once.
     let columnLimit: Int
+    /// The keys earlier imports put in a column of another name (`FreeformColumns`).
+    let renamedKeys: [String: String]
     private let connection: Connection
     /// INSERTs by the columns they set, in binding order; the last one used is kept apart to
     /// skip the hashing for a run of rows of the same shape.
@@ -30,6 +35,7 @@ final class FreeformTable {
         self.connection = connection
         columns = try Self.open(name, in: connection)
         columnLimit = connection.columnLimit
+        renamedKeys = try Self.renamedKeys(of: name, in: connection)
     }
 
     private static func open(_ table: String, in connection: Connection) throws(SluiceError) -> [String] {
@@ -54,15 +60,107 @@ final class FreeformTable {
         }
     }
 
-    /// Adds a column with no declared type (`ALTER TABLE … ADD COLUMN`); returns its number.
-    func addColumn(_ column: String) throws(SluiceError) -> Int {
+    /// Adds columns with no declared type, after the others.
+    ///
+    /// `ALTER TABLE … ADD COLUMN` parses the whole schema again each time, so adding k columns
+    /// one by one costs O(k²) (1,999 columns with names of 1 KB: minutes). A table as Sluice
+    /// makes it, whose `CREATE TABLE` text is exactly what `CREATE TABLE` and `ADD COLUMN` leave
+    /// (`("pk" INTEGER PRIMARY KEY, "a", "b")`), gets the rest in one schema change instead, the
+    /// way SQLite documents for changes that leave the stored rows as they are
+    /// (https://sqlite.org/lang_altertable.html, "making other kinds of table schema changes"):
+    /// its text rewritten under `PRAGMA writable_schema`, the schema version bumped. The rows need
+    /// nothing: a row stored before a column was added at the end reads NULL there, which is all
+    /// `ADD COLUMN` does too. The first column still goes through `ADD COLUMN`, which checks the
+    /// name and brings the file format up to one that allows short rows. Any other table (made
+    /// by someone else) gets one `ADD COLUMN` per column.
+    func addColumns(_ names: [String]) throws(SluiceError) {
+        guard let first = names.first else { return }
         do {
-            try connection.execute("ALTER TABLE \(quoteIdentifier(name)) ADD COLUMN \(quoteIdentifier(column))")
+            try connection.execute("ALTER TABLE \(quoteIdentifier(name)) ADD COLUMN \(quoteIdentifier(first))")
+            columns.append(first)
+            let rest = names.dropFirst()
+            if !rest.isEmpty, try !addInOneChange(Array(rest)) {
+                for column in rest {
+                    try connection.execute("ALTER TABLE \(quoteIdentifier(name)) ADD COLUMN \(quoteIdentifier(column))")
+                    columns.append(column)
+                }
+            }
         } catch {
             throw error.sluiceError(database: connection.displayName)
         }
-        columns.append(column)
-        return columns.count - 1
+        inserts.removeAll()
+        lastColumns = nil
+        lastInsert = nil
+    }
+
+    /// Rewrites the table's `CREATE TABLE` text with `names` added, when it is exactly the text
+    /// Sluice's own table has; false, changing nothing, when it is not.
+    private func addInOneChange(_ names: [String]) throws(SQLiteError) -> Bool {
+        let stored = try connection.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND lower(name) = lower(?)",
+                                         [.text(name)])
+        guard stored.count == 1, let storedName = stored[0][0].textValue, let sql = stored[0][1].textValue,
+              sql == Self.createSQL(storedName, columns: columns),
+              case .integer(let version)? = try connection.scalar("PRAGMA schema_version")
+        else { return false }
+        // A host may have made the connection defensive, which refuses writable_schema: lifted
+        // for these statements only.
+        let wasDefensive = sluice_sqlite_set_defensive(connection.handle, 0)
+        defer { _ = sluice_sqlite_set_defensive(connection.handle, wasDefensive) }
+        try connection.execute("PRAGMA writable_schema = ON")
+        do {
+            _ = try connection.rows("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?",
+                                    [.text(Self.createSQL(storedName, columns: columns + names)), .text(storedName)])
+            try connection.execute("PRAGMA schema_version = \(version + 1)")
+        } catch {
+            try? connection.execute("PRAGMA writable_schema = OFF")
+            throw error
+        }
+        try connection.execute("PRAGMA writable_schema = OFF")
+        columns += names
+        return true
+    }
+
+    /// The text SQLite keeps for a table Sluice created with `"pk"` and added `columns` to.
+    private static func createSQL(_ table: String, columns: [String]) -> String {
+        guard columns.first == "pk" else { return "" }
+        return "CREATE TABLE \(quoteIdentifier(table)) (\"pk\" INTEGER PRIMARY KEY"
+            + columns.dropFirst().map { ", " + quoteIdentifier($0) }.joined() + ")"
+    }
+
+    // MARK: Renamed keys
+
+    /// The renames recorded for `table` (named there ASCII-lowercased, as SQLite matches table
+    /// names); none when no import renamed a key in this database.
+    private static func renamedKeys(of table: String, in connection: Connection) throws(SluiceError) -> [String: String] {
+        let recorded = quoteIdentifier(FreeformColumns.renamedKeysTable)
+        do {
+            guard try connection.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                                        [.text(FreeformColumns.renamedKeysTable)]) != nil else { return [:] }
+            var renamed: [String: String] = [:]
+            for row in try connection.rows("SELECT \"key\", \"column\" FROM \(recorded) WHERE \"table\" = ?",
+                                           [.text(SchemaMigration.foldCase(table))]) {
+                if let key = row[0].textValue, let column = row[1].textValue { renamed[key] = column }
+            }
+            return renamed
+        } catch {
+            throw error.sluiceError(database: connection.displayName)
+        }
+    }
+
+    func recordRenamedKeys(_ renames: [(key: String, column: String)]) throws(SluiceError) {
+        let recorded = quoteIdentifier(FreeformColumns.renamedKeysTable)
+        do {
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS \(recorded) (
+                  "table" TEXT NOT NULL, "key" TEXT NOT NULL, "column" TEXT NOT NULL, PRIMARY KEY ("table", "key"))
+                """)
+            for rename in renames {
+                _ = try connection.rows("INSERT OR REPLACE INTO \(recorded) VALUES (?, ?, ?)",
+                                        [.text(SchemaMigration.foldCase(name)), .text(rename.key), .text(rename.column)])
+            }
+        } catch {
+            throw error.sluiceError(database: connection.displayName)
+        }
     }
 
     /// Inserts a row setting the columns numbered in `set`, in that order, to their values in

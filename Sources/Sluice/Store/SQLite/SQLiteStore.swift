@@ -89,6 +89,8 @@ extension TouchedRows: TouchedRowStore {}
 /// Rows go in one statement each as they come: nothing waits.
 extension FreeformTable: FreeformTableStore {
     var columnLimitOwner: String { "SQLite's" }
+    /// SQLite matches column names ignoring ASCII case.
+    var foldsCase: Bool { true }
     /// Untyped columns keep each number's own type (`docs/cli.md`, zero-config).
     var storesNumbersAsText: Bool { false }
     /// SQLite takes any name but one holding U+0000, which `FreeformWriter` replaces.
