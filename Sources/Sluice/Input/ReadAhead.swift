@@ -16,8 +16,24 @@
 /// Failures keep their place: a read error is thrown by the `next()` that would have returned
 /// that chunk, after every chunk before it.
 final class ReadAhead<Prepared> {
-    private let shared: Shared?
+    /// What the reading thread hands over: a chunk, or the end of the source (with its
+    /// failure, if it failed).
+    private enum Piece {
+        case chunk(bytes: UnsafeRawBufferPointer, storedBytesRead: Int64, prepared: Prepared)
+        case end(storedBytesRead: Int64, failure: SluiceError?)
+    }
+
+    /// Chunks read, to the parsing thread.
+    private let ready = HandOff<Piece>(capacity: 2)
+    /// The buffers the reading thread may fill: two at first, then each one the parser is done
+    /// with. Chunk `n` goes to buffer `n % 2`, so it is read only once chunk `n - 2` is parsed.
+    private let free = HandOff<Void>(capacity: 2)
+    private var reading: Reading?
     private var thread: JoinableThread?
+    /// A chunk returned by `next()` is being parsed: its buffer goes back with the next call.
+    private var parsing = false
+    /// The end, once `next()` met it: later calls meet it again.
+    private var end: Piece?
     /// The reader used on the calling thread when the source waits for input.
     private var direct: ChunkReader?
     private let prepare: (UnsafeRawBufferPointer) -> Prepared
@@ -32,106 +48,82 @@ final class ReadAhead<Prepared> {
         self.prepare = prepare
         guard !source.waitsForInput else {
             direct = ChunkReader(source: source, chunkSize: chunkSize)
-            shared = nil
             return
         }
-        let shared = Shared(ChunkReader(source: source, chunkSize: chunkSize, buffers: 2), prepare: prepare)
-        self.shared = shared
-        thread = JoinableThread { shared.fill() }
+        let reading = Reading(ChunkReader(source: source, chunkSize: chunkSize, buffers: 2), prepare: prepare)
+        self.reading = reading
+        free.put(())
+        free.put(())
+        let (ready, free) = (ready, free)
+        thread = JoinableThread { reading.fill(ready: ready, free: free) }
     }
 
     /// Stops the reading thread (it finishes the chunk it is reading) and joins it.
     deinit {
-        guard let shared else { return }
-        shared.lock.lock()
-        shared.stopping = true
-        shared.lock.broadcast()
-        shared.lock.unlock()
+        ready.close()
+        free.close()
         thread.take()?.join()
     }
 
     /// The next chunk and what `prepare` made of it, or nil at the end of the source. The
     /// bytes are valid until the next call.
     func next() throws(SluiceError) -> (bytes: UnsafeRawBufferPointer, prepared: Prepared)? {
-        guard let shared else {
+        guard reading != nil else {
             let chunk = try direct!.next()
             bytesRead = direct!.bytesRead
             storedBytesRead = direct!.source.storedBytesRead
             return chunk.map { ($0, prepare($0)) }
         }
-        shared.lock.lock()
-        defer { shared.lock.unlock() }
-        // Taking the next chunk gives the previous one's buffer back to the reading thread.
-        shared.taken += 1
-        shared.lock.broadcast()
-        while shared.ready.isEmpty && !shared.ended { shared.lock.wait() }
-        guard !shared.ready.isEmpty else {
-            if let failure = shared.failure { throw failure }
-            storedBytesRead = shared.storedAtEnd  // gzip's trailer is read after its last byte
+        if parsing {
+            // Taking the next chunk gives the previous one's buffer back to the reading thread.
+            free.put(())
+            parsing = false
+        }
+        // The reading thread hands over an end before it stops, so only a second call after
+        // the end finds nothing.
+        guard let piece = end ?? ready.take() else { preconditionFailure("the reading thread ended without an end") }
+        switch piece {
+        case .chunk(let bytes, let stored, let prepared):
+            parsing = true
+            bytesRead += Int64(bytes.count)
+            storedBytesRead = stored
+            return (bytes, prepared)
+        case .end(let stored, let failure):
+            end = piece
+            storedBytesRead = stored  // gzip's trailer is read after its last byte
+            if let failure { throw failure }
             return nil
         }
-        let chunk = shared.ready.removeFirst()
-        bytesRead += Int64(chunk.bytes.count)
-        storedBytesRead = chunk.storedBytesRead
-        return (chunk.bytes, chunk.prepared)
     }
 
-    /// What the two threads share; every property but `reader` and `prepare` is read and
-    /// written under `lock`.
-    private final class Shared: @unchecked Sendable {
-        let lock = Monitor()
-        /// Used by the reading thread only; kept here because its buffers must outlive the
-        /// thread until the last chunk is parsed.
+    /// The reading thread's reader. Owned by the `ReadAhead` rather than the thread: its
+    /// buffers must outlive the thread until the last chunk is parsed.
+    private final class Reading: @unchecked Sendable {
         private var reader: ChunkReader
-        /// Used by the reading thread only.
         private let prepare: (UnsafeRawBufferPointer) -> Prepared
-        /// Chunks read and not yet taken, oldest first: at most two, when the parser waits in
-        /// `next()` (having given its chunk's buffer back) while both are filled.
-        var ready: [(bytes: UnsafeRawBufferPointer, storedBytesRead: Int64, prepared: Prepared)] = []
-        /// Calls of `next()` so far; the chunk returned by the last one is being parsed.
-        var taken = 0
-        /// Chunks read so far. Chunk `n` goes to buffer `n % 2`, free once chunk `n - 2` is
-        /// no longer parsed: once `taken` passed `n - 1`, so reading may go on while
-        /// `produced <= taken`.
-        var produced = 0
-        /// The source ended or failed: nothing more comes.
-        var ended = false
-        var storedAtEnd: Int64 = 0
-        var failure: SluiceError?
-        var stopping = false
 
         init(_ reader: ChunkReader, prepare: @escaping (UnsafeRawBufferPointer) -> Prepared) {
             self.reader = reader
             self.prepare = prepare
         }
 
-        /// The reading thread: one chunk ahead of the one being parsed, never further (its
-        /// buffer would be the one the parser still reads).
-        func fill() {
-            lock.lock()
-            defer { lock.unlock() }
-            while !stopping {
-                guard produced <= taken else {
-                    lock.wait()
-                    continue
+        /// The reading thread: a chunk into each buffer the parser gave back, until the end
+        /// or until the `ReadAhead` closes the hand-overs.
+        func fill(ready: HandOff<Piece>, free: HandOff<Void>) {
+            while free.take() != nil {
+                let chunk: UnsafeRawBufferPointer?
+                do {
+                    chunk = try reader.next()
+                } catch {
+                    ready.put(.end(storedBytesRead: reader.source.storedBytesRead, failure: error))
+                    return
                 }
-                lock.unlock()
-                var chunk: UnsafeRawBufferPointer?
-                var error: SluiceError?
-                do { chunk = try reader.next() } catch let failed { error = failed }
                 let stored = reader.source.storedBytesRead
-                let prepared = chunk.map(prepare)
-                lock.lock()
-                if let chunk, let prepared {
-                    ready.append((chunk, stored, prepared))
-                    produced += 1
-                } else {
-                    failure = error
-                    storedAtEnd = stored
-                    ended = true
-                    stopping = true
+                guard let chunk else {
+                    ready.put(.end(storedBytesRead: stored, failure: nil))
+                    return
                 }
-                lock.broadcast()
+                guard ready.put(.chunk(bytes: chunk, storedBytesRead: stored, prepared: prepare(chunk))) else { return }
             }
         }
     }
