@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Collects records into a batch and writes it when it holds `batchSize` records: the sink
 /// at the end of the record stream.
 ///
@@ -42,8 +44,7 @@ final class BatchWriter: RecordSink {
     /// Set when `didImport` hooks need the rows' pks (`HookedSink`): each written batch's pks,
     /// per entity and record, wait in `writtenPKs` for the importing thread.
     var collectsPKs = false
-    private let writtenLock = Monitor()
-    private var writtenPKs: [[[Int64]]] = []
+    private let writtenPKs = Mutex<[[[Int64]]]>([])
     /// Batches handed to the writer thread so far; read by the importing thread only.
     private(set) var handOvers = 0
 
@@ -181,11 +182,10 @@ final class BatchWriter: RecordSink {
     /// The pks of the batches written since the last call, oldest first: for each, per
     /// entity, the pk of each of its records in batch order.
     func takeWritten() -> [[[Int64]]] {
-        writtenLock.lock()
-        defer { writtenLock.unlock() }
-        let taken = writtenPKs
-        writtenPKs = []
-        return taken
+        writtenPKs.withLock { taken in
+            defer { taken = [] }
+            return taken
+        }
     }
 
     /// Writes a batch: rows of every entity, then their links; stops first when the import
@@ -218,9 +218,7 @@ final class BatchWriter: RecordSink {
         try links.writeLinks(writers)
         if collectsPKs {
             let pks = writers.map { writer in (0..<writer.batch.count).map { writer.pk(of: $0) } }
-            writtenLock.lock()
-            writtenPKs.append(pks)
-            writtenLock.unlock()
+            writtenPKs.withLock { $0.append(pks) }
         }
         if let touched {
             for writer in writers where !writer.isEmpty { try touched.record(writer) }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Reports `ImportOptions.progress` once the inputs are read: each stage of the finish as it
 /// begins, and again at least once a second while it lasts.
 ///
@@ -9,7 +11,7 @@
 /// handler runs only between VM instructions, not while one instruction sorts an index or the
 /// commit writes pages and syncs, which are the longest waits of all.
 ///
-/// Every call of the callback is made holding `lock`, so that calls never overlap and a host's
+/// Every call of the callback is made holding `latest`'s lock, so that calls never overlap and a host's
 /// drawing needs no lock of its own. `finish()` calls `stop()`, which joins the thread
 /// (`PeriodicThread`), on every way out.
 final class FinishingProgress: @unchecked Sendable {
@@ -19,10 +21,8 @@ final class FinishingProgress: @unchecked Sendable {
 
     private let report: @Sendable (ImportProgress) -> Void
     private let clock: MonotonicClock
-    // Below: read and written only while holding `lock`.
-    private let lock = Monitor()
-    private var latest: ImportProgress
-    private var reportedAt: Double
+    /// The latest progress and when it was reported; every call of `report` is made holding it.
+    private let latest: Mutex<(progress: ImportProgress, reportedAt: Double)>
     /// Set once, stopped by the owner's thread.
     private var thread: PeriodicThread?
 
@@ -30,21 +30,18 @@ final class FinishingProgress: @unchecked Sendable {
     init(first: ImportProgress, clock: MonotonicClock, report: @escaping @Sendable (ImportProgress) -> Void) {
         self.report = report
         self.clock = clock
-        latest = first
-        reportedAt = first.seconds
-        lock.lock()
-        report(first)
-        lock.unlock()
+        latest = Mutex((first, first.seconds))
+        latest.withLock { report($0.progress) }
         // The thread holds the reporter until `stop()`, which its owner must call.
         thread = PeriodicThread(after: Self.interval) { self.repeatIfDue() }
     }
 
     /// Reports `stage` now (a new stage, or new counts of the current one).
     func enter(_ stage: ImportProgress.Stage) {
-        lock.lock()
-        defer { lock.unlock() }
-        latest.stage = stage
-        reportNow()
+        latest.withLock { state in
+            state.progress.stage = stage
+            reportNow(&state)
+        }
     }
 
     /// Stops the helper thread; it reports nothing afterwards. Harmless when stopped.
@@ -52,20 +49,20 @@ final class FinishingProgress: @unchecked Sendable {
         thread?.stop()
     }
 
-    private func reportNow() {
-        latest.seconds = clock.elapsedSeconds
-        reportedAt = latest.seconds
-        report(latest)
+    private func reportNow(_ state: inout (progress: ImportProgress, reportedAt: Double)) {
+        state.progress.seconds = clock.elapsedSeconds
+        state.reportedAt = state.progress.seconds
+        report(state.progress)
     }
 
     /// The latest progress again when nothing was reported for `interval`; the seconds until
     /// that is next due.
     private func repeatIfDue() -> Double? {
-        lock.lock()
-        defer { lock.unlock() }
-        let due = reportedAt + Self.interval - clock.elapsedSeconds
-        guard due <= 0 else { return due }
-        reportNow()
-        return Self.interval
+        latest.withLock { state in
+            let due = state.reportedAt + Self.interval - clock.elapsedSeconds
+            guard due <= 0 else { return due }
+            reportNow(&state)
+            return Self.interval
+        }
     }
 }
