@@ -42,6 +42,9 @@ final class LinkWriter {
     @exclusivity(unchecked) private var toOneDecided: [Bool]
     /// Per slot: the rows whose target is known now (`LinkPair`s, made after the batch's records).
     @exclusivity(unchecked) private var toOnePairs: [[LinkPair]]
+    /// Per slot: rows written before this batch whose link now waits for an id, so the link
+    /// they hold is no longer the record's (emptied now; the second pass may set it again).
+    @exclusivity(unchecked) private var toOneCleared: [[Int64]]
     private let toOneSlots: [[ToOneSlot]]
 
     init(plans: [[LinkPlan]], sql: any SQLRunning, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
@@ -63,6 +66,7 @@ final class LinkWriter {
         toOneKeys = Array(repeating: nil, count: slots)
         toOneDecided = Array(repeating: false, count: slots)
         toOnePairs = Array(repeating: [], count: slots)
+        toOneCleared = Array(repeating: [], count: slots)
         self.sql = sql
         self.pending = pending
         self.indexes = indexes
@@ -182,7 +186,10 @@ final class LinkWriter {
     private func writeToOnes(_ toOnes: [LinkPlan], of writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) {
         let slots = toOneSlots[writer.entity]
         let earlierMayWait = pending.hasWaitingToOnes(of: writer.entity)
-        for slot in slots.indices { toOnePairs[slot].removeAll(keepingCapacity: true) }
+        for slot in slots.indices {
+            toOnePairs[slot].removeAll(keepingCapacity: true)
+            toOneCleared[slot].removeAll(keepingCapacity: true)
+        }
         for record in 0..<writer.count where writer.isRepresentative(record) {
             var waits = false
             var decides = false
@@ -206,6 +213,11 @@ final class LinkWriter {
                     // A nested record always has its row by now; only ids can wait.
                     toOneKeys[slot] = key
                     waits = true
+                    // The later record wins, whatever the batch: the link it names is not the
+                    // one the row holds (as for a row first written in this batch, which has none).
+                    if let stored = writer.storedValue(record, slots[slot].column), stored != .null {
+                        toOneCleared[slot].append(writer.pk(of: record))
+                    }
                 }
             }
             // A new row has no links waiting from an earlier record; an existing one may.
@@ -214,6 +226,12 @@ final class LinkWriter {
             try pending.addToOnes(toOnes, source: writer.pk(of: record), keys: toOneKeys, decided: toOneDecided,
                                   existingRow: existing, newRow: writer.isNewRow(record), input: writer.source(of: record),
                                   position: writer.position(of: record))
+        }
+        for slot in slots.indices where !toOneCleared[slot].isEmpty {
+            guard case .column(_, let name) = toOnes[slot].storage else { continue }
+            let clear = "UPDATE \(quoteIdentifier(toOnes[slot].sourceTable)) SET \(quoteIdentifier(name)) = NULL WHERE \"pk\" = ?1"
+            // Not counted: the second pass counts the link it makes, the report the one it cannot.
+            for pk in toOneCleared[slot] { try sql.run(clear, [.integer(pk)]) }
         }
         // Targets known now, linked together per relationship (one statement on PostgreSQL).
         for slot in slots.indices where !toOnePairs[slot].isEmpty {

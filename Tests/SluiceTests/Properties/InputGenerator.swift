@@ -80,12 +80,12 @@ struct InputGenerator {
             } else if entity.identity.contains(attribute.name) {
                 value = identityValue(attribute.type, &random)
             } else {
-                value = PropertyValues.value(for: attribute.type, valid: roll >= 27, &random)
+                value = PropertyValues.value(for: attribute, valid: roll >= 27, &random)
             }
             let keys = attribute.lookupKeys
             insert(value, at: random.pick(keys), into: &members)
             if keys.count > 1, random.chance(15) {
-                insert(PropertyValues.value(for: attribute.type, valid: true, &random), at: random.pick(keys), into: &members)
+                insert(PropertyValues.value(for: attribute, valid: true, &random), at: random.pick(keys), into: &members)
             }
         }
         for relationship in entity.relationships where !relationship.isInverseSide {

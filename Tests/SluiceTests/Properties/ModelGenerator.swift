@@ -1,14 +1,15 @@
 /// Random models that `sluice check` accepts, from a seed.
 ///
-/// Covered: one to three entities; zero to five attributes of every type, with key paths,
+/// Covered: one to three entities; zero to five attributes of every type (dates with
+/// `dateFormat` patterns, `unix` and `unix-ms`; integers of 16 and 32 `bits`), with key paths,
 /// fallback keys, columns of their own, defaults, `defaultWhenMissing` and `optional: false`;
 /// identities single, composite (string and integer attributes) or none; to-one
 /// relationships (nested or by id), to-many through a join table (nested or by id, `merge`
 /// add or replace) and to-many stored by their inverse to-one (nested); `unresolved` null,
 /// stub or fail; `root` as one entity or as a map of keys to entities.
 /// Not covered (the oracle does not model them): identity through the parent and by
-/// position, objects used as maps, tabular input, inheritance, ordered to-many, date formats,
-/// `bits`, self-references.
+/// position, objects used as maps, tabular input, inheritance, ordered to-many,
+/// self-references.
 struct ModelGenerator {
     /// Entities without attributes (SPEC section 4: legal, a record that only exists or links).
     var allowsEntitiesWithoutAttributes = true
@@ -67,8 +68,10 @@ struct ModelGenerator {
         default: break
         }
         if random.chance(20) { attribute.column = "c_\(name)" }
+        if attribute.type == .date, random.chance(50) { attribute.dateFormat = random.pick(PropertyValues.dateFormats).format }
+        if attribute.type == .integer, random.chance(30) { attribute.bits = random.pick([16, 32]) }
         if random.chance(25) {
-            attribute.defaultValue = PropertyValues.defaultValue(for: attribute.type)
+            attribute.defaultValue = PropertyValues.defaultValue(for: attribute)
             attribute.defaultWhenMissing = random.chance(50)
         }
         if random.chance(12) { attribute.optional = false }

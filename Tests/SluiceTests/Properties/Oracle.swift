@@ -121,7 +121,7 @@ struct Oracle {
             if case .null = found, !attribute.optional {
                 throw RecordError(reason: "\(entity.name).\(attribute.name): required, null")
             }
-            guard let converted = OracleConversion.convert(found, to: attribute.type) else {
+            guard let converted = OracleConversion.convert(found, for: attribute) else {
                 throw RecordError(reason: "\(entity.name).\(attribute.name): does not convert")
             }
             values[attribute.name] = converted
@@ -162,7 +162,7 @@ struct Oracle {
         case .array, .null: throw RecordError(reason: "an array inside a relationship's array")
         default:
             guard let relatedBy = model.entities[target].relatedBy,
-                  let id = OracleConversion.convert(value, to: relatedBy.type)
+                  let id = OracleConversion.convert(value, for: relatedBy)
             else { throw RecordError(reason: "an id that does not convert") }
             return .id(id)
         }
@@ -202,7 +202,7 @@ struct Oracle {
     }
 
     private func defaultValue(_ attribute: PropertyModel.Attribute) -> OracleValue {
-        attribute.defaultValue.flatMap { OracleConversion.convert($0, to: attribute.type) } ?? .null
+        attribute.defaultValue.flatMap { OracleConversion.convert($0, for: attribute) } ?? .null
     }
 
     private mutating func link(_ entity: Int, _ index: Int, _ relationship: PropertyModel.Relationship,

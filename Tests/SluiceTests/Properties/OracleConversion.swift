@@ -24,6 +24,28 @@ enum OracleValue: Hashable {
 /// SPEC section 4's conversions, written out plainly for the values `PropertyValues` makes.
 /// Returns nil where the engine must report a record error.
 enum OracleConversion {
+    /// `convert(_:to:)` with the attribute's `dateFormat` and `bits`.
+    static func convert(_ value: PropertyJSON, for attribute: PropertyModel.Attribute) -> OracleValue? {
+        if case .null = value { return .null }
+        if let bits = attribute.bits {
+            guard case .integer(let number)? = convert(value, to: .integer) else { return nil }
+            let limit = Int64(1) << (bits - 1)
+            return number >= -limit && number < limit ? .integer(number) : nil
+        }
+        guard let format = attribute.dateFormat else { return convert(value, to: attribute.type) }
+        let milliseconds = ["unix-ms", "unixtime"].contains(format.lowercased())
+        switch value {
+        case .number(let text): return unixTime(text, milliseconds: milliseconds).map { .text($0) }
+        case .string(let text):
+            if milliseconds || format.lowercased() == "unix" {
+                return isNumberText(text) ? unixTime(text, milliseconds: milliseconds).map { .text($0) } : nil
+            }
+            let table = PropertyValues.dateFormats.first { $0.format == format }!.values
+            return table.first { $0.0 == text }.flatMap { $0.1 }.map { .text($0) }
+        default: return nil
+        }
+    }
+
     static func convert(_ value: PropertyJSON, to type: PropertyModel.AttributeType) -> OracleValue? {
         if case .null = value { return .null }
         switch (type, value) {
@@ -56,7 +78,7 @@ enum OracleConversion {
 
         case (.date, .string(let text)):
             return PropertyValues.dates.first { $0.0 == text }.flatMap { $0.1 }.map { .text($0) }
-        case (.date, .number(let text)): return unixSeconds(text).map { .text($0) }
+        case (.date, .number(let text)): return unixTime(text, milliseconds: false).map { .text($0) }
 
         case (.uuid, .string(let text)): return isUUID(text) ? .text(text.lowercased()) : nil
         case (.binary, .string(let text)): return PropertyValues.base64.first { $0.0 == text }.map { .blob($0.1) }
@@ -100,13 +122,17 @@ enum OracleConversion {
 
     static func isZero(_ text: String) -> Bool { decimalParts(text).digits.allSatisfy { $0 == 0 } }
 
-    /// The number's value scaled by 10^`scale` if it is an integer within 64 bits.
-    static func exactInteger(_ text: String, scale: Int = 0) -> Int64? {
+    /// The number's value scaled by 10^`scale` if it is an integer within 64 bits; with
+    /// `flooring`, a fraction is dropped towards minus infinity instead.
+    static func exactInteger(_ text: String, scale: Int = 0, flooring: Bool = false) -> Int64? {
         var (negative, digits, exponent) = decimalParts(text)
         exponent += scale
-        while exponent < 0 {
-            guard let last = digits.last else { break }
-            if last != 0 { return nil }
+        var dropped = false
+        while exponent < 0, let last = digits.last {
+            if last != 0 {
+                if !flooring { return nil }
+                dropped = true
+            }
             digits.removeLast(); exponent += 1
         }
         if exponent > 30 { return digits.allSatisfy { $0 == 0 } ? 0 : nil }
@@ -119,6 +145,7 @@ enum OracleConversion {
             magnitude = plus
         }
         if negative {
+            if dropped { magnitude += 1 }
             if magnitude > UInt64(Int64.max) + 1 { return nil }
             return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
         }
@@ -130,9 +157,10 @@ enum OracleConversion {
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
-    /// Unix seconds as the stored date text; nil outside the years 0000–9999.
-    static func unixSeconds(_ text: String) -> String? {
-        guard let millis = exactInteger(text, scale: 3) else { return nil }
+    /// Unix seconds (or milliseconds) as the stored date text, sub-milliseconds dropped towards
+    /// the past; nil outside the years 0000–9999.
+    static func unixTime(_ text: String, milliseconds: Bool) -> String? {
+        guard let millis = exactInteger(text, scale: milliseconds ? 0 : 3, flooring: true) else { return nil }
         let lowest: Int64 = -62_167_219_200_000, highest: Int64 = 253_402_300_799_999
         guard millis >= lowest, millis <= highest else { return nil }
         let (days, dayMillis) = floorDivide(millis, 86_400_000)

@@ -14,6 +14,10 @@ struct PropertyModel {
         var optional = true
         var defaultValue: PropertyJSON?
         var defaultWhenMissing = false
+        /// `date` only: a pattern, `unix`, `unix-ms` or `UnixTime` (nil: ISO 8601).
+        var dateFormat: String?
+        /// `integer` only: 16 or 32 (nil: 64).
+        var bits: Int?
 
         var lookupKeys: [String] { keys.isEmpty ? [name] : keys }
         var columnName: String { column ?? name }
@@ -99,6 +103,8 @@ struct PropertyModel {
         if !attribute.optional { fields.append(("optional", .bool(false))) }
         if let value = attribute.defaultValue { fields.append(("default", value)) }
         if attribute.defaultWhenMissing { fields.append(("defaultWhenMissing", .bool(true))) }
+        if let format = attribute.dateFormat { fields.append(("dateFormat", .string(format))) }
+        if let bits = attribute.bits { fields.append(("bits", .number(String(bits)))) }
         if fields.count == 1 { return .string(attribute.type.rawValue) }
         return .object(fields)
     }

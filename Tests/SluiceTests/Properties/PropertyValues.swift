@@ -6,6 +6,7 @@ enum PropertyValues {
     static let numbers = [
         "0", "-0", "42", "-17", "12.0", "1e3", "1E+3", "1.5", "2.50", "-2.25E-1", "9223372036854775807",
         "-9223372036854775808", "9223372036854775808", "1e20", "10248909829", "0.0", "3",
+        "32767", "-32768", "40000", "2147483648", "-2147483648", "1700000000123", "-0.5",
     ]
 
     static let texts = [
@@ -27,6 +28,35 @@ enum PropertyValues {
         ("2023-02-29", nil), ("2024-13-01", nil), ("yesterday", nil), ("", nil), ("2024-01-05T25:00", nil),
     ]
 
+    /// `dateFormat`s, with strings and what the engine stores for them (nil: a record error);
+    /// `unix` and `unix-ms` read numeric strings, which the oracle computes.
+    static let dateFormats: [(format: String, values: [(String, String?)])] = [
+        ("M/d/yyyy", [
+            ("1/5/2024", "2024-01-05T00:00:00Z"), ("12/31/1999", "1999-12-31T00:00:00Z"),
+            ("02/29/2024", "2024-02-29T00:00:00Z"), ("2/29/2023", nil), ("13/1/2024", nil),
+            ("2024-01-05", nil), ("1/5/2024 ", nil), ("", nil),
+        ]),
+        ("dd.MM.yy HH:mm", [
+            ("05.01.24 10:20", "2024-01-05T10:20:00Z"), ("31.12.69 23:59", "1969-12-31T23:59:00Z"),
+            ("01.01.68 00:00", "2068-01-01T00:00:00Z"), ("05.01.24 24:00", nil), ("05.01.24", nil),
+        ]),
+        ("yyyyMMdd'T'HHmmss.SSSZ", [
+            ("20240105T102030.250+0100", "2024-01-05T09:20:30.250Z"),
+            ("20240105T102030.2509Z", "2024-01-05T10:20:30.250Z"),
+            ("20240105T102030.000-02:30", "2024-01-05T12:50:30Z"), ("202401T102030.000Z", nil),
+            ("2024015T102030.000Z", "2024-01-05T10:20:30Z"),
+        ]),
+        ("h:mm a, EEE d MMM yyyy", [
+            ("3:05 PM, Fri 5 Jan 2024", "2024-01-05T15:05:00Z"), ("12:00 am, Mon 1 January 2024", "2024-01-01T00:00:00Z"),
+            ("12:30 PM, Sun 31 Dec 2023", "2023-12-31T12:30:00Z"), ("13:00 PM, Fri 5 Jan 2024", nil),
+            ("3:05 XM, Fri 5 Jan 2024", nil),
+        ]),
+        ("'d'''yyyy-MM-dd", [("d'2024-01-05", "2024-01-05T00:00:00Z"), ("2024-01-05", nil)]),
+        ("unix", [("1700000000", "2023-11-14T22:13:20Z"), ("abc", nil), (" 1", nil)]),
+        ("unix-ms", [("86400000", "1970-01-02T00:00:00Z"), ("1.9", "1970-01-01T00:00:00.001Z"), ("x", nil)]),
+        ("UnixTime", [("1700000000123", "2023-11-14T22:13:20.123Z"), ("", nil)]),
+    ]
+
     static let uuids = [
         "123e4567-e89b-12d3-a456-426614174000", "ABCDEF01-2345-6789-ABCD-EF0123456789",
         "00000000-0000-0000-0000-000000000000", "aBcDeF01-2345-6789-aBcD-eF0123456789",
@@ -40,8 +70,11 @@ enum PropertyValues {
     ]
     static let badBase64 = ["not base64!", "é", "a"]
 
-    static func defaultValue(for type: PropertyModel.AttributeType) -> PropertyJSON {
-        switch type {
+    static func defaultValue(for attribute: PropertyModel.Attribute) -> PropertyJSON {
+        if let format = attribute.dateFormat {
+            return .string(dateFormats.first { $0.format == format }!.values[0].0)
+        }
+        switch attribute.type {
         case .string: return .string("dflt é")
         case .integer: return .number("7")
         case .double: return .number("2.5")
@@ -56,7 +89,7 @@ enum PropertyValues {
 
     /// A value for an attribute of `type`: mostly one that converts, sometimes one of another
     /// kind, an object or an array.
-    static func value(for type: PropertyModel.AttributeType, valid: Bool, _ random: inout PropertyRandom) -> PropertyJSON {
+    static func value(for attribute: PropertyModel.Attribute, valid: Bool, _ random: inout PropertyRandom) -> PropertyJSON {
         if !valid {
             switch random.below(6) {
             case 0: return .object([("x", .number("1"))])
@@ -66,7 +99,7 @@ enum PropertyValues {
             default: break
             }
         }
-        switch type {
+        switch attribute.type {
         case .string:
             return random.chance(80) ? .string(random.pick(texts)) : .number(random.pick(numbers))
         case .integer, .double, .decimal:
@@ -76,7 +109,12 @@ enum PropertyValues {
             if random.chance(60) { return .bool(random.chance(50)) }
             return random.chance(70) ? .string(random.pick(booleanWords)) : .number(random.pick(numbers))
         case .date:
-            return random.chance(75) ? .string(random.pick(dates).0) : .number(random.pick(numbers))
+            if random.chance(25) { return .number(random.pick(numbers)) }
+            if let format = attribute.dateFormat {
+                if random.chance(20) { return .string(random.pick(numericStrings)) }
+                return .string(random.pick(dateFormats.first { $0.format == format }!.values).0)
+            }
+            return .string(random.pick(dates).0)
         case .uuid:
             return .string(valid ? random.pick(uuids) : random.pick(badUUIDs))
         case .binary:
