@@ -69,13 +69,6 @@ final class FreeformWriter: FreeformSink {
         self.init(try store.freeformTable(named: table), onError: onError, rejects: rejects)
     }
 
-    /// An SQLite connection's table (`FreeformTable`).
-    convenience init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil)
-        throws(SluiceError)
-    {
-        self.init(try FreeformTable(opening: table, in: connection), onError: onError, rejects: rejects)
-    }
-
     init(_ table: any FreeformTableStore, onError: ImportOptions.ErrorPolicy, rejects: RejectsFile?) {
         self.onError = onError
         self.rejects = rejects

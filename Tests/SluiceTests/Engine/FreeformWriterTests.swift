@@ -2,6 +2,13 @@ import Testing
 import SluiceTestSupport
 @testable import Sluice
 
+extension FreeformWriter {
+    /// A writer into an SQLite connection's table (`FreeformTable`).
+    convenience init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy) throws {
+        self.init(try FreeformTable(opening: table, in: connection), onError: onError, rejects: nil)
+    }
+}
+
 extension ZeroConfigTests {
     @Suite struct FreeformWriterTests {
         let directory = TemporaryDirectory()
