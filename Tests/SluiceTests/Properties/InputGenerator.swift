@@ -27,21 +27,43 @@ struct InputGenerator {
             case 0: return Input(text: "[\n" + lines.joined(separator: ",\n") + "\n]\n", records: records)
             default: return Input(text: lines.joined(separator: "\n") + (random.chance(50) ? "\n" : ""), records: records)
             }
+        case .paths(let paths) where paths.count == 1 && paths[0].key == "":
+            // The top-level object is the map.
+            var text = "{\n"
+            var records: [Oracle.TopLevelRecord] = []
+            let count = random.int(0...6)
+            for index in 0..<count {
+                let (name, value) = mapMember(entity: paths[0].entity, map: paths[0].map!, &random)
+                if value != .null {
+                    records.append(Oracle.TopLevelRecord(value: value, entity: paths[0].entity, line: index + 2, mapped: .init(attribute: paths[0].map!, name: name)))
+                }
+                text += render(.string(name), &random) + ": " + render(value, &random) + (index < count - 1 ? ",\n" : "\n")
+            }
+            return Input(text: text + "}\n", records: records)
         case .paths(let paths):
             var text = "{\n"
             var line = 2
             var records: [Oracle.TopLevelRecord] = []
             for (number, path) in paths.enumerated() {
-                text += "\"\(path.key)\": [\n"
+                text += "\"\(path.key)\": " + (path.map == nil ? "[" : "{") + "\n"
                 line += 1
                 let count = random.int(0...5)
                 for index in 0..<count {
-                    let value = topLevel(entity: path.entity, &random)
-                    records.append(Oracle.TopLevelRecord(value: value, entity: path.entity, line: line))
-                    text += render(value, &random) + (index < count - 1 ? ",\n" : "\n")
+                    let separator = index < count - 1 ? ",\n" : "\n"
+                    if let map = path.map {
+                        let (name, value) = mapMember(entity: path.entity, map: map, &random)
+                        if value != .null {
+                            records.append(Oracle.TopLevelRecord(value: value, entity: path.entity, line: line, mapped: .init(attribute: map, name: name)))
+                        }
+                        text += render(.string(name), &random) + ": " + render(value, &random) + separator
+                    } else {
+                        let value = topLevel(entity: path.entity, &random)
+                        records.append(Oracle.TopLevelRecord(value: value, entity: path.entity, line: line))
+                        text += render(value, &random) + separator
+                    }
                     line += 1
                 }
-                text += "]" + (number < paths.count - 1 ? ",\n" : "\n")
+                text += (path.map == nil ? "]" : "}") + (number < paths.count - 1 ? ",\n" : "\n")
                 line += 1
             }
             return Input(text: text + "}\n", records: records)
@@ -52,6 +74,20 @@ struct InputGenerator {
         var out = ""
         value.write(to: &out, escapeNonASCII: random.chance(30), spaced: random.chance(50))
         return out
+    }
+
+    /// A member of an object used as a map: a name for the attribute `map` (few, so names
+    /// repeat; some do not convert) and a record, sometimes `null` (skipped) or not a record.
+    private func mapMember(entity: Int, map: String, depth: Int = 0, _ random: inout PropertyRandom) -> (String, PropertyJSON) {
+        let type = model.entities[entity].attribute(map)!.type
+        let name: String
+        switch identityValue(type, &random) {
+        case .string(let text), .number(let text): name = text
+        default: name = "?"
+        }
+        if random.chance(8) { return (name, .null) }
+        if random.chance(3) { return (name, random.pick([.number("42"), .string("not a record"), .array([])])) }
+        return (name, record(entity: entity, depth: depth, &random))
     }
 
     private func topLevel(entity: Int, _ random: inout PropertyRandom) -> PropertyJSON {
@@ -117,6 +153,12 @@ struct InputGenerator {
         case 0, 1, 2: return nil
         case 3: return .null
         default:
+            if let map = relationship.map {
+                if depth >= maximumDepth { return .object([]) }
+                return .object((0..<random.int(0...3)).map { _ in
+                    mapMember(entity: relationship.target, map: map, depth: depth + 1, &random)
+                })
+            }
             guard relationship.toMany else { return one() }
             if random.chance(15) { return one() }
             return .array((0..<random.int(0...3)).map { _ in random.chance(10) ? .null : one() })

@@ -6,10 +6,10 @@
 /// identities single, composite (string and integer attributes) or none; to-one
 /// relationships (nested or by id), to-many through a join table (nested or by id, `merge`
 /// add or replace) and to-many stored by their inverse to-one (nested); `unresolved` null,
-/// stub or fail; `root` as one entity or as a map of keys to entities.
+/// stub or fail; `root` as one entity or as a map of keys to entities; objects used as maps
+/// (a location of `root`, the top-level object itself, and to-manys with `map`).
 /// Not covered (the oracle does not model them): identity through the parent and by
-/// position, objects used as maps, tabular input, inheritance, ordered to-many,
-/// self-references.
+/// position, tabular input, inheritance, ordered to-many, `relatedBy`, self-references.
 struct ModelGenerator {
     /// Entities without attributes (SPEC section 4: legal, a record that only exists or links).
     var allowsEntitiesWithoutAttributes = true
@@ -23,14 +23,25 @@ struct ModelGenerator {
             }
         }
         let root: PropertyModel.Root
-        if count > 1, random.chance(40) {
-            var paths: [(key: String, entity: Int)] = [(key: "r0", entity: 0)]
-            for index in 1..<count where random.chance(50) { paths.append((key: "r\(index)", entity: index)) }
+        if random.chance(10), let map = mapAttribute(entities[0]) {
+            root = .paths([(key: "", entity: 0, map: map)])
+        } else if count > 1, random.chance(40) {
+            var paths: [(key: String, entity: Int, map: String?)] = [(key: "r0", entity: 0, map: nil)]
+            for index in 1..<count where random.chance(50) {
+                paths.append((key: "r\(index)", entity: index, map: nil))
+            }
+            for index in paths.indices where random.chance(30) { paths[index].map = mapAttribute(entities[paths[index].entity]) }
             root = .paths(paths)
         } else {
             root = .entity
         }
         return PropertyModel(entities: entities, root: root)
+    }
+
+    /// The attribute member names of a map go to: the first identity attribute (always a
+    /// string or an integer), else none.
+    private func mapAttribute(_ entity: PropertyModel.Entity) -> String? {
+        entity.identity.first
     }
 
     private func entity(_ index: Int, _ random: inout PropertyRandom) -> PropertyModel.Entity {
@@ -86,10 +97,14 @@ struct ModelGenerator {
         if random.chance(30) { relationship.key = "k_\(name)" }
         switch random.below(4) {
         case 0, 1: break
-        case 2: relationship.toMany = true; relationship.replace = random.chance(50)
+        case 2:
+            relationship.toMany = true
+            relationship.replace = random.chance(50)
+            if random.chance(25) { relationship.map = mapAttribute(entities[target]) }
         default:
             relationship.toMany = true
             relationship.replace = random.chance(50)
+            if random.chance(25) { relationship.map = mapAttribute(entities[target]) }
             let inverse = "inv_\(source)_\(name)"
             relationship.inverse = inverse
             entities[target].relationships.append(PropertyModel.Relationship(

@@ -21,6 +21,13 @@ struct Oracle {
         var value: PropertyJSON
         var entity: Int
         var line: Int
+        /// A member of an object used as a map: its name is the value of an attribute.
+        var mapped: MapMember?
+    }
+
+    struct MapMember {
+        var attribute: String
+        var name: String
     }
 
     struct Outcome {
@@ -64,7 +71,7 @@ struct Oracle {
         var outcome = Outcome()
         for record in records {
             do {
-                let assembled = try assemble(record.value, entity: record.entity)
+                let assembled = try assemble(record.value, entity: record.entity, mapped: record.mapped)
                 _ = apply(assembled)
             } catch {
                 if abort {
@@ -107,12 +114,14 @@ struct Oracle {
         var relationships: [(PropertyModel.Relationship, RelationshipValue)]
     }
 
-    private func assemble(_ value: PropertyJSON, entity index: Int) throws(RecordError) -> Assembled {
+    private func assemble(_ value: PropertyJSON, entity index: Int, mapped: MapMember? = nil) throws(RecordError) -> Assembled {
         let entity = model.entities[index]
         guard case .object(let members) = value else { throw RecordError(reason: "\(entity.name): not an object") }
         var values: [String: OracleValue] = [:]
         for attribute in entity.attributes {
-            guard let found = attribute.lookupKeys.lazy.compactMap({ value.value(atPath: $0) }).first else {
+            // A map's member name wins over the record's own key.
+            let named: PropertyJSON? = mapped?.attribute == attribute.name ? .string(mapped!.name) : nil
+            guard let found = named ?? attribute.lookupKeys.lazy.compactMap({ value.value(atPath: $0) }).first else {
                 if !attribute.optional && attribute.defaultValue == nil {
                     throw RecordError(reason: "\(entity.name).\(attribute.name): required, missing")
                 }
@@ -137,6 +146,17 @@ struct Oracle {
             let converted: RelationshipValue
             switch found {
             case .null: converted = .null
+            case .object(let members) where relationship.map != nil:
+                var items: [RelationshipValue] = []
+                for (name, member) in members where member != .null {
+                    guard case .object = member else { throw RecordError(reason: "\(relationship.name): a map member not an object") }
+                    do {
+                        items.append(.nested(try assemble(member, entity: target, mapped: MapMember(attribute: relationship.map!, name: name))))
+                    } catch {
+                        throw RecordError(reason: error.reason, nested: true)
+                    }
+                }
+                converted = .many(items)
             case .array(let items):
                 guard relationship.toMany else { throw RecordError(reason: "\(relationship.name): an array for a to-one") }
                 converted = .many(try items.filter { $0 != .null }.map { item throws(RecordError) in try element(item, target: target) })

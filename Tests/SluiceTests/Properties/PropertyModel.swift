@@ -39,6 +39,9 @@ struct PropertyModel {
         var unresolved = Unresolved.null
         /// The to-one on the target side of an inverse pair (no key of its own in the input).
         var isInverseSide = false
+        /// To-many only: the value is an object used as a map, each member's name the value
+        /// of this attribute of the target.
+        var map: String?
 
         var lookupKey: String { key ?? name }
     }
@@ -58,8 +61,9 @@ struct PropertyModel {
     enum Root {
         /// Top-level records are of entity 0.
         case entity
-        /// A top-level object maps each key to an array of records of an entity.
-        case paths([(key: String, entity: Int)])
+        /// A top-level object maps each key to an array of records of an entity, or (`map`)
+        /// to an object used as a map; the key "" (alone) is the top-level object itself.
+        case paths([(key: String, entity: Int, map: String?)])
     }
 
     var entities: [Entity]
@@ -84,7 +88,12 @@ struct PropertyModel {
         let rootJSON: PropertyJSON
         switch root {
         case .entity: rootJSON = .string(entities[0].name)
-        case .paths(let paths): rootJSON = .object(paths.map { ($0.key, .string(entities[$0.entity].name)) })
+        case .paths(let paths):
+            rootJSON = .object(paths.map { path in
+                let entity = PropertyJSON.string(entities[path.entity].name)
+                guard let map = path.map else { return (path.key, entity) }
+                return (path.key, .object([("entity", entity), ("map", .string(map))]))
+            })
         }
         var out = ""
         PropertyJSON.object([("root", rootJSON), ("entities", .object(entityMembers))])
@@ -116,6 +125,43 @@ struct PropertyModel {
         if let inverse = relationship.inverse { fields.append(("inverse", .string(inverse))) }
         if relationship.replace { fields.append(("merge", .string("replace"))) }
         if relationship.unresolved != .null { fields.append(("unresolved", .string(relationship.unresolved.rawValue))) }
+        if let map = relationship.map { fields.append(("map", .string(map))) }
         return .object(fields)
+    }
+}
+
+extension PropertyModel {
+    /// The features of `check`'s model space this model uses, so the tests can say that the
+    /// generator reaches each of them.
+    var features: Set<String> {
+        var features = Set<String>()
+        switch root {
+        case .entity: features.insert("root entity")
+        case .paths(let paths):
+            features.insert(paths.count == 1 && paths[0].key == "" ? "root map of the top-level object" : "root paths")
+            if paths.contains(where: { $0.map != nil && $0.key != "" }) { features.insert("root map") }
+        }
+        for entity in entities {
+            features.insert("identity of \(entity.identity.count)")
+            if entity.attributes.isEmpty { features.insert("entity without attributes") }
+            for attribute in entity.attributes {
+                features.insert("type \(attribute.type.rawValue)")
+                if let format = attribute.dateFormat { features.insert("dateFormat \(format)") }
+                if let bits = attribute.bits { features.insert("bits \(bits)") }
+                if attribute.defaultValue != nil { features.insert("default") }
+                if attribute.defaultWhenMissing { features.insert("defaultWhenMissing") }
+                if !attribute.optional { features.insert("required") }
+                if attribute.keys.count > 1 { features.insert("fallback keys") }
+                if attribute.keys.contains(where: { $0.contains(".") }) { features.insert("key path") }
+            }
+            for relationship in entity.relationships where !relationship.isInverseSide {
+                let kind = relationship.toMany ? (relationship.inverse == nil ? "to-many by join table" : "to-many by inverse") : "to-one"
+                features.insert(kind)
+                if relationship.toMany { features.insert("merge \(relationship.replace ? "replace" : "add")") }
+                features.insert("unresolved \(relationship.unresolved.rawValue)")
+                if relationship.map != nil { features.insert("map \(kind)") }
+            }
+        }
+        return features
     }
 }

@@ -10,8 +10,11 @@ import SluiceTestSupport
 
     @Test func importsAgreeWithTheOracle() throws {
         var failures = 0, compared = 0
+        var features: [String: Int] = [:]
         for seed in 1...UInt64(Self.cases) {
-            guard let problems = try PropertyCase(seed: seed).run() else { continue }
+            let propertyCase = PropertyCase(seed: seed)
+            for feature in propertyCase.model.features { features[feature, default: 0] += 1 }
+            guard let problems = try propertyCase.run() else { continue }
             compared += 1
             if !problems.isEmpty {
                 failures += 1
@@ -20,12 +23,31 @@ import SluiceTestSupport
             }
         }
         #expect(compared >= Self.cases / 2)
+        // The generator reaches every feature it is written to cover, in enough cases.
+        for feature in Self.features {
+            #expect(features[feature, default: 0] >= Self.cases / 100, "\(feature): \(features[feature, default: 0]) cases")
+        }
     }
+
+    static let features = [
+        "root entity", "root paths", "root map", "root map of the top-level object", "identity of 0", "identity of 1",
+        "identity of 2", "entity without attributes", "default", "defaultWhenMissing", "required", "fallback keys",
+        "key path", "to-one", "to-many by join table", "to-many by inverse", "merge add", "merge replace",
+        "unresolved null", "unresolved stub", "unresolved fail", "map to-many by join table", "map to-many by inverse",
+        "bits 16", "bits 32",
+    ] + PropertyModel.AttributeType.allCases.map { "type \($0.rawValue)" }
+        + PropertyValues.dateFormats.map { "dateFormat \($0.format)" }
 }
 
 /// One generated model and input, and every property checked on them.
 struct PropertyCase {
     let seed: UInt64
+
+    /// The case's model (`run()` draws it again, from the same seed).
+    var model: PropertyModel {
+        var random = PropertyRandom(seed: seed)
+        return ModelGenerator().model(&random)
+    }
 
     /// What went wrong, or nil when the case was not compared.
     func run() throws -> [String]? {
