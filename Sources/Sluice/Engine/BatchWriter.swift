@@ -54,7 +54,7 @@ final class BatchWriter: RecordSink {
         self.writers = writers
         self.store = store
         self.links = links
-        parentIdentity = ParentIdentity(writers: writers, plans: links.plans, sql: store.sql)
+        parentIdentity = ParentIdentity(writers: writers, plans: links.plans, links: store.links)
         self.touched = touched
         self.batchSize = max(batchSize, 1)
         self.onError = onError
@@ -221,7 +221,9 @@ final class BatchWriter: RecordSink {
             writtenPKs.withLock { $0.append(pks) }
         }
         if let touched {
-            for writer in writers where !writer.isEmpty { try touched.record(writer) }
+            for writer in writers where !writer.isEmpty && touched.remembers(writer.entity) {
+                try touched.record(DeleteMissing.mentioned(in: writer), of: writer.entity)
+            }
         }
     }
 

@@ -12,13 +12,13 @@ protocol ImportStore: AnyObject {
     var displayName: String { get }
     /// The thread that may use the store now, handed over with the batches (`BatchWriter`).
     var owner: ThreadOwner { get set }
-    /// The engine's smaller statements (links, indexes built after the load).
-    var sql: any SQLRunning { get }
+    /// The links of a batch, and the ids they name looked up (`LinkStore`).
+    var links: any LinkStore { get }
     /// Makes long statements stop once `shouldStop` returns true (nil: never).
     func setInterruptCheck(_ shouldStop: (() -> Bool)?)
     /// Brings the schema up to `tables` (`docs/database-layout.md`, existing databases); returns
-    /// the plain indexes of the tables it created, for `SecondaryIndexes` to build after the load.
-    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred]
+    /// the plain indexes of the tables it created, to be built after the load.
+    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes
     /// Finds, inserts and updates the rows of `table`, whose `columns` (the pk aside) a batch's
     /// rows hold in order; `identity` indexes into `columns`, empty for append-only. `entity`
     /// names the rows in messages.
@@ -77,88 +77,6 @@ struct RowChange {
     var pk: Int64
 }
 
-/// Runs the engine's smaller statements, written with `?` (or `?N`) placeholders and the few
-/// spellings that differ between databases taken from `dialect`.
-protocol SQLRunning: AnyObject {
-    var dialect: SQLDialect { get }
-    /// Runs a statement to its end; returns how many rows it changed.
-    @discardableResult
-    func run(_ sql: String, _ arguments: some Collection<ColumnValue>) throws(SluiceError) -> Int
-    /// The rows of a query, each value as the engine's keys are (`ColumnValue`).
-    func rows(_ sql: String, _ arguments: [ColumnValue]) throws(SluiceError) -> [[ColumnValue]]
-    /// Runs SQL that takes no arguments and returns nothing (DDL).
-    func execute(_ sql: String) throws(SluiceError)
-    /// Makes the links of `plan` that a batch knows now, `pairs` of (source pk, target pk),
-    /// each only where it changes something; returns the rows changed. The pairs' order does
-    /// not matter: each row or join-table pair is named at most once. SQLite runs one prepared
-    /// statement per pair (the default below), PostgreSQL one set-based statement.
-    func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int
-    /// Unlinks the links of `sources` that `keeping` does not name (`SQLRunning+ToMany.swift`).
-    func unlinkOthers(_ plan: LinkPlan, sources: [Int64], keeping: [LinkPair]) throws(SluiceError) -> Int
-    /// Makes an ordered to-many's links with their places (`SQLRunning+ToMany.swift`).
-    func linkInPlace(_ plan: LinkPlan, _ links: [PlacedLink]) throws(SluiceError) -> Int
-}
-
-/// A link a batch makes: the source's pk and the target's.
-struct LinkPair: Hashable {
-    var source: Int64
-    var target: Int64
-}
-
-extension SQLRunning {
-    func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int {
-        let statement: String
-        let sourceFirst: Bool
-        switch plan.storage {
-        case .column(_, let name):
-            statement = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = ?1 "
-                + "WHERE \"pk\" = ?2 AND \(quoteIdentifier(name)) \(dialect.isDistinctFrom) ?1"
-            sourceFirst = false
-        case .inverse(let column):
-            let quoted = quoteIdentifier(column)
-            statement = "UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) \(dialect.isDistinctFrom) ?1"
-            sourceFirst = true
-        case .join(let table, let sourceColumn, let targetColumn):
-            statement = dialect.insertIgnoringDuplicates(into: quoteIdentifier(table),
-                                                         columns: "\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))",
-                                                         values: "?1, ?2")
-            sourceFirst = true
-        }
-        var made = 0
-        for pair in pairs {
-            let (first, second) = sourceFirst ? (pair.source, pair.target) : (pair.target, pair.source)
-            made += try run(statement, [.integer(first), .integer(second)])
-        }
-        return made
-    }
-}
-
-/// What differs in the SQL of links between SQLite and PostgreSQL.
-struct SQLDialect: Sendable {
-    /// The null-safe inequality: `IS NOT` in SQLite, `IS DISTINCT FROM` in PostgreSQL.
-    var isDistinctFrom: String
-    /// Whether an insert that hits a unique key is skipped with `INSERT OR IGNORE` (SQLite) or
-    /// `ON CONFLICT DO NOTHING` (PostgreSQL).
-    var insertOrIgnore: Bool
-    /// A 64-bit integer column: `INTEGER` (SQLite's is 64-bit, and `INTEGER PRIMARY KEY` is
-    /// the rowid), `bigint` (PostgreSQL's `integer` is 32-bit).
-    var integer: String
-    /// After the columns of a table whose primary key is all it holds: SQLite's
-    /// ` WITHOUT ROWID` makes the key its only b-tree.
-    var keyOnlyTable: String
-
-    static let sqlite = SQLDialect(isDistinctFrom: "IS NOT", insertOrIgnore: true, integer: "INTEGER", keyOnlyTable: " WITHOUT ROWID")
-    static let postgres = SQLDialect(isDistinctFrom: "IS DISTINCT FROM", insertOrIgnore: false, integer: "bigint", keyOnlyTable: "")
-
-    /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there
-    /// (`values` may hold several rows: `?, ?), (?, ?`).
-    func insertIgnoringDuplicates(into table: String, columns: String, values: String) -> String {
-        insertOrIgnore
-            ? "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(values))"
-            : "INSERT INTO \(table) (\(columns)) VALUES (\(values)) ON CONFLICT DO NOTHING"
-    }
-}
-
 /// The one table of a zero-config import (`FreeformTable` for SQLite), written a record at a
 /// time by `FreeformWriter`.
 protocol FreeformTableStore: AnyObject {
@@ -195,7 +113,7 @@ protocol FreeformTableStore: AnyObject {
     func flush() throws(SluiceError)
 }
 
-/// Forward references waiting for the second pass (`PendingLinks` for SQLite).
+/// Forward references waiting for the second pass (`SQLitePendingLinks`, `PostgresPendingLinks`).
 ///
 /// A store may link several relationships in one pass (`passes`): SQLite links all the
 /// to-ones of one entity together, so that each of its rows is rewritten once, not once per
@@ -231,10 +149,10 @@ protocol PendingLinkStore: AnyObject {
     /// Links what can be linked now, then applies `policy` to the rest; `linked` is told how
     /// many of `waiting(pass:)` are done as they are (for progress). One outcome per plan.
     func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> [PendingLinks.Outcome]
+                 linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome]
     /// Links what can be linked now of one relationship, then applies `policy` to the rest.
     func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> PendingLinks.Outcome
+                 linked: (Int) -> Void) throws(SluiceError) -> LinkOutcome
 }
 
 extension PendingLinkStore {
@@ -256,8 +174,8 @@ extension PendingLinkStore {
     }
 
     func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> [PendingLinks.Outcome] {
-        var outcomes: [PendingLinks.Outcome] = []
+                 linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
+        var outcomes: [LinkOutcome] = []
         var before = 0
         for plan in pass {
             outcomes.append(try resolve(plan, policy: policy(plan), sources: sources) { linked(before + $0) })
@@ -267,11 +185,14 @@ extension PendingLinkStore {
     }
 }
 
-/// The rows an import mentioned, for `--delete-missing` (`TouchedRows` for SQLite).
+/// The rows an import mentioned, for `--delete-missing` (`Store/TouchedRows.swift`, both stores).
 protocol TouchedRowStore: AnyObject {
     /// Per family table: the entities whose rows may be deleted, when not all of them.
     var onlyMembers: [Int: [String]] { get set }
-    func record(_ writer: EntityWriter) throws(SluiceError)
+    /// Whether the rows of `entity` are remembered (a root entity with an identity).
+    func remembers(_ entity: Int) -> Bool
+    /// Remembers that the import mentioned the rows `pks` of `entity`.
+    func record(_ pks: [Int64], of entity: Int) throws(SluiceError)
     /// Deletes the rows not mentioned and unlinks what pointed at them; deleted rows per entity.
     /// `willDelete` is told each entity before its rows go (for progress).
     func deleteUntouched(plans: [[LinkPlan]], tables: [String], willDelete: (Int) -> Void) throws(SluiceError) -> [Int: Int]

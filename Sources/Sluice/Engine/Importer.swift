@@ -22,7 +22,7 @@ public final class Importer {
     /// database's exclusive lock) open for as long as the importer lives.
     private var target: Target?
     /// The database, SQLite or PostgreSQL (`ImportStore`).
-    private let database: any ImportStore
+    let database: any ImportStore
     /// `--rejects`: made before the database is opened, written as records are rejected,
     /// moved into place when the import ends (`RejectsFile`).
     private let rejects: RejectsFile?
@@ -46,9 +46,6 @@ public final class Importer {
     private var stageStartedAt = 0.0
     /// Reports the stages of `finish()` while it runs; nil without `options.progress`.
     private var finishingProgress: FinishingProgress?
-
-    /// The connection the import writes through (for tests that trace its SQL).
-    var connection: Connection { (database as! SQLiteStore).connection }
 
     /// Runs `options.hooks` in front of the batch writer; nil without hooks.
     private var hooked: HookedSink?
@@ -94,11 +91,11 @@ public final class Importer {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
                                                 replacesLists: linkPlans[index].map { $0.merge == .replace }, store: store))
             }
-            let links = LinkWriter(plans: linkPlans, sql: store.sql, pending: store.pendingLinks(), indexes: indexes)
+            let links = LinkWriter(plans: linkPlans, links: store.links, pending: store.pendingLinks(), indexes: indexes)
             let touched = options.deleteMissing
                 ? try store.touchedRows(entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
-            touched?.onlyMembers = TouchedRows.candidates(plan: plan, model: model)
+            touched?.onlyMembers = DeleteMissing.candidates(plan: plan, model: model)
             return .model(plan, BatchWriter(writers: writers, links: links, touched: touched, store: store,
                                             batchSize: options.batchSize, onError: options.onError,
                                             rejects: rejects, cancellation: options.cancellation,
@@ -120,16 +117,7 @@ public final class Importer {
     public convenience init(databasePath: String, table: String, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
-        guard !table.isEmpty else { throw SluiceError(.usage, "the table name is empty") }
-        guard SchemaMigration.foldCase(table) != SchemaMigration.foldCase(DatabaseLayout.importsTableName) else {
-            throw SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
-        }
-        guard SchemaMigration.foldCase(table) != FreeformColumns.renamedKeysTable else {
-            throw SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice records renamed keys; choose another table")
-        }
-        guard ImportStores.isPostgreSQL(databasePath) || !SchemaMigration.foldCase(table).hasPrefix("sqlite_") else {
-            throw SluiceError(.usage, "table \(quoteIdentifier(table)): SQLite reserves names beginning with sqlite_ for itself; choose another table")
-        }
+        if let refusal = ImportStores.refusal(ofTable: table, in: databasePath) { throw refusal }
         try options.validate(withModel: false)
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
@@ -172,7 +160,7 @@ public final class Importer {
             }
             try checkCancellation()
             // Plain indexes of the tables created now are built after the load (`finish()`).
-            indexes = SecondaryIndexes(sql: database.sql, deferred: try database.migrate(to: tables))
+            indexes = try database.migrate(to: tables)
             target = try makeTarget(database, rejects, indexes!)
             stageStartedAt = clock.elapsedSeconds
         } catch {

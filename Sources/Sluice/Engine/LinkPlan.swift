@@ -98,7 +98,7 @@ struct LinkPlan {
     /// converted alike and compared alike), with no default (which would fill it where the
     /// record names no id). In a row this import inserted, that column then holds the id
     /// exactly where the link was given one, so a link that waits needs no copy of its id: the
-    /// second pass reads it from the row (`PendingLinks+ToOnes.swift`). Not for a family's
+    /// second pass reads it from the row (`SQLitePendingLinks+ToOnes.swift`). Not for a family's
     /// table, whose shapes may keep the attribute but not the relationship, or the reverse.
     static func keyColumn(of relationship: Model.Relationship, in entity: Model.Entity, entity index: Int,
                           mapping: MappingPlan, relatedBy: MappingPlan.AttributePlan?) -> String? {

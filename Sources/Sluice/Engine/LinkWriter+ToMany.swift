@@ -1,5 +1,5 @@
 /// A to-many's links, made together for the whole batch (a few statements per relationship on
-/// PostgreSQL, however many records and links: `SQLRunning+ToMany.swift`).
+/// PostgreSQL, however many records and links: `LinkStore`).
 ///
 /// * A list replaces the links under `merge: replace`: the links it does not name are
 ///   unlinked first, then its targets known now are linked; `null` unlinks them all.
@@ -62,12 +62,12 @@ extension LinkWriter {
         var made = 0
         if !unlinking.isEmpty {
             try ensureIndex(plan)
-            made += try sql.unlinkOthers(plan, sources: unlinking, keeping: pairs)
+            made += try links.unlinkOthers(plan, sources: unlinking, keeping: pairs)
         }
         if ordered {
-            if !placed.isEmpty { made += try sql.linkInPlace(plan, distinctPlaces(plan, placed)) }
+            if !placed.isEmpty { made += try links.linkInPlace(plan, distinctPlaces(plan, placed)) }
         } else if !pairs.isEmpty {
-            made += try sql.link(plan, distinctPairs(plan))
+            made += try links.link(plan, distinctPairs(plan))
         }
         return made
     }
@@ -96,7 +96,7 @@ extension LinkWriter {
         }
         guard !sources.isEmpty else { return [:] }
         try ensureIndex(plan)
-        return try sql.largestPlaces(plan, of: sources)
+        return try links.largestPlaces(plan, of: sources)
     }
 
     /// Unlinking and the largest places find an inverse's rows by its column: its index is

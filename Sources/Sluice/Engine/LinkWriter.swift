@@ -1,14 +1,13 @@
 /// Makes the links of a batch (`docs/import-semantics.md`, relationships): what a record names by id is looked
 /// up with one `IN` query per relationship; nested records are linked by the rows they got;
-/// what cannot be found yet is recorded in `PendingLinks` and linked after the last batch.
+/// what cannot be found yet waits in the store (`PendingLinkStore`) and is linked after the last batch.
 ///
 /// Links are written only where they change something: a to-one goes in with its row when
 /// its target is known by then; the other links of a batch that are known are made together
-/// per relationship (`SQLRunning.link`: guarded `UPDATE`s, `INSERT OR IGNORE` into join
-/// tables), so a re-import makes no write.
+/// per relationship (`LinkStore.link`), so a re-import makes no write.
 final class LinkWriter {
     let plans: [[LinkPlan]]
-    let sql: any SQLRunning
+    let links: any LinkStore
     let pending: any PendingLinkStore
     /// Indexes of this import's new tables, built before a statement looks rows up by them.
     let indexes: SecondaryIndexes?
@@ -30,7 +29,7 @@ final class LinkWriter {
     /// Per target table: whether it held no row when the import began (asked once).
     @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
     /// The links of the plan being written that are known now, made together
-    /// (`SQLRunning.link`) once the batch's records are through.
+    /// (`LinkStore.link`) once the batch's records are through.
     @exclusivity(unchecked) var pairs: [LinkPair] = []
 
     /// Per entity: its to-ones that link by id, whose links may wait for the second pass
@@ -47,7 +46,7 @@ final class LinkWriter {
     @exclusivity(unchecked) private var toOneCleared: [[Int64]]
     private let toOneSlots: [[ToOneSlot]]
 
-    init(plans: [[LinkPlan]], sql: any SQLRunning, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
+    init(plans: [[LinkPlan]], links: any LinkStore, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
         let ids = (plans.joined().map(\.id).max() ?? -1) + 1
         known = Array(repeating: [:], count: ids)
@@ -67,7 +66,7 @@ final class LinkWriter {
         toOneDecided = Array(repeating: false, count: slots)
         toOnePairs = Array(repeating: [], count: slots)
         toOneCleared = Array(repeating: [], count: slots)
-        self.sql = sql
+        self.links = links
         self.pending = pending
         self.indexes = indexes
     }
@@ -89,7 +88,7 @@ final class LinkWriter {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
                 let keys = idsToLookUp(plan, of: writer)
                 guard !keys.isEmpty else { continue }
-                let found = try sql.pks(of: Array(keys), in: plan.targetTable, column: column)
+                let found = try links.pks(of: Array(keys), in: plan.targetTable, column: column)
                 if known[plan.id].isEmpty {
                     known[plan.id] = found
                 } else {
@@ -126,7 +125,7 @@ final class LinkWriter {
     private func mayHoldRows(_ plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Bool {
         if writers[plan.target].counts.inserted > 0 { return true }
         if let empty = emptyAtStart[plan.targetTable] { return !empty }
-        let empty = try sql.rows("SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) LIMIT 1", []).isEmpty
+        let empty = try !links.hasRows(plan.targetTable)
         emptyAtStart[plan.targetTable] = empty
         return !empty
     }
@@ -176,7 +175,7 @@ final class LinkWriter {
                     guard let link = writer.link(record, plan.relationship) else { continue }
                     writer.counts.links += try writeToOne(link, of: record, in: writer, plan: plan, column: column, writers: writers)
                 }
-                if !pairs.isEmpty { writer.counts.links += try sql.link(plan, pairs) }
+                if !pairs.isEmpty { writer.counts.links += try links.link(plan, pairs) }
             }
         }
     }
@@ -228,14 +227,12 @@ final class LinkWriter {
                                   position: writer.position(of: record))
         }
         for slot in slots.indices where !toOneCleared[slot].isEmpty {
-            guard case .column(_, let name) = toOnes[slot].storage else { continue }
-            let clear = "UPDATE \(quoteIdentifier(toOnes[slot].sourceTable)) SET \(quoteIdentifier(name)) = NULL WHERE \"pk\" = ?1"
             // Not counted: the second pass counts the link it makes, the report the one it cannot.
-            for pk in toOneCleared[slot] { try sql.run(clear, [.integer(pk)]) }
+            try links.clear(toOnes[slot], sources: toOneCleared[slot])
         }
         // Targets known now, linked together per relationship (one statement on PostgreSQL).
         for slot in slots.indices where !toOnePairs[slot].isEmpty {
-            writer.counts.links += try sql.link(toOnes[slot], toOnePairs[slot])
+            writer.counts.links += try links.link(toOnes[slot], toOnePairs[slot])
         }
     }
 

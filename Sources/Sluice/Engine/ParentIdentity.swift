@@ -25,10 +25,10 @@ final class ParentIdentity {
     private let parts: [[LinkPlan]]
     /// Per entity: the to-manys of other entities stored in one of its identity's columns.
     private let parents: [[(plan: LinkPlan, column: Int)]]
-    private let sql: any SQLRunning
+    private let links: any LinkStore
 
-    init(writers: [EntityWriter], plans: [[LinkPlan]], sql: any SQLRunning) {
-        self.sql = sql
+    init(writers: [EntityWriter], plans: [[LinkPlan]], links: any LinkStore) {
+        self.links = links
         var parts: [[LinkPlan]] = []
         var parents: [[(plan: LinkPlan, column: Int)]] = []
         for writer in writers {
@@ -76,7 +76,7 @@ final class ParentIdentity {
             guard case .column(let column, _) = plan.storage, written.contains(plan.target) else { continue }
             var ids: [ColumnValue: Int64] = [:]
             if let relatedBy = plan.relatedByColumn {
-                ids = try sql.pks(of: keys(of: plan, in: writer), in: plan.targetTable, column: relatedBy)
+                ids = try links.pks(of: keys(of: plan, in: writer), in: plan.targetTable, column: relatedBy)
             }
             for record in 0..<writer.count {
                 switch writer.link(record, plan.relationship) {

@@ -6,6 +6,23 @@ enum ImportStores {
         PostgresURI.isURI(database)
     }
 
+    /// Why `table` cannot be the one table of a zero-config import into `database`: empty,
+    /// `sluice_imports`, `sluice_renamed_keys`, or (in SQLite) a name beginning with `sqlite_`;
+    /// nil when it can.
+    static func refusal(ofTable table: String, in database: String) -> SluiceError? {
+        guard !table.isEmpty else { return SluiceError(.usage, "the table name is empty") }
+        guard SchemaMigration.foldCase(table) != SchemaMigration.foldCase(DatabaseLayout.importsTableName) else {
+            return SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
+        }
+        guard SchemaMigration.foldCase(table) != FreeformColumns.renamedKeysTable else {
+            return SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice records renamed keys; choose another table")
+        }
+        guard isPostgreSQL(database) || !SchemaMigration.foldCase(table).hasPrefix("sqlite_") else {
+            return SluiceError(.usage, "table \(quoteIdentifier(table)): SQLite reserves names beginning with sqlite_ for itself; choose another table")
+        }
+        return nil
+    }
+
     static func begin(_ database: String, schema: String) throws(SluiceError) -> any ImportStore {
         if PostgresURI.isURI(database) {
             return try PostgresStore(uri: database, schema: schema)

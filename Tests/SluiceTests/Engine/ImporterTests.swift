@@ -18,7 +18,7 @@ func importTracingSQL(_ json: String, model: Model, into path: String, options: 
 {
     let importer = try Importer(databasePath: path, model: model, options: options)
     var statements: [String] = []
-    importer.connection.trace { statements.append($0) }
+    (importer.database as! SQLiteStore).connection.trace { statements.append($0) }
     try importer.importBytes(Array(json.utf8), name: "in.json")
     _ = try importer.finish()
     return statements

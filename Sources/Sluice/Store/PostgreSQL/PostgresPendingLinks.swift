@@ -1,4 +1,4 @@
-/// Forward references on PostgreSQL (`PendingLinkStore`): as `PendingLinks` does for SQLite,
+/// Forward references on PostgreSQL (`PendingLinkStore`): as `SQLitePendingLinks` does for SQLite,
 /// they wait in one temporary table per relationship — on the server, not in memory — and
 /// are linked after the last batch with set-based statements: the to-ones of one entity
 /// together, one `UPDATE` writing each row once whatever the number of its columns
@@ -122,9 +122,9 @@ final class PostgresPendingLinks: PendingLinkStore {
     }
 
     func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> [PendingLinks.Outcome] {
+                 linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
         guard let first = pass.first, first.mayWaitAsToOne else {
-            var outcomes: [PendingLinks.Outcome] = []
+            var outcomes: [LinkOutcome] = []
             for plan in pass { outcomes.append(try resolve(plan, policy: policy(plan), sources: sources, linked: linked)) }
             return outcomes
         }
@@ -142,12 +142,12 @@ final class PostgresPendingLinks: PendingLinkStore {
     /// Links the waiting to-ones `pass` of one entity together (`linkToOnes`); then each
     /// relationship's policy takes what is still missing, and stubs made are linked.
     private func resolveToOnes(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                               linked: (Int) -> Void) throws(SluiceError) -> [PendingLinks.Outcome] {
+                               linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
         for plan in pass {
             try send(plan.id)
             try connection.execute("ANALYZE \(Self.table(plan.id))")
         }
-        var outcomes = try linkToOnes(pass).map { PendingLinks.Outcome(linked: $0) }
+        var outcomes = try linkToOnes(pass).map { LinkOutcome(linked: $0) }
         linked(waiting(pass: pass))
         var stubbed = false
         for (index, plan) in pass.enumerated() where outcomes[index].linked < waiting(plan) {
@@ -220,11 +220,11 @@ final class PostgresPendingLinks: PendingLinkStore {
     /// One relationship that is not a to-one linked by id: `linked` hears once, when the one
     /// set-based statement is done.
     func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> PendingLinks.Outcome {
+                 linked: (Int) -> Void) throws(SluiceError) -> LinkOutcome {
         if plan.mayWaitAsToOne {
             return try resolveToOnes([plan], policy: { _ in policy }, sources: sources, linked: linked)[0]
         }
-        var outcome = PendingLinks.Outcome()
+        var outcome = LinkOutcome()
         guard waiting(plan) > 0, let column = plan.relatedByColumn else { return outcome }
         try send(plan.id)
         let target = quoteIdentifier(plan.targetTable)
@@ -274,7 +274,7 @@ final class PostgresPendingLinks: PendingLinkStore {
                 """).changes
         case .join(let table, let sourceColumn, let targetColumn):
             if let position = plan.positionColumn {
-                // As SQLite's `PendingLinks`: new links with their places, then the places of
+                // As SQLite's `SQLitePendingLinks`: new links with their places, then the places of
                 // links already there.
                 let join = quoteIdentifier(table)
                 let sourceName = quoteIdentifier(sourceColumn)

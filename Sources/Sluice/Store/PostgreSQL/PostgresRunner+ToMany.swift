@@ -1,9 +1,16 @@
-/// A to-many's links on PostgreSQL, set-based (`SQLRunning+ToMany.swift` has the semantics):
+/// A to-many's links on PostgreSQL, set-based (`LinkStore` has the semantics):
 /// each statement takes the batch's links as `bigint[]` parameters, `unnest`ed into rows, so
 /// a batch makes a relationship's links in one to three statements however many records and
 /// links it holds. A statement per link was a round trip to the server each: a batch of
 /// albums with ten ordered tracks each took twenty.
 extension PostgresRunner {
+    /// The to-one of every row of `sources` emptied in one statement.
+    func clear(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
+        guard case .column(_, let name) = plan.storage else { preconditionFailure("only a to-one is cleared") }
+        try connection.query("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL WHERE \"pk\" = ANY($1::bigint[])",
+                             [Self.array(sources)])
+    }
+
     func unlinkOthers(_ plan: LinkPlan, sources: [Int64], keeping: [LinkPair]) throws(SluiceError) -> Int {
         let kept = "SELECT 1 FROM unnest($2::bigint[], $3::bigint[]) AS k(\"source_pk\", \"target_pk\") WHERE k.\"source_pk\" = "
         let sql: String

@@ -1,7 +1,8 @@
-/// Runs the engine's smaller statements on PostgreSQL (`SQLRunning`): the engine writes them
-/// with SQLite's `?` and `?N` placeholders, which become `$N` here (outside quoted names and
-/// string literals), once per distinct statement.
-final class PostgresRunner: SQLRunning {
+/// Runs the stores' shared statements on PostgreSQL (`SQLRunning`: `TouchedRows`, the lookups
+/// of `SQLRunning+Lookups.swift`), written with `?` and `?N` placeholders, which become `$N`
+/// here (outside quoted names and string literals), once per distinct statement; and makes a
+/// batch's links (`LinkStore`) with one set-based statement each.
+final class PostgresRunner: SQLRunning, LinkStore {
     let connection: PostgresConnection
     /// (Used by one thread at a time, never re-entered: no dynamic exclusivity checks.)
     @exclusivity(unchecked) private var translated: [String: String] = [:]

@@ -50,7 +50,7 @@ final class PostgresStore: ImportStore {
     }
 
     var displayName: String { connection.displayName }
-    var sql: any SQLRunning { runner }
+    var links: any LinkStore { runner }
 
     /// Besides the engine's checks between chunks and batches, a watcher thread cancels the
     /// statement running when `shouldStop` becomes true (one long `UPDATE` or index build).
@@ -61,14 +61,14 @@ final class PostgresStore: ImportStore {
         watcher = connection.cancelWatcher(shouldStop)
     }
 
-    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred] {
+    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
         if let refusal = PostgresNames.refusal(of: tables) { throw refusal }
         for table in tables { self.tables[table.name] = table }
         let plan = try PostgresSchema.plan(runner, schema: schema, tables: tables)
         for statement in plan.statements { try connection.execute(statement) }
         let names = tables.map { quoteIdentifier($0.name) }.joined(separator: ", ")
         try connection.execute("LOCK TABLE \(names) IN SHARE ROW EXCLUSIVE MODE")
-        return plan.deferred
+        return SecondaryIndexes(sql: runner, deferred: plan.deferred)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])

@@ -1,7 +1,7 @@
 internal import CSQLite
 
 /// The SQL function `sluice_link(slot, new, old)` of one connection, for the second pass that
-/// sets several to-one columns of a row in one `UPDATE` (`PendingLinks`): it returns `new`,
+/// sets several to-one columns of a row in one `UPDATE` (`SQLitePendingLinks`): it returns `new`,
 /// or `old` when `new` is NULL (a target not found), and counts per `slot` the columns it
 /// changes — the links made, which the statement's own count of changed rows cannot tell
 /// apart when one row gains two links.

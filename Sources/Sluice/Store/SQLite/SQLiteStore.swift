@@ -1,5 +1,6 @@
 /// An import into an SQLite file: the engine's `ImportStore` over `ImportDatabase` (the
-/// all-or-nothing file), `SchemaMigration`, the row writers and `SQLRunner`. It adds no
+/// all-or-nothing file), `SchemaMigration`, the row writers, `SQLRunner` (its links) and
+/// `SQLitePendingLinks`. It adds no
 /// behaviour of its own: each requirement is one call into the types that do the work.
 final class SQLiteStore: ImportStore {
     let database: ImportDatabase
@@ -15,7 +16,7 @@ final class SQLiteStore: ImportStore {
 
     var connection: Connection { database.connection }
     var displayName: String { database.path }
-    var sql: any SQLRunning { runner }
+    var links: any LinkStore { runner }
 
     var owner: ThreadOwner {
         get { database.connection.owner }
@@ -27,11 +28,11 @@ final class SQLiteStore: ImportStore {
         database.connection.setInterruptCheck(shouldStop)
     }
 
-    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> [SecondaryIndexes.Deferred] {
+    func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
         createdTables = migration.createdTables
-        return migration.deferredIndexes
+        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
@@ -41,7 +42,7 @@ final class SQLiteStore: ImportStore {
                              connection: database.connection)
     }
 
-    func pendingLinks() -> any PendingLinkStore { PendingLinks(sql: runner) }
+    func pendingLinks() -> any PendingLinkStore { SQLitePendingLinks(sql: runner) }
 
     func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore {
         try FreeformTable(opening: name, in: database.connection)
@@ -83,8 +84,6 @@ extension SQLRunner: SQLRunning {
     var dialect: SQLDialect { .sqlite }
 }
 
-extension PendingLinks: PendingLinkStore {}
-extension TouchedRows: TouchedRowStore {}
 
 /// Rows go in one statement each as they come: nothing waits.
 extension FreeformTable: FreeformTableStore {

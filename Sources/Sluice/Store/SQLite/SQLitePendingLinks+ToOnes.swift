@@ -12,7 +12,7 @@
 /// A row found again by its identity later in the import (`existingRow`) may already have a
 /// waiting row: the later record wins, link by link — an id it names replaces the waiting
 /// one, a link it makes or clears itself removes it, and a link it does not mention keeps it.
-extension PendingLinks {
+extension SQLitePendingLinks {
     final class ToOneRows {
         /// The entity's to-ones that link by id, in relationship order: column `k<slot>`.
         let plans: [LinkPlan]
@@ -192,9 +192,9 @@ extension PendingLinks {
     }
 
     func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> [Outcome] {
+                 linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
         guard let first = pass.first, first.mayWaitAsToOne, let rows = toOneRows(of: first.source) else {
-            var outcomes: [Outcome] = []
+            var outcomes: [LinkOutcome] = []
             for plan in pass { outcomes.append(try resolve(plan, policy: policy(plan), sources: sources, linked: linked)) }
             return outcomes
         }
@@ -205,7 +205,7 @@ extension PendingLinks {
     /// rows sets every column whose target exists, counting the links it changes
     /// (`LinkChangeCounter`); then each relationship's policy takes what is still missing.
     private func resolveToOnes(_ pass: [LinkPlan], rows: ToOneRows, policy: (LinkPlan) -> Model.UnresolvedPolicy,
-                               sources: [String], linked: (Int) -> Void) throws(SluiceError) -> [Outcome] {
+                               sources: [String], linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
         try insertBuffered(rows)
         let counter: LinkChangeCounter
         do {
@@ -217,7 +217,7 @@ extension PendingLinks {
         let slots = pass.map { rows.slot($0)! }
         let update = rows.keysInRows ? Self.updateFromRowsSQL(pass, slots: slots) : Self.updateSQL(pass, slots: slots, rows: rows)
         try linkSlices(rows, update: update, done: linked)
-        var outcomes = slots.map { Outcome(linked: counter.changed[$0]) }
+        var outcomes = slots.map { LinkOutcome(linked: counter.changed[$0]) }
         // A link is changed at most once: when every waiting one was, none is missing.
         if zip(slots, outcomes).allSatisfy({ rows.keys[$0] == $1.linked }) { return outcomes }
 

@@ -1,32 +1,14 @@
 /// `--delete-missing` (`docs/import-semantics.md`): remembers which rows of the root entities with identity this
 /// import mentioned — in a temporary table, not in memory — and at the end deletes the
-/// others, with every link to them.
-final class TouchedRows {
+/// others, with every link to them. The same statements serve both stores, through their
+/// `SQLRunning` and its `dialect`.
+final class TouchedRows: TouchedRowStore {
     private let sql: any SQLRunning
     /// Entity indexes whose rows are kept only if mentioned.
     private let entities: Set<Int>
     /// For a family's table whose rows are not all candidates: the entities (names in its
     /// `"entity"` column) whose rows are (`candidates(plan:model:)`).
     var onlyMembers: [Int: [String]] = [:]
-
-    /// Per family table at a record location: the members placed there and their descendants,
-    /// the only rows `--delete-missing` may delete, when they are not the whole family
-    /// (`--entity BusStop` leaves the family's other stops alone).
-    static func candidates(plan: MappingPlan, model: Model) -> [Int: [String]] {
-        var members: [Int: Set<String>] = [:]
-        for location in plan.locationNodes {
-            guard let shape = location.entity else { continue }
-            let placed = plan.shapes[shape].name
-            let storage = plan.shapes[shape].storage
-            guard model.hasDescendants(plan.storageModel.entities[storage].name) else { continue }
-            members[storage, default: []].formUnion(model.entities.lazy.map(\.name).filter {
-                model.isSameOrDescendant($0, of: placed)
-            })
-        }
-        return members.filter { storage, names in
-            names.count < model.family(of: plan.storageModel.entities[storage].name).count
-        }.mapValues { $0.sorted() }
-    }
 
     init(sql: any SQLRunning, entities: Set<Int>) throws(SluiceError) {
         self.sql = sql
@@ -38,10 +20,10 @@ final class TouchedRows {
             """)
     }
 
-    func record(_ writer: EntityWriter) throws(SluiceError) {
-        guard entities.contains(writer.entity) else { return }
-        var pks: [Int64] = []
-        for record in 0..<writer.count where writer.isRepresentative(record) { pks.append(writer.pk(of: record)) }
+    func remembers(_ entity: Int) -> Bool { entities.contains(entity) }
+
+    func record(_ pks: [Int64], of entity: Int) throws(SluiceError) {
+        guard entities.contains(entity) else { return }
         // Up to `rowsPerInsert` rows a statement (a round trip each on a server), the list
         // padded to a power of two with its last row, which the insert then ignores.
         var start = 0
@@ -50,7 +32,7 @@ final class TouchedRows {
             let size = SQLParameters.listSize(for: end - start, limit: Self.rowsPerInsert)
             var arguments: [ColumnValue] = []
             for index in 0..<size {
-                arguments += [.integer(Int64(writer.entity)), .integer(pks[min(start + index, end - 1)])]
+                arguments += [.integer(Int64(entity)), .integer(pks[min(start + index, end - 1)])]
             }
             try sql.run(sql.dialect.insertIgnoringDuplicates(into: "\"sluice_touched\"", columns: "\"entity\", \"pk\"",
                                                              values: Array(repeating: "?, ?", count: size).joined(separator: "), (")),

@@ -1,10 +1,10 @@
-/// Links whose target was not known when their batch was written: the target comes later in
-/// the input, or never. They wait in temporary tables of the import's connection — on disk,
+/// SQLite's second pass (`PendingLinkStore`): links whose target was not known when their
+/// batch was written, because the target comes later in the input, or never. They wait in temporary tables of the import's connection — on disk,
 /// not in memory — and are linked after the last batch with set-based statements over the
 /// id-to-pk mapping that the target's table and its identity index already are.
 ///
 /// * The to-ones of an entity wait together, one row per record keyed by the record's pk
-///   with one id column per to-one (`PendingLinks+ToOnes.swift`), and are linked in one
+///   with one id column per to-one (`SQLitePendingLinks+ToOnes.swift`), and are linked in one
 ///   `UPDATE` per slice that sets all of them (joined to the waiting rows, or reading the ids
 ///   from the rows themselves where they hold them): each row is rewritten once, however
 ///   many of its links waited.
@@ -15,15 +15,7 @@
 /// What is still missing then follows the relationship's `unresolved` policy: `null` leaves
 /// the link empty and reports it, `stub` creates target rows holding only the id, `fail`
 /// stops the import (which then rolls back).
-final class PendingLinks {
-    struct Example: Equatable {
-        var relationship: String
-        var key: ColumnValue
-        /// The input's name, and where the record is in it.
-        var source: String
-        var position: InputPosition
-    }
-
+final class SQLitePendingLinks: PendingLinkStore {
     let sql: SQLRunner
     /// Indexed by plan id (numbered from 0): how many links each has waiting (its table
     /// exists once it has one), and the rows not yet inserted, `columns` values each. They go
@@ -119,21 +111,13 @@ final class PendingLinks {
         buffered[plan].removeAll(keepingCapacity: true)
     }
 
-    /// What the second pass did for one relationship.
-    struct Outcome {
-        var linked = 0
-        var stubs = 0
-        var unresolved = 0
-        var examples: [Example] = []
-    }
-
     /// Links what can be linked now, then applies `policy` to the rest. `sources` names the
     /// inputs by index, for positions; `linked` is told how many waiting links are done after
     /// each slice of them (for progress). Throws for `fail` when something is still missing.
     func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void = { _ in }) throws(SluiceError) -> Outcome
+                 linked: (Int) -> Void = { _ in }) throws(SluiceError) -> LinkOutcome
     {
-        var outcome = Outcome()
+        var outcome = LinkOutcome()
         guard waiting(plan.id) > 0, let column = plan.relatedByColumn else { return outcome }
         try insertBuffered(plan.id, ordered: plan.ordered)
         let target = quoteIdentifier(plan.targetTable)

@@ -1,0 +1,56 @@
+/// The lookups of `LinkStore` that read the same in both stores' SQL, written once.
+extension SQLRunning {
+    /// `LinkStore.pks`: one `IN` query per `SQLParameters.maxPerStatement` keys.
+    func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64] {
+        var found: [ColumnValue: Int64] = [:]
+        try rowsInSlices(of: keys) { placeholders in
+            "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(placeholders))"
+        } each: { row in
+            if case .integer(let pk) = row[1] { found[row[0]] = pk }
+        }
+        return found
+    }
+
+    func hasRows(_ table: String) throws(SluiceError) -> Bool {
+        try !rows("SELECT 1 FROM \(quoteIdentifier(table)) LIMIT 1", []).isEmpty
+    }
+
+    /// `LinkStore.largestPlaces`: one query per `SQLParameters.maxPerStatement` sources.
+    func largestPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
+        guard let position = plan.positionColumn, let (table, column) = plan.sourceColumn else { return [:] }
+        var found: [Int64: Int64] = [:]
+        try rowsInSlices(of: sources.map(ColumnValue.integer)) { placeholders in
+            "SELECT \(column), max(\(quoteIdentifier(position))) FROM \(table) WHERE \(column) IN (\(placeholders)) GROUP BY \(column)"
+        } each: { row in
+            if case .integer(let source) = row[0], case .integer(let largest) = row[1] { found[source] = largest }
+        }
+        return found
+    }
+
+    /// Runs `query` (given its `IN` list's placeholders) over `values` in slices of at most
+    /// `SQLParameters.maxPerStatement`, each padded with NULLs to one of a few list sizes (so
+    /// that few distinct statements are prepared), and hands `each` every row.
+    func rowsInSlices(of values: [ColumnValue], _ query: (String) -> String,
+                      each: ([ColumnValue]) -> Void) throws(SluiceError) {
+        var start = 0
+        while start < values.count {
+            let end = min(start + SQLParameters.maxPerStatement, values.count)
+            let size = SQLParameters.listSize(for: end - start, limit: SQLParameters.maxPerStatement)
+            let arguments = Array(values[start..<end]) + repeatElement(ColumnValue.null, count: size - (end - start))
+            for row in try rows(query(SQLParameters.placeholders(size)), arguments) { each(row) }
+            start = end
+        }
+    }
+}
+
+extension LinkPlan {
+    /// Where a to-many's links are listed by source: the table (quoted) and the column
+    /// (quoted) holding the source's pk. Nil for a to-one.
+    var sourceColumn: (table: String, column: String)? {
+        switch storage {
+        case .column: return nil
+        case .inverse(let column): return (quoteIdentifier(targetTable), quoteIdentifier(column))
+        case .join(let table, let sourceColumn, _): return (quoteIdentifier(table), quoteIdentifier(sourceColumn))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// How the stores run their smaller statements (links, lookups, waiting links, touched rows,
+/// deferred indexes): written with `?` (or `?N`) placeholders and the few spellings that differ
+/// between databases taken from `dialect`. `SQLRunner` (SQLite, cached prepared statements)
+/// and `PostgresRunner` (`?` → `$N`) run them. Only the stores use it: the engine asks for
+/// links through `LinkStore`.
+protocol SQLRunning: AnyObject {
+    var dialect: SQLDialect { get }
+    /// Runs a statement to its end; returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: some Collection<ColumnValue>) throws(SluiceError) -> Int
+    /// The rows of a query, each value as the engine's keys are (`ColumnValue`).
+    func rows(_ sql: String, _ arguments: [ColumnValue]) throws(SluiceError) -> [[ColumnValue]]
+    /// Runs SQL that takes no arguments and returns nothing (DDL).
+    func execute(_ sql: String) throws(SluiceError)
+}
+
+/// What differs in the SQL both stores share (`TouchedRows`) between SQLite and PostgreSQL.
+struct SQLDialect: Sendable {
+    /// Whether an insert that hits a unique key is skipped with `INSERT OR IGNORE` (SQLite) or
+    /// `ON CONFLICT DO NOTHING` (PostgreSQL).
+    var insertOrIgnore: Bool
+    /// A 64-bit integer column: `INTEGER` (SQLite's is 64-bit, and `INTEGER PRIMARY KEY` is
+    /// the rowid), `bigint` (PostgreSQL's `integer` is 32-bit).
+    var integer: String
+    /// After the columns of a table whose primary key is all it holds: SQLite's
+    /// ` WITHOUT ROWID` makes the key its only b-tree.
+    var keyOnlyTable: String
+
+    static let sqlite = SQLDialect(insertOrIgnore: true, integer: "INTEGER", keyOnlyTable: " WITHOUT ROWID")
+    static let postgres = SQLDialect(insertOrIgnore: false, integer: "bigint", keyOnlyTable: "")
+
+    /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there
+    /// (`values` may hold several rows: `?, ?), (?, ?`).
+    func insertIgnoringDuplicates(into table: String, columns: String, values: String) -> String {
+        insertOrIgnore
+            ? "INSERT OR IGNORE INTO \(table) (\(columns)) VALUES (\(values))"
+            : "INSERT INTO \(table) (\(columns)) VALUES (\(values)) ON CONFLICT DO NOTHING"
+    }
+}
