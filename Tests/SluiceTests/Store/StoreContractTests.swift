@@ -1,0 +1,216 @@
+import Testing
+@testable import Sluice
+
+extension StoreTests {
+    /// What every store must do behind the engine's seam (`ImportStore`, `EntityRowStore`,
+    /// `LinkStore`, `PendingLinkStore`, `TouchedRowStore`), driven directly and checked by the
+    /// rows each leaves, the same cases for each store (`ContractStore`): find-or-create and
+    /// updates, links of every storage, waiting links and the second pass, the `unresolved`
+    /// policies, `--delete-missing`, and nothing written when nothing changes.
+    @Suite struct StoreContractTests {
+        @Test(arguments: ContractStore.available)
+        func rowsAreFoundByIdentityInsertedAndUpdated(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let pks = try db.insert("people", ["ann", "bob"])
+            #expect(Set(pks.values).count == 2)
+            // A later batch: ann is found by her identity, cy is not; ann's name changes.
+            try db.withRows("people", [[.text("ann"), .text("Ann")], [.text("cy")]]) { writer, rows in
+                let existing = ExistingRows(width: rows.width, attributeCount: 2)
+                existing.reset(count: 2)
+                try writer.find([0, 1], of: rows, into: existing)
+                #expect(existing.pk(of: 0) == pks["ann"])
+                #expect(existing.pk(of: 1) == nil)
+                var name = ColumnSet(width: rows.width)
+                name.insert(1)
+                try writer.update([RowChange(row: 0, columns: name, pk: pks["ann"]!)], of: rows)
+            }
+            #expect(try db.rows(#"SELECT "pk", "id", "name" FROM "people" ORDER BY "id""#)
+                == ["\(pks["ann"]!)|ann|Ann", "\(pks["bob"]!)|bob|"])
+        }
+
+        @Test(arguments: ContractStore.available)
+        func linksOfEveryStorageAreMadeOnceAndAgainWriteNothing(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let people = try db.insert("people", ["ann", "bob", "cy"])
+            let companies = try db.insert("companies", ["acme"])
+            let pets = try db.insert("pets", ["rex", "tom"])
+            let links = db.store.links
+            #expect(try links.pks(of: [.text("acme"), .text("nope")], in: "companies", column: "id") == [.text("acme"): companies["acme"]!])
+            #expect(try links.hasRows("companies"))
+            #expect(try !links.hasRows("songs"))
+
+            let employer = [LinkPair(source: people["ann"]!, target: companies["acme"]!)]
+            let owned = [LinkPair(source: people["ann"]!, target: pets["rex"]!), LinkPair(source: people["bob"]!, target: pets["tom"]!)]
+            let friends = [LinkPair(source: people["ann"]!, target: people["bob"]!), LinkPair(source: people["ann"]!, target: people["cy"]!)]
+            #expect(try links.link(db.plan("Person.employer"), employer) == 1)
+            #expect(try links.link(db.plan("Person.pets"), owned) == 2)
+            #expect(try links.link(db.plan("Person.friends"), friends) == 2)
+            // A re-import names the same links: nothing is written.
+            #expect(try links.link(db.plan("Person.employer"), employer) == 0)
+            #expect(try links.link(db.plan("Person.pets"), owned) == 0)
+            #expect(try links.link(db.plan("Person.friends"), friends) == 0)
+            #expect(try db.rows(#"SELECT p."id", c."id" FROM "people" p JOIN "companies" c ON c."pk" = p."employer_pk""#) == ["ann|acme"])
+            #expect(try db.rows(#"SELECT x."id", o."id" FROM "pets" x JOIN "people" o ON o."pk" = x."owner_pk" ORDER BY 1"#)
+                == ["rex|ann", "tom|bob"])
+
+            // `merge: replace` given [bob]: cy is unlinked, once.
+            let keeping = [friends[0]]
+            #expect(try links.unlinkOthers(db.plan("Person.friends"), sources: [people["ann"]!], keeping: keeping) == 1)
+            #expect(try links.unlinkOthers(db.plan("Person.friends"), sources: [people["ann"]!], keeping: keeping) == 0)
+            #expect(try db.rows(#"SELECT a."id", b."id" FROM "people_friends" f JOIN "people" a ON a."pk" = f."source_pk" JOIN "people" b ON b."pk" = f."target_pk""#)
+                == ["ann|bob"])
+            // A to-many stored by its inverse: ann keeps no pet, rex's owner is cleared.
+            #expect(try links.unlinkOthers(db.plan("Person.pets"), sources: [people["ann"]!], keeping: []) == 1)
+            #expect(try db.rows(#"SELECT "id", "owner_pk" FROM "pets" ORDER BY 1"#) == ["rex|", "tom|\(people["bob"]!)"])
+        }
+
+        @Test(arguments: ContractStore.available)
+        func anOrderedToManyKeepsItsPlacesAndMovesOnlyWhatMoved(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let ann = try db.insert("people", ["ann"])["ann"]!
+            let songs = try db.insert("songs", ["s1", "s2", "s3"])
+            let plan = db.plan("Person.playlist")
+            let place = plan.positionColumn!
+            let links = db.store.links
+            func placed(_ ids: [String], counts: Bool = true) -> [PlacedLink] {
+                ids.enumerated().map { PlacedLink(source: ann, target: songs[$1]!, place: Int64($0), countsMove: counts) }
+            }
+            let listed = """
+                SELECT s."id", j."\(place)" FROM "people_playlist" j JOIN "songs" s ON s."pk" = j."target_pk" ORDER BY 2
+                """
+            #expect(try links.linkInPlace(plan, placed(["s1", "s2"])) == 2)
+            #expect(try links.linkInPlace(plan, placed(["s1", "s2"])) == 0)
+            #expect(try db.rows(listed) == ["s1|0", "s2|1"])
+            // Reordered: both places move; a new one is made with its place.
+            #expect(try links.linkInPlace(plan, placed(["s2", "s1", "s3"])) == 3)
+            #expect(try db.rows(listed) == ["s2|0", "s1|1", "s3|2"])
+            #expect(try links.largestPlaces(plan, of: [ann]) == [ann: 2])
+            // A move that is part of a link counted elsewhere is written, not counted.
+            #expect(try links.linkInPlace(plan, placed(["s3", "s2", "s1"], counts: false)) == 0)
+            #expect(try db.rows(listed) == ["s3|0", "s2|1", "s1|2"])
+        }
+
+        @Test(arguments: ContractStore.available)
+        func waitingLinksAreLinkedInTheSecondPass(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let ann = try db.insert("people", ["ann"])["ann"]!
+            let pending = db.store.pendingLinks()
+            #expect(pending.isEmpty)
+            let position = InputPosition(line: 3, column: 7, offset: 0)
+            // Ann names her employer, a pet, a friend and a song before any of them exists.
+            try pending.addToOnes([db.plan("Person.employer")], source: ann, keys: [.text("acme")], decided: [false],
+                                  existingRow: false, newRow: true, input: 0, position: position)
+            try pending.add(plan: db.plan("Person.pets"), source: ann, key: .text("rex"), input: 0, position: position, order: nil)
+            try pending.add(plan: db.plan("Person.friends"), source: ann, key: .text("bob"), input: 0, position: position, order: nil)
+            try pending.add(plan: db.plan("Person.playlist"), source: ann, key: .text("s1"), input: 0, position: position, order: 4)
+            #expect(!pending.isEmpty)
+            #expect(pending.waiting(db.plan("Person.employer")) == 1)
+            #expect(pending.hasWaitingToOnes(of: db.entity("Person")))
+            try db.insert("companies", ["acme"])
+            try db.insert("pets", ["rex"])
+            let bob = try db.insert("people", ["bob"])["bob"]!
+            try db.insert("songs", ["s1"])
+
+            let outcomes = try db.resolveAll(pending)
+            #expect(outcomes.mapValues(\.linked) == ["Person.employer": 1, "Person.pets": 1, "Person.friends": 1, "Person.playlist": 1])
+            #expect(outcomes.values.allSatisfy { $0.unresolved == 0 && $0.stubs == 0 })
+            #expect(try db.rows(#"SELECT p."id", c."id" FROM "people" p JOIN "companies" c ON c."pk" = p."employer_pk""#) == ["ann|acme"])
+            #expect(try db.rows(#"SELECT "id", "owner_pk" FROM "pets""#) == ["rex|\(ann)"])
+            #expect(try db.rows(#"SELECT "source_pk", "target_pk" FROM "people_friends""#) == ["\(ann)|\(bob)"])
+            let place = db.plan("Person.playlist").positionColumn!
+            #expect(try db.rows(#"SELECT "source_pk", "\#(place)" FROM "people_playlist""#) == ["\(ann)|4"])
+        }
+
+        @Test(arguments: ContractStore.available)
+        func aLaterRecordOfTheSameRowDecidesItsToOnes(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let people = try db.insert("people", ["ann", "bob"])
+            let employer = db.plan("Person.employer")
+            let pending = db.store.pendingLinks()
+            let first = InputPosition(line: 1, column: 1, offset: 0)
+            let later = InputPosition(line: 9, column: 1, offset: 0)
+            // Ann's first record waits for "gone", her later one makes the link itself: nothing
+            // waits for her any more. Bob's first record waits for "gone", his later one for "acme".
+            try pending.addToOnes([employer], source: people["ann"]!, keys: [.text("gone")], decided: [false],
+                                  existingRow: false, newRow: true, input: 0, position: first)
+            try pending.addToOnes([employer], source: people["bob"]!, keys: [.text("gone")], decided: [false],
+                                  existingRow: false, newRow: true, input: 0, position: first)
+            try pending.addToOnes([employer], source: people["ann"]!, keys: [nil], decided: [true],
+                                  existingRow: true, newRow: true, input: 0, position: later)
+            try pending.addToOnes([employer], source: people["bob"]!, keys: [.text("acme")], decided: [false],
+                                  existingRow: true, newRow: true, input: 0, position: later)
+            try db.insert("companies", ["acme"])
+            let outcome = try db.resolveAll(pending, policy: .fail)["Person.employer"]
+            #expect(outcome?.linked == 1)
+            #expect(outcome?.unresolved == 0)
+            #expect(try db.rows(#"SELECT p."id", c."id" FROM "people" p LEFT JOIN "companies" c ON c."pk" = p."employer_pk" ORDER BY 1"#)
+                == ["ann|", "bob|acme"])
+        }
+
+        @Test(arguments: ContractStore.available)
+        func whatIsStillMissingFollowsTheUnresolvedPolicy(_ kind: ContractStore) throws {
+            for policy in Model.UnresolvedPolicy.allCases {
+                let db = try ContractDatabase(kind)
+                let people = try db.insert("people", ["ann", "bob"])
+                let pending = db.store.pendingLinks()
+                for (name, line) in [("ann", 2), ("bob", 5)] {
+                    try pending.addToOnes([db.plan("Person.employer")], source: people[name]!, keys: [.text("nowhere")], decided: [false],
+                                          existingRow: false, newRow: true, input: 0, position: InputPosition(line: line, column: 3, offset: 0))
+                }
+                try pending.add(plan: db.plan("Person.friends"), source: people["ann"]!, key: .text("nobody"), input: 0,
+                                position: InputPosition(line: 2, column: 3, offset: 0), order: nil)
+                switch policy {
+                case .stub:
+                    let outcomes = try db.resolveAll(pending, policy: .stub)
+                    #expect(outcomes["Person.employer"]?.stubs == 1)
+                    #expect(outcomes["Person.employer"]?.linked == 2)
+                    #expect(outcomes["Person.friends"]?.stubs == 1)
+                    #expect(outcomes["Person.friends"]?.linked == 1)
+                    #expect(try db.rows(#"SELECT p."id", c."id" FROM "people" p JOIN "companies" c ON c."pk" = p."employer_pk" ORDER BY 1"#)
+                        == ["ann|nowhere", "bob|nowhere"])
+                    #expect(try db.rows(#"SELECT "id", "name" FROM "people" ORDER BY 1"#) == ["ann|", "bob|", "nobody|"])
+                case .null:
+                    let outcomes = try db.resolveAll(pending, policy: .null)
+                    let employer = try #require(outcomes["Person.employer"])
+                    #expect(employer.linked == 0)
+                    #expect(employer.unresolved == 2)
+                    #expect(employer.examples == [
+                        UnresolvedLink(relationship: "Person.employer", key: .text("nowhere"), source: "in.json",
+                                       position: InputPosition(line: 2, column: 3, offset: 0)),
+                        UnresolvedLink(relationship: "Person.employer", key: .text("nowhere"), source: "in.json",
+                                       position: InputPosition(line: 5, column: 3, offset: 0)),
+                    ])
+                    #expect(outcomes["Person.friends"]?.unresolved == 1)
+                    #expect(try db.rows(#"SELECT count(*) FROM "people" WHERE "employer_pk" IS NOT NULL"#) == ["0"])
+                    #expect(try db.rows(#"SELECT count(*) FROM "companies""#) == ["0"])
+                case .fail:
+                    let error = #expect(throws: SluiceError.self) { try db.resolveAll(pending, policy: .fail) }
+                    #expect(error?.message == "Person.employer: unresolved reference \(ColumnValue.text("nowhere")) (and 1 more)")
+                    #expect(error?.source == "in.json")
+                    #expect(error?.position == InputPosition(line: 2, column: 3, offset: 0))
+                }
+            }
+        }
+
+        @Test(arguments: ContractStore.available)
+        func deleteMissingDeletesTheRowsNotMentionedAndTheirLinks(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let people = try db.insert("people", ["ann", "bob"])
+            let pets = try db.insert("pets", ["rex"])
+            let links = db.store.links
+            try links.link(db.plan("Person.friends"), [LinkPair(source: people["ann"]!, target: people["bob"]!)])
+            try links.link(db.plan("Person.pets"), [LinkPair(source: people["bob"]!, target: pets["rex"]!)])
+            let person = db.entity("Person")
+            let touched = try db.store.touchedRows(entities: [person])
+            #expect(touched.remembers(person))
+            #expect(!touched.remembers(db.entity("Pet")))
+            try touched.record([people["ann"]!], of: person)
+            try touched.record([people["ann"]!], of: person)  // a later batch naming her again
+            let deleted = try touched.deleteUntouched(plans: db.plans, tables: db.tables) { _ in }
+            #expect(deleted == [person: 1])
+            #expect(try db.rows(#"SELECT "id" FROM "people""#) == ["ann"])
+            #expect(try db.rows(#"SELECT count(*) FROM "people_friends""#) == ["0"])
+            #expect(try db.rows(#"SELECT "id", "owner_pk" FROM "pets""#) == ["rex|"])
+        }
+    }
+}
