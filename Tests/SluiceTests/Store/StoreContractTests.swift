@@ -148,6 +148,28 @@ extension StoreTests {
         }
 
         @Test(arguments: ContractStore.available)
+        func aLaterListForgetsTheIdsAnEarlierOneLeftWaiting(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let people = try db.insert("people", ["ann", "bob"])
+            let friends = db.plan("Person.friends")
+            let pending = db.store.pendingLinks()
+            let position = InputPosition(line: 1, column: 1, offset: 0)
+            // Ann lists x and y, then Bob lists z; a later record of Ann replaces her list with
+            // [w]: x and y no longer wait, z still does.
+            for (source, key) in [("ann", "x"), ("ann", "y"), ("bob", "z")] {
+                try pending.add(plan: friends, source: people[source]!, key: .text(key), input: 0, position: position, order: nil)
+            }
+            try pending.forget(friends, sources: [people["ann"]!])
+            #expect(pending.waiting(friends) == 1)
+            try pending.add(plan: friends, source: people["ann"]!, key: .text("w"), input: 0, position: position, order: nil)
+            try db.insert("people", ["w", "x", "y", "z"])
+            let outcome = try db.resolveAll(pending, policy: .fail)["Person.friends"]
+            #expect(outcome?.linked == 2)
+            #expect(try db.rows(#"SELECT a."id", b."id" FROM "people_friends" f JOIN "people" a ON a."pk" = f."source_pk" JOIN "people" b ON b."pk" = f."target_pk" ORDER BY 1"#)
+                == ["ann|w", "bob|z"])
+        }
+
+        @Test(arguments: ContractStore.available)
         func whatIsStillMissingFollowsTheUnresolvedPolicy(_ kind: ContractStore) throws {
             for policy in Model.UnresolvedPolicy.allCases {
                 let db = try ContractDatabase(kind)

@@ -146,8 +146,8 @@ final class SQLitePendingLinks: PendingLinkStore {
     /// Waiting links per statement of the second pass. A relationship's links are linked in
     /// slices of the pending table's rowids, so that progress can say how far it is; a slice
     /// this big costs no more per link than one statement for all of them. The rowids run
-    /// from 1 to the count, in input order: the table is emptied when its first link comes,
-    /// and only appended to afterwards.
+    /// from 1 up, in input order: the table is emptied when its first link comes, and only
+    /// appended to afterwards, but `forget` may leave gaps, so they can run past the count.
     static let linksPerSlice = 65_536
 
     /// Links every pending id of `plan` whose target row now exists, one set-based statement
@@ -201,14 +201,18 @@ final class SQLitePendingLinks: PendingLinkStore {
     /// waiting links of `plan`; returns the rows they changed.
     private func bySlices(_ plan: LinkPlan, _ statements: [String], done: (Int) -> Void) throws(SluiceError) -> Int {
         let total = waiting(plan.id)
+        guard total > 0, case .integer(let largest)? = try sql.rows("SELECT max(rowid) FROM \(Self.table(plan.id))").first?.first else {
+            return 0
+        }
         var changed = 0
-        var first = 1
-        while first <= total {
-            let last = min(total, first + Self.linksPerSlice - 1)
+        var first: Int64 = 1
+        while first <= largest {
+            let last = min(largest, first + Int64(Self.linksPerSlice) - 1)
             for statement in statements {
-                changed += try sql.run(statement, [.integer(Int64(first)), .integer(Int64(last))])
+                changed += try sql.run(statement, [.integer(first), .integer(last)])
             }
-            done(last)
+            // Rowids, not links, after a `forget`: progress never counts past the links.
+            done(min(total, Int(last)))
             first = last + 1
         }
         return changed
