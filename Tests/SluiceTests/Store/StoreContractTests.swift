@@ -62,6 +62,9 @@ extension StoreTests {
             // A to-many stored by its inverse: ann keeps no pet, rex's owner is cleared.
             #expect(try links.unlinkOthers(db.plan("Person.pets"), sources: [people["ann"]!], keeping: []) == 1)
             #expect(try db.rows(#"SELECT "id", "owner_pk" FROM "pets" ORDER BY 1"#) == ["rex|", "tom|\(people["bob"]!)"])
+            // A to-one emptied (a later record's link waits for an id).
+            try links.clear(db.plan("Person.employer"), sources: [people["ann"]!, people["bob"]!])
+            #expect(try db.rows(#"SELECT count(*) FROM "people" WHERE "employer_pk" IS NOT NULL"#) == ["0"])
         }
 
         @Test(arguments: ContractStore.available)
