@@ -1,16 +1,6 @@
 /// How one relationship is stored and resolved (`docs/database-layout.md`, `docs/import-semantics.md`), derived from the model, the
 /// database layout and the mapping plan.
 struct LinkPlan {
-    enum Storage {
-        /// A to-one: a column of the source's row (`column` among its writer's columns).
-        case column(index: Int, name: String)
-        /// A to-many stored by its inverse to-one: `column` of the target's table holds the
-        /// source's pk.
-        case inverse(column: String)
-        /// A join table of (source, target) pk pairs.
-        case join(table: String, sourceColumn: String, targetColumn: String)
-    }
-
     /// Numbers the relationship in the pending-links table.
     var id: Int
     var source: Int
@@ -18,7 +8,11 @@ struct LinkPlan {
     var target: Int
     /// `Entity.relationship`, for messages.
     var name: String
-    var storage: Storage
+    /// Where its links live: a to-one's column, a to-many's inverse column or join table.
+    var storage: DatabaseLayout.RelationshipStorage
+    /// A to-one's column among its writer's columns (the attributes', then the to-ones');
+    /// nil for a to-many.
+    var toOneIndex: Int?
     var sourceTable: String
     var targetTable: String
     /// The target column a bare id is matched against; nil when only nested records link.
@@ -42,8 +36,8 @@ struct LinkPlan {
         guard ordered else { return nil }
         switch storage {
         case .column: return nil
-        case .inverse(let column): return DatabaseLayout.positionColumn(ofToOne: column)
-        case .join(_, let sourceColumn, _): return DatabaseLayout.positionColumn(ofJoinTableReadFrom: sourceColumn)
+        case .inverseColumn(_, let column): return DatabaseLayout.positionColumn(ofToOne: column)
+        case .joinTable(_, let sourceColumn, _): return DatabaseLayout.positionColumn(ofJoinTableReadFrom: sourceColumn)
         }
     }
 
@@ -65,19 +59,15 @@ struct LinkPlan {
             for (index, relationship) in entity.relationships.enumerated() {
                 let mapped = mapping.entities[entityIndex].relationships[index]
                 let target = mapping.entities[mapped.target]
-                let storage: Storage
-                switch layout.storage(of: relationship, in: entity) {
-                case .column(_, let column):
-                    storage = .column(index: toOneIndex, name: column)
+                let storage = layout.storage(of: relationship, in: entity)
+                var column: Int?
+                if case .column = storage {
+                    column = toOneIndex
                     toOneIndex += 1
-                case .inverseColumn(_, let column):
-                    storage = .inverse(column: column)
-                case .joinTable(let table, let sourceColumn, let targetColumn):
-                    storage = .join(table: table, sourceColumn: sourceColumn, targetColumn: targetColumn)
                 }
                 plans.append(LinkPlan(
                     id: id, source: entityIndex, relationship: index, target: mapped.target,
-                    name: "\(entity.name).\(relationship.name)", storage: storage,
+                    name: "\(entity.name).\(relationship.name)", storage: storage, toOneIndex: column,
                     sourceTable: entity.table, targetTable: target.table,
                     relatedByColumn: mapped.relatedBy.map { target.attributes[$0.attribute].column },
                     relatedByAttribute: mapped.relatedBy?.attribute,

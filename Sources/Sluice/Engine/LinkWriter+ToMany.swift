@@ -103,14 +103,14 @@ extension LinkWriter {
     /// built before them, and only then (a new table's indexes wait for the end of the load;
     /// links are made by pk).
     private func ensureIndex(_ plan: LinkPlan) throws(SluiceError) {
-        if case .inverse(let column) = plan.storage { try indexes?.ensure(table: plan.targetTable, columns: [column]) }
+        if case .inverseColumn(_, let column) = plan.storage { try indexes?.ensure(table: plan.targetTable, columns: [column]) }
     }
 
     /// The queued pairs with each row named once, as one statement per pair would have left
     /// the rows: an inverse column's row keeps the last source that claimed it (two records of
     /// a batch listing one target: the later wins), a join table holds a pair once.
     private func distinctPairs(_ plan: LinkPlan) -> [LinkPair] {
-        if case .inverse = plan.storage {
+        if case .inverseColumn = plan.storage {
             var seen = Set<Int64>()
             return pairs.reversed().filter { seen.insert($0.target).inserted }.reversed()
         }
@@ -121,7 +121,7 @@ extension LinkWriter {
     /// The places with each row named once, as one statement per link would have left the
     /// rows: a target stored by its inverse keeps the last source that claimed it.
     private func distinctPlaces(_ plan: LinkPlan, _ placed: [PlacedLink]) -> [PlacedLink] {
-        guard case .inverse = plan.storage else { return placed }  // each source's targets are distinct
+        guard case .inverseColumn = plan.storage else { return placed }  // each source's targets are distinct
         var seen = Set<Int64>()
         return placed.reversed().filter { seen.insert($0.target).inserted }.reversed()
     }

@@ -57,7 +57,7 @@ final class LinkWriter {
         waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
         toOneSlots = waitingToOnes.map { toOnes in
             toOnes.compactMap { plan in
-                guard case .column(let column, _) = plan.storage else { return nil }
+                guard let column = plan.toOneIndex else { return nil }
                 return ToOneSlot(relationship: plan.relationship, column: column, target: IDLookup(plan))
             }
         }
@@ -135,7 +135,7 @@ final class LinkWriter {
     /// `null`. Call just before the entity's `write()`.
     func fillToOneColumns(of writer: EntityWriter, written: Set<Int>, writers: [EntityWriter]) {
         for plan in plans[writer.entity] {
-            guard case .column(let column, _) = plan.storage else { continue }
+            guard let column = plan.toOneIndex else { continue }
             let ids = known[plan.id]
             var previous: (key: ColumnValue, pk: Int64?)?  // as in `lookUpKnownIDs`
             for record in 0..<writer.count where writer.isRepresentative(record) {
@@ -166,7 +166,7 @@ final class LinkWriter {
             if !toOnes.isEmpty { try writeToOnes(toOnes, of: writer, writers: writers) }
             for plan in plans[writer.entity] {
                 pairs.removeAll(keepingCapacity: true)
-                guard case .column(let column, _) = plan.storage else {
+                guard let column = plan.toOneIndex else {
                     writer.counts.links += try writeToMany(plan, of: writer, writers: writers)
                     continue
                 }

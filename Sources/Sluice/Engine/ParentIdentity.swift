@@ -36,9 +36,9 @@ final class ParentIdentity {
             parts.append(own)
             var found: [(plan: LinkPlan, column: Int)] = []
             for part in own {
-                guard case .column(let column, let name) = part.storage else { continue }
+                guard case .column(_, let name) = part.storage, let column = part.toOneIndex else { continue }
                 for case let plan in plans.joined() where plan.target == writer.entity {
-                    if case .inverse(name) = plan.storage { found.append((plan, column)) }
+                    if case .inverseColumn(_, name) = plan.storage { found.append((plan, column)) }
                 }
             }
             parents.append(found)
@@ -73,7 +73,7 @@ final class ParentIdentity {
     /// leaves the column missing.)
     func fill(_ writer: EntityWriter, writers: [EntityWriter], written: Set<Int>) throws(SluiceError) {
         for plan in parts[writer.entity] {
-            guard case .column(let column, _) = plan.storage, written.contains(plan.target) else { continue }
+            guard let column = plan.toOneIndex, written.contains(plan.target) else { continue }
             var ids: [ColumnValue: Int64] = [:]
             if let relatedBy = plan.relatedByColumn {
                 ids = try links.pks(of: keys(of: plan, in: writer), in: plan.targetTable, column: relatedBy)

@@ -49,8 +49,8 @@ extension LinkPlan {
     var sourceColumn: (table: String, column: String)? {
         switch storage {
         case .column: return nil
-        case .inverse(let column): return (quoteIdentifier(targetTable), quoteIdentifier(column))
-        case .join(let table, let sourceColumn, _): return (quoteIdentifier(table), quoteIdentifier(sourceColumn))
+        case .inverseColumn(_, let column): return (quoteIdentifier(targetTable), quoteIdentifier(column))
+        case .joinTable(let table, let sourceColumn, _): return (quoteIdentifier(table), quoteIdentifier(sourceColumn))
         }
     }
 }

@@ -65,7 +65,7 @@ final class TouchedRows: TouchedRowStore {
             // An ordered to-many's places go with its links, before the to-one's own plan
             // clears the column they are found by.
             for plan in plans.joined() where plan.source == entity {
-                guard case .inverse(let name) = plan.storage, let position = plan.positionColumn else { continue }
+                guard case .inverseColumn(_, let name) = plan.storage, let position = plan.positionColumn else { continue }
                 try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL, "
                     + "\(quoteIdentifier(position)) = NULL WHERE \(quoteIdentifier(name)) IN \(gone)", [])
             }
@@ -74,10 +74,10 @@ final class TouchedRows: TouchedRowStore {
                 case .column(_, let name) where plan.target == entity:
                     try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL "
                         + "WHERE \(quoteIdentifier(name)) IN \(gone)", [])
-                case .inverse(let name) where plan.source == entity:
+                case .inverseColumn(_, let name) where plan.source == entity:
                     try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL "
                         + "WHERE \(quoteIdentifier(name)) IN \(gone)", [])
-                case .join(let joinTable, let sourceColumn, let targetColumn):
+                case .joinTable(let joinTable, let sourceColumn, let targetColumn):
                     // Both sides for a many-to-many of an entity with itself.
                     for (side, column) in [(plan.source, sourceColumn), (plan.target, targetColumn)] where side == entity {
                         try sql.run("DELETE FROM \(quoteIdentifier(joinTable)) WHERE \(quoteIdentifier(column)) IN \(gone)", [])

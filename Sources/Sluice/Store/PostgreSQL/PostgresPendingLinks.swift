@@ -256,7 +256,7 @@ final class PostgresPendingLinks: PendingLinkStore {
         case .column:
             // A to-one is linked by `linkToOnes`; one not by id never waits.
             return 0
-        case .inverse(let name):
+        case .inverseColumn(_, let name):
             let column = quoteIdentifier(name)
             if let position = plan.positionColumn {
                 let place = quoteIdentifier(position)
@@ -272,7 +272,7 @@ final class PostgresPendingLinks: PendingLinkStore {
                 FROM \(pending) AS p
                 WHERE t.\(relatedBy) = p."key" AND t.\(column) IS DISTINCT FROM p."source_pk"
                 """).changes
-        case .join(let table, let sourceColumn, let targetColumn):
+        case .joinTable(let table, let sourceColumn, let targetColumn):
             if let position = plan.positionColumn {
                 // As SQLite's `SQLitePendingLinks`: new links with their places, then the places of
                 // links already there.

@@ -17,12 +17,12 @@ extension PostgresRunner {
         switch plan.storage {
         case .column:
             preconditionFailure("a to-one has no list to follow")
-        case .inverse(let name):
+        case .inverseColumn(_, let name):
             let column = quoteIdentifier(name)
             let place = plan.positionColumn.map { ", \(quoteIdentifier($0)) = NULL" } ?? ""
             sql = "UPDATE \(quoteIdentifier(plan.targetTable)) AS t SET \(column) = NULL\(place) "
                 + "WHERE t.\(column) = ANY($1::bigint[]) AND NOT EXISTS (\(kept)t.\(column) AND k.\"target_pk\" = t.\"pk\")"
-        case .join(let table, let sourceColumn, let targetColumn):
+        case .joinTable(let table, let sourceColumn, let targetColumn):
             let source = quoteIdentifier(sourceColumn)
             sql = "DELETE FROM \(quoteIdentifier(table)) AS j WHERE j.\(source) = ANY($1::bigint[]) "
                 + "AND NOT EXISTS (\(kept)j.\(source) AND k.\"target_pk\" = j.\(quoteIdentifier(targetColumn)))"
@@ -43,13 +43,13 @@ extension PostgresRunner {
         switch plan.storage {
         case .column:
             preconditionFailure("a to-one has no places")
-        case .inverse(let name):
+        case .inverseColumn(_, let name):
             let column = quoteIdentifier(name)
             table = "\(quoteIdentifier(plan.targetTable)) AS t"
             link = "UPDATE \(table) SET \(column) = l.\"source_pk\", \(place) = l.\"place\" FROM \(rows) "
                 + "WHERE t.\"pk\" = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
             match = "t.\"pk\" = l.\"target_pk\" AND t.\(column) = l.\"source_pk\""
-        case .join(let name, let sourceColumn, let targetColumn):
+        case .joinTable(let name, let sourceColumn, let targetColumn):
             let source = quoteIdentifier(sourceColumn)
             let target = quoteIdentifier(targetColumn)
             table = "\(quoteIdentifier(name)) AS t"

@@ -40,11 +40,11 @@ final class PostgresRunner: SQLRunning, LinkStore {
             let column = quoteIdentifier(name)
             sql = "UPDATE \(quoteIdentifier(plan.sourceTable)) AS s SET \(column) = l.\"target_pk\" FROM \(links) "
                 + "WHERE s.\"pk\" = l.\"source_pk\" AND s.\(column) IS DISTINCT FROM l.\"target_pk\""
-        case .inverse(let name):
+        case .inverseColumn(_, let name):
             let column = quoteIdentifier(name)
             sql = "UPDATE \(quoteIdentifier(plan.targetTable)) AS t SET \(column) = l.\"source_pk\" FROM \(links) "
                 + "WHERE t.\"pk\" = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
-        case .join(let table, let sourceColumn, let targetColumn):
+        case .joinTable(let table, let sourceColumn, let targetColumn):
             sql = "INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))) "
                 + "SELECT DISTINCT l.\"source_pk\", l.\"target_pk\" FROM \(links) ON CONFLICT DO NOTHING"
         }

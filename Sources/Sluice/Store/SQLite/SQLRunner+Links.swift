@@ -11,11 +11,11 @@ extension SQLRunner: LinkStore {
             let quoted = quoteIdentifier(name)
             statement = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1"
             sourceFirst = false
-        case .inverse(let column):
+        case .inverseColumn(_, let column):
             let quoted = quoteIdentifier(column)
             statement = "UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1"
             sourceFirst = true
-        case .join(let table, let sourceColumn, let targetColumn):
+        case .joinTable(let table, let sourceColumn, let targetColumn):
             statement = "INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))) "
                 + "VALUES (?1, ?2)"
             sourceFirst = true
@@ -72,12 +72,12 @@ extension SQLRunner: LinkStore {
         switch plan.storage {
         case .column:
             preconditionFailure("a to-one has no list to follow")
-        case .inverse(let column):
+        case .inverseColumn(_, let column):
             let table = quoteIdentifier(plan.targetTable)
             let quoted = quoteIdentifier(column)
             return ("SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?",
                     "UPDATE \(table) SET \(quoted) = NULL\(place) WHERE \(quoted) = ?1 AND \"pk\" = ?2")
-        case .join(let table, let sourceColumn, let targetColumn):
+        case .joinTable(let table, let sourceColumn, let targetColumn):
             let joinTable = quoteIdentifier(table)
             let sourceName = quoteIdentifier(sourceColumn)
             return ("SELECT \(quoteIdentifier(targetColumn)) FROM \(joinTable) WHERE \(sourceName) = ?",
@@ -94,12 +94,12 @@ extension SQLRunner: LinkStore {
         switch plan.storage {
         case .column:
             preconditionFailure("a to-one has no places")
-        case .inverse(let column):
+        case .inverseColumn(_, let column):
             let table = quoteIdentifier(plan.targetTable)
             let quoted = quoteIdentifier(column)
             return ("UPDATE \(table) SET \(quoted) = ?1, \(place) = ?3 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1",
                     "UPDATE \(table) SET \(place) = ?3 WHERE \"pk\" = ?2 AND \(quoted) = ?1 AND \(condition)")
-        case .join(let table, let sourceColumn, let targetColumn):
+        case .joinTable(let table, let sourceColumn, let targetColumn):
             let joinTable = quoteIdentifier(table)
             let sourceName = quoteIdentifier(sourceColumn)
             let targetName = quoteIdentifier(targetColumn)

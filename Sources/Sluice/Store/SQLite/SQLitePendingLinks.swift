@@ -167,7 +167,7 @@ final class SQLitePendingLinks: PendingLinkStore {
                 FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
                 WHERE s."pk" = p."source_pk" AND s.\(column) IS NOT t."pk"
                 """
-        case .inverse(let name):
+        case .inverseColumn(_, let name):
             let column = quoteIdentifier(name)
             if let position = plan.positionColumn {
                 let place = quoteIdentifier(position)
@@ -184,7 +184,7 @@ final class SQLitePendingLinks: PendingLinkStore {
                     WHERE t.\(relatedBy) = p."key" AND t.\(column) IS NOT p."source_pk"
                     """
             }
-        case .join(let table, let sourceColumn, let targetColumn):
+        case .joinTable(let table, let sourceColumn, let targetColumn):
             if let position = plan.positionColumn {
                 return try linkInOrder(plan, joinTable: table, sourceColumn: sourceColumn, targetColumn: targetColumn,
                                        position: position, slice: slice, target: target, relatedBy: relatedBy, done: done)
