@@ -237,6 +237,13 @@ extension RecordAssembler {
         case .link(let relationship, let priority):
             records[open - 1].element += 1
             guard !value.isNull else { return .none }  // null elements are skipped
+            if case .linkMap? = frames.last {
+                // A map's members are records; read as a bare id, the member's name would be lost.
+                let message = "a record of \(plan.shapes[plan.shapes[records[open - 1].entity].relationships[relationship].target].name) "
+                    + "must be an object, got \(value.kindDescription)"
+                appendLink(relationship, priority: priority) { _ throws(ConversionError) in throw ConversionError(message: message) }
+                return .none
+            }
             appendLink(relationship, priority: priority) { relationship throws(ConversionError) in
                 .key(try relationship.key(value))
             }

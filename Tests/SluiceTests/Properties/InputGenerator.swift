@@ -27,6 +27,36 @@ struct InputGenerator {
             case 0: return Input(text: "[\n" + lines.joined(separator: ",\n") + "\n]\n", records: records)
             default: return Input(text: lines.joined(separator: "\n") + (random.chance(50) ? "\n" : ""), records: records)
             }
+        case .table(let header):
+            // The header names every key a record's first level may hold; rows take the
+            // header's names as keys, and a short row lacks the last ones.
+            var names: [String] = []
+            let entity = model.entities[0]
+            let keys = entity.attributes.flatMap(\.lookupKeys) + entity.relationships.filter { !$0.isInverseSide }.map(\.lookupKey)
+            for key in keys + ["loc", "zz"] {
+                let first = String(key.split(separator: ".", omittingEmptySubsequences: false)[0])
+                if !names.contains(first), random.chance(90) { names.append(first) }
+            }
+            for index in names.indices.reversed() { names.swapAt(index, random.below(index + 1)) }
+            var rows: [String] = []
+            var records: [Oracle.TopLevelRecord] = []
+            let style = header == "first" ? random.below(2) : 2
+            let firstLine = [3, 2, 3][style]
+            for index in 0..<random.int(0...6) {
+                let record = record(entity: 0, depth: 0, &random)
+                var row = names.map { record.member($0) ?? .null }
+                if random.chance(20) { row.removeLast(random.int(0...row.count)) }
+                records.append(Oracle.TopLevelRecord(value: .object(Array(zip(names, row))), entity: 0, line: firstLine + index))
+                rows.append(render(.array(row), &random))
+            }
+            let headerText = render(.array(names.map { .string($0) }), &random)
+            switch style {
+            case 0: return Input(text: "[\n" + ([headerText] + rows).joined(separator: ",\n") + "\n]\n", records: records)
+            case 1: return Input(text: ([headerText] + rows).joined(separator: "\n") + "\n", records: records)
+            default:
+                return Input(text: "{\"columns\": " + headerText + ",\n\"data\": [\n" + rows.joined(separator: ",\n") + "\n]}\n",
+                             records: records)
+            }
         case .paths(let paths) where paths.count == 1 && paths[0].key == "":
             // The top-level object is the map.
             var text = "{\n"

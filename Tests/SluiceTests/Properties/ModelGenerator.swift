@@ -7,9 +7,10 @@
 /// relationships (nested or by id), to-many through a join table (nested or by id, `merge`
 /// add or replace) and to-many stored by their inverse to-one (nested); `unresolved` null,
 /// stub or fail; `root` as one entity or as a map of keys to entities; objects used as maps
-/// (a location of `root`, the top-level object itself, and to-manys with `map`).
+/// (a location of `root`, the top-level object itself, and to-manys with `map`); tabular
+/// input (`header` `first`, as one array or as a stream, and `columns`).
 /// Not covered (the oracle does not model them): identity through the parent and by
-/// position, tabular input, inheritance, ordered to-many, `relatedBy`, self-references.
+/// position, inheritance, ordered to-many, `relatedBy`, self-references.
 struct ModelGenerator {
     /// Entities without attributes (SPEC section 4: legal, a record that only exists or links).
     var allowsEntitiesWithoutAttributes = true
@@ -23,7 +24,9 @@ struct ModelGenerator {
             }
         }
         let root: PropertyModel.Root
-        if random.chance(10), let map = mapAttribute(entities[0]) {
+        if random.chance(8) {
+            root = .table(header: random.pick(["first", "columns"]))
+        } else if random.chance(10), let map = mapAttribute(entities[0]) {
             root = .paths([(key: "", entity: 0, map: map)])
         } else if count > 1, random.chance(40) {
             var paths: [(key: String, entity: Int, map: String?)] = [(key: "r0", entity: 0, map: nil)]

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Sluice
 
@@ -91,5 +92,38 @@ extension PropertyFindingsTests {
         #expect(try query(again, "SELECT a.id, b.code FROM a JOIN b ON b.pk = a.b_pk ORDER BY 1") == [
             [.text("x"), .integer(4)], [.text("y"), .integer(4)],
         ])
+    }
+}
+
+extension PropertyFindingsTests {
+    /// Finding 4: a member of a to-many used as a map whose value is not an object was read as
+    /// a bare id of the target (and stubbed, or linked to another row), its name lost. A map's
+    /// members are records (docs/model.md): anything else is a record error, rejecting the
+    /// top-level record whole.
+    @Test(arguments: [false, true])
+    func aMapMemberThatIsNotAnObjectIsARecordError(inverse: Bool) throws {
+        let owner = inverse ? #", "relationships": {"owner": {"entity": "Parent", "inverse": "kids"}}"# : ""
+        let text = """
+            {"root": "Parent", "entities": {
+              "Parent": {"table": "parents", "identity": "id", "attributes": {"id": "integer"}, "relationships": {
+                "kids": {"entity": "Kid", "toMany": true, "map": "code", "unresolved": "stub"\(inverse ? #", "inverse": "owner""# : "")}}},
+              "Kid": {"table": "kids", "identity": "code", "attributes": {"code": "string"}\(owner)}}}
+            """
+        let model = try Model.parse(Array(text.utf8), sourceName: "model.json")
+        let directory = PropertyCase.scratchDirectory()
+        let db = directory.file("p.sqlite")
+        #expect(throws: SluiceError.self) {
+            try importJSON(#"{"id": 1, "kids": {"a": 42}}"#, model: model, into: db)
+        }
+        var options = ImportOptions()
+        options.onError = .skip
+        options.rejectsPath = directory.file("rejects.jsonl")
+        let report = try importJSON(#"{"id": 1, "kids": {"a": 42}}"# + "\n" + #"{"id": 2, "kids": {"b": {}, "c": null}}"#,
+                                    model: model, into: db, options: options)
+        #expect(report.rejected == 1)
+        #expect(try query(db, "SELECT id FROM parents") == [[.integer(2)]])
+        #expect(try query(db, "SELECT code FROM kids") == [[.text("b")]])
+        let rejects = try String(contentsOfFile: directory.file("rejects.jsonl"), encoding: .utf8)
+        #expect(rejects.contains(#""reason":"Parent.kids: a record of Kid must be an object, got a number""#), "\(rejects)")
     }
 }

@@ -64,6 +64,9 @@ struct PropertyModel {
         /// A top-level object maps each key to an array of records of an entity, or (`map`)
         /// to an object used as a map; the key "" (alone) is the top-level object itself.
         case paths([(key: String, entity: Int, map: String?)])
+        /// Tabular input of entity 0: `first` (the location "" holds the header, then the
+        /// rows) or `columns` (`{"columns": header, "data": rows}`).
+        case table(header: String)
     }
 
     var entities: [Entity]
@@ -88,6 +91,9 @@ struct PropertyModel {
         let rootJSON: PropertyJSON
         switch root {
         case .entity: rootJSON = .string(entities[0].name)
+        case .table(let header):
+            rootJSON = .object([(header == "first" ? "" : "data",
+                                 .object([("entity", .string(entities[0].name)), ("header", .string(header))]))])
         case .paths(let paths):
             rootJSON = .object(paths.map { path in
                 let entity = PropertyJSON.string(entities[path.entity].name)
@@ -137,6 +143,7 @@ extension PropertyModel {
         var features = Set<String>()
         switch root {
         case .entity: features.insert("root entity")
+        case .table(let header): features.insert("table \(header)")
         case .paths(let paths):
             features.insert(paths.count == 1 && paths[0].key == "" ? "root map of the top-level object" : "root paths")
             if paths.contains(where: { $0.map != nil && $0.key != "" }) { features.insert("root map") }
