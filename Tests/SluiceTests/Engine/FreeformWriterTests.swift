@@ -121,6 +121,23 @@ extension ZeroConfigTests {
             #expect(try connection.rows("SELECT k500, b FROM t WHERE pk = 4") == [[.integer(2), .integer(3)]])
         }
 
+        /// Each row shape has its own INSERT, and an INSERT into a wide table is big (its program
+        /// builds the whole row): sparse records over 2,000 columns keep at most 8 of them.
+        @Test func aWideTableCachesFewInserts() throws {
+            let connection = try Connection(path: directory.file("db.sqlite"))
+            let table = try FreeformTable(opening: "t", in: connection)
+            try table.addColumns((1...1_999).map { "c\($0)" })
+            #expect(FreeformTable.maxCachedInserts(columns: 2_000) == 8)
+            #expect(FreeformTable.maxCachedInserts(columns: 20) == 64)
+            var row = [ColumnValue?](repeating: nil, count: 2_000)
+            for column in 1...100 {
+                row[column] = .integer(Int64(column))
+                try table.insert(row, setting: [column])
+                #expect(table.cachedInserts <= 8)
+            }
+            #expect(try connection.rows("SELECT count(*), sum(c100) FROM t") == [[.integer(100), .integer(100)]])
+        }
+
         /// A table someone else made (its `CREATE TABLE` is not Sluice's text) gets its columns
         /// one `ADD COLUMN` at a time.
         @Test func aTableMadeElsewhereGetsItsColumnsOneByOne() throws {

@@ -66,8 +66,11 @@ final class PostgresFreeformTable: FreeformTableStore {
         hasDefault = (0..<existing.rowCount).map { existing.text($0, 1) == "t" }
         anyDefault = hasDefault.contains(true)
         // The keys earlier imports renamed (`FreeformColumns`), when any did.
-        let recorded = try connection.query("SELECT to_regclass($1) IS NOT NULL", [quoteIdentifier(FreeformColumns.renamedKeysTable)])
-        if recorded.text(0, 0) == "t" {
+        let recorded = try connection.query("""
+            SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relname = $1 AND c.relkind IN ('r', 'p')
+            """, [FreeformColumns.renamedKeysTable])
+        if recorded.rowCount > 0 {
             let renamed = try connection.query("SELECT \"key\", \"column\" FROM \(quoteIdentifier(FreeformColumns.renamedKeysTable)) "
                 + "WHERE \"table\" = $1", [name])
             for row in 0..<renamed.rowCount { renamedKeys[renamed.text(row, 0)] = renamed.text(row, 1) }

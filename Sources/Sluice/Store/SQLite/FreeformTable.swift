@@ -25,8 +25,16 @@ final class FreeformTable {
     @exclusivity(unchecked) private var inserts: [[Int]: Statement] = [:]
     @exclusivity(unchecked) private var lastColumns: [Int]?
     @exclusivity(unchecked) private var lastInsert: Statement?
-    /// More distinct shapes than this and the cache starts over (sparse data has many).
-    private static let maxCachedInserts = 64
+    /// More distinct shapes than this and the cache starts over (sparse data has many). A
+    /// prepared INSERT builds a whole row, so its program and registers grow with the table's
+    /// columns, not with the row's (about 90 bytes a column): a wide table keeps fewer, so the
+    /// cache stays near a megabyte and a half (64 of 2,000 columns were 11 MB).
+    static func maxCachedInserts(columns: Int) -> Int {
+        max(2, min(64, 16_384 / max(columns, 1)))
+    }
+
+    /// How many INSERTs are cached now.
+    var cachedInserts: Int { inserts.count }
 
     /// Opens `name` and reads its columns, creating it with only `"pk"` when it does not
     /// exist. A view or index of that name is an error.
@@ -192,7 +200,7 @@ final class FreeformTable {
             } catch {
                 throw error.sluiceError(database: connection.displayName)
             }
-            if inserts.count >= Self.maxCachedInserts { inserts.removeAll() }
+            if inserts.count >= Self.maxCachedInserts(columns: columns.count) { inserts.removeAll() }
             inserts[set] = statement
         }
         lastColumns = set
