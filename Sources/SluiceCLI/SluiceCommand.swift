@@ -23,6 +23,7 @@ struct SluiceCommand: ParsableCommand {
         // The allocator and SQLite's global settings for one big import per process.
         ProcessTuning.applyForLargeImports()
         do {
+            if let unknown = unknownCommand(in: CommandLine.arguments) { throw SluiceError(.usage, unknown) }
             var command = try parseAsRoot()
             try command.run()
         } catch let error as SluiceError {
@@ -43,5 +44,15 @@ struct SluiceCommand: ParsableCommand {
             }
             Diagnostics.exit(code.rawValue)
         }
+    }
+
+    /// `sluice imprt …`: the line for a first argument that names no command, with the nearest
+    /// command (swift-argument-parser's own says only "Unexpected argument 'imprt'").
+    static func unknownCommand(in arguments: [String]) -> String? {
+        guard arguments.count > 1, let first = arguments.dropFirst().first, !first.hasPrefix("-") else { return nil }
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !commands.contains(first) else { return nil }
+        let suggestion = NameSuggestion.nearest(to: first, among: commands).map { "; did you mean '\($0)'?" } ?? ""
+        return "unknown command '\(first)'; the commands are: \(commands.joined(separator: ", "))\(suggestion)"
     }
 }

@@ -238,6 +238,6 @@ import Testing
         let workspace = Workspace()
         let result = try workspace.sluice("check", "--model", "Nope.xcdatamodeld")
         #expect(result.status == 66, "\(result)")
-        #expect(result.stderrLines == ["sluice: error: cannot open 'Nope.xcdatamodeld': No such file or directory"])
+        #expect(result.stderrLines == ["sluice: error: cannot open model 'Nope.xcdatamodeld': No such file or directory"])
     }
 }

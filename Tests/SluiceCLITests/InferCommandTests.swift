@@ -172,7 +172,7 @@ import Testing
         Failure(name: "unknown option", arguments: ["--db", "x.sqlite"], stdin: "{}", status: 64,
                 stderr: ["sluice: error: Unknown option '--db'"]),
         Failure(name: "missing file", arguments: ["missing.json"], stdin: "", status: 66,
-                stderr: ["sluice: error: cannot open 'missing.json': No such file or directory"]),
+                stderr: ["sluice: error: cannot open input 'missing.json': No such file or directory"]),
     ]
 
     @Test(arguments: failures)

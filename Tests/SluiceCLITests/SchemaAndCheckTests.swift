@@ -48,7 +48,7 @@ import Testing
         let workspace = Workspace()
         let result = try workspace.sluice("schema", "--model", "nope.json")
         #expect(result.status == 66, "\(result)")
-        #expect(result.stderrLines == ["sluice: error: cannot open 'nope.json': No such file or directory"], "\(result)")
+        #expect(result.stderrLines == ["sluice: error: cannot open model 'nope.json': No such file or directory"], "\(result)")
         #expect(result.stdout == "")
     }
 

@@ -61,7 +61,7 @@ enum CoreDataBundle {
     /// `path`, which must be a folder.
     private static func folder(_ path: String) throws(SluiceError) -> String {
         guard let status = SystemCalls.status(ofPath: path) else {
-            throw SluiceError(.cannotOpenInput, "cannot open '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
+            throw FileSource.cannotOpen("model", path, errno: SystemCalls.errno)
         }
         guard status.isDirectory else {
             throw SluiceError(.usage, "'\(path)' is not a folder, as a Core Data model of that name is")
@@ -71,7 +71,7 @@ enum CoreDataBundle {
 
     /// The whole file.
     static func bytes(of path: String) throws(SluiceError) -> [UInt8] {
-        var reader = ChunkReader(source: try FileSource(path: path), chunkSize: 1 << 16)
+        var reader = ChunkReader(source: try FileSource(path: path, role: "model"), chunkSize: 1 << 16)
         var bytes: [UInt8] = []
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
         return bytes

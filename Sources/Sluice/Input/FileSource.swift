@@ -16,10 +16,11 @@ final class FileSource: ByteSource {
     var stopsWhenInterrupted: (@Sendable () -> Bool)?
 
     /// Opens `path` for reading. A missing or unreadable file, or a directory, is
-    /// `.cannotOpenInput`: `cannot open 'x.json': No such file or directory`. Opening a FIFO
+    /// `.cannotOpenInput`, naming what the file was to be (`role`: "input", "model"):
+    /// `cannot open input 'x.json': No such file or directory`. Opening a FIFO
     /// waits for its writer; a signal that makes `stopsWhenInterrupted` true ends the wait
     /// with `.interrupted` (any other signal, the wait goes on).
-    init(path: String, stopsWhenInterrupted: (@Sendable () -> Bool)? = nil) throws(SluiceError) {
+    init(path: String, role: String = "input", stopsWhenInterrupted: (@Sendable () -> Bool)? = nil) throws(SluiceError) {
         // A signal that came before the open would not interrupt its wait.
         if stopsWhenInterrupted?() == true { throw SluiceError(.interrupted, "opening '\(path)' was interrupted") }
         var fd = SystemCalls.openForReading(path)
@@ -30,18 +31,18 @@ final class FileSource: ByteSource {
             fd = SystemCalls.openForReading(path)
         }
         guard fd >= 0 else {
-            throw FileSource.cannotOpen(path, errno: SystemCalls.errno)
+            throw FileSource.cannotOpen(role, path, errno: SystemCalls.errno)
         }
         self.stopsWhenInterrupted = stopsWhenInterrupted
         guard let info = SystemCalls.status(ofDescriptor: fd) else {
             let code = SystemCalls.errno
             SystemCalls.close(fd)
-            throw FileSource.cannotOpen(path, errno: code)
+            throw FileSource.cannotOpen(role, path, errno: code)
         }
         // open(2) succeeds on a directory; only the first read fails. Say so up front.
         if info.isDirectory {
             SystemCalls.close(fd)
-            throw FileSource.cannotOpen(path, errno: SystemCalls.isADirectory)
+            throw FileSource.cannotOpen(role, path, errno: SystemCalls.isADirectory)
         }
         self.name = path
         self.descriptor = fd
@@ -87,8 +88,8 @@ final class FileSource: ByteSource {
         }
     }
 
-    private static func cannotOpen(_ path: String, errno code: Int32) -> SluiceError {
-        SluiceError(.cannotOpenInput, "cannot open '\(path)': \(SystemCalls.describe(errno: code))")
+    static func cannotOpen(_ role: String, _ path: String, errno code: Int32) -> SluiceError {
+        SluiceError(.cannotOpenInput, "cannot open \(role) '\(path)': \(SystemCalls.describe(errno: code))")
     }
 
     /// The bytes left to read in a regular file: its size less the current offset (which

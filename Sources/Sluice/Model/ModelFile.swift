@@ -17,7 +17,7 @@ public struct ModelFile: Sendable {
     /// not JSON) or `ModelError` (every problem of the model, each with its path).
     public static func load(path: String) throws -> ModelFile {
         if isCoreDataModel(path: path) { return try loadCoreDataModel(path: path) }
-        let source = try FileSource(path: path)
+        let source = try FileSource(path: path, role: "model")
         var reader = ChunkReader(source: source, chunkSize: 1 << 16)
         var bytes: [UInt8] = []
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }

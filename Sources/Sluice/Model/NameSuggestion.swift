@@ -6,11 +6,11 @@
 /// `to_many` → `toMany`, but nothing for `nope` or `F`. An edit is an insertion, a
 /// deletion, a substitution or two neighbours swapped; letter case is ignored, and a name
 /// that differs only in case is always suggested.
-enum NameSuggestion {
+package enum NameSuggestion {
     /// At most this many names are listed in a message; a model may have hundreds.
     static let listLimit = 20
 
-    static func nearest(to name: String, among known: some Sequence<String>) -> String? {
+    package static func nearest(to name: String, among known: some Sequence<String>) -> String? {
         let typed = Array(name.lowercased())
         let limit = min(2, typed.count / 3)
         var best: (name: String, distance: Int)?

@@ -24,9 +24,26 @@ enum ImportStores {
     }
 
     static func begin(_ database: String, schema: String) throws(SluiceError) -> any ImportStore {
+        if let scheme = unknownScheme(of: database) {
+            let schemes = ["postgresql", "postgres"]
+            let suggestion = NameSuggestion.nearest(to: scheme, among: schemes).map { "; did you mean '\($0)://'?" } ?? ""
+            throw SluiceError(.usage, "database '\(PostgresURI.displayName(database))': '\(scheme)://' is not a database "
+                + "Sluice writes to (postgresql:// or postgres:// for PostgreSQL; an SQLite database is a file's path)\(suggestion)")
+        }
         if PostgresURI.isURI(database) {
             return try PostgresStore(uri: database, schema: schema)
         }
         return try SQLiteStore(path: database)
+    }
+
+    /// The scheme of a database written as a URI that names no store Sluice writes to
+    /// (`postgres1://…`, `sqlite://…`): nil for a file's path or a PostgreSQL URI. Without this,
+    /// such a URI would be taken as an SQLite file's path and fail as one.
+    static func unknownScheme(of database: String) -> String? {
+        guard !PostgresURI.isURI(database), let end = database.firstRange(of: "://")?.lowerBound else { return nil }
+        let scheme = database[..<end]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }) else { return nil }
+        return String(scheme)
     }
 }

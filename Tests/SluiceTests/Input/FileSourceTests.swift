@@ -49,7 +49,7 @@ extension InputTests {
         func missingFile() throws {
             let error = sluiceError { () throws(SluiceError) in _ = try FileSource(path: "x.json") }
             #expect(error?.kind == .cannotOpenInput)
-            #expect(error?.message == "cannot open 'x.json': No such file or directory")
+            #expect(error?.message == "cannot open input 'x.json': No such file or directory")
             #expect(error?.position == nil)
         }
 
@@ -58,14 +58,14 @@ extension InputTests {
             let directory = TemporaryDirectory()
             let error = sluiceError { () throws(SluiceError) in _ = try FileSource(path: directory.path) }
             #expect(error?.kind == .cannotOpenInput)
-            #expect(error?.message == "cannot open '\(directory.path)': Is a directory")
+            #expect(error?.message == "cannot open input '\(directory.path)': Is a directory")
         }
 
         @Test("InputOpener reports a missing file the same way")
         func openerMissingFile() {
             let error = sluiceError { () throws(SluiceError) in _ = try InputOpener.open(path: "nope/x.json.gz") }
             #expect(error?.kind == .cannotOpenInput)
-            #expect(error?.message == "cannot open 'nope/x.json.gz': No such file or directory")
+            #expect(error?.message == "cannot open input 'nope/x.json.gz': No such file or directory")
         }
 
         @Test("a plain file through InputOpener keeps its size and every byte")

@@ -104,7 +104,7 @@ import Testing
         let directory = TemporaryDirectory()
         let error = #expect(throws: SluiceError.self) { try ModelFile.load(path: directory.file("Nope.xcdatamodeld")) }
         #expect(error?.kind == .cannotOpenInput)
-        #expect(error?.message == "cannot open '\(directory.file("Nope.xcdatamodeld"))': No such file or directory")
+        #expect(error?.message == "cannot open model '\(directory.file("Nope.xcdatamodeld"))': No such file or directory")
     }
 
     @Test func aFileNamedLikeABundle() throws {
