@@ -22,6 +22,13 @@ extension EntityBatch {
             if !replacingLists[relationship], case .many(let added) = link, case .many(let list)? = links[index] {
                 links[index] = .many(list + added)
             } else {
+                // A list added after a `null` still unlinks what the `null` did: the row's
+                // records decide in order, in one batch as in several.
+                if !replacingLists[relationship], case .many = link, case .clear? = links[index] {
+                    clearedBeforeList.insert(index)
+                } else if !clearedBeforeList.isEmpty {
+                    clearedBeforeList.remove(index)
+                }
                 links[index] = link
             }
         }

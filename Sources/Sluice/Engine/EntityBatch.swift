@@ -15,6 +15,9 @@ struct EntityBatch: Sendable {
     var bytes = BatchBytes()
     /// `relationshipCount` links per record.
     var links: [Link?] = []
+    /// Indexes into `links` of `merge: add` lists merged onto a `null` of an earlier record of
+    /// the same row (`merge`): the row loses its other links first, as the `null` said.
+    var clearedBeforeList: Set<Int> = []
     var positions: [InputPosition] = []
     /// The index of the input each record came from.
     var sources: [Int] = []
@@ -90,6 +93,7 @@ struct EntityBatch: Sendable {
     mutating func removeAll() {
         bytes.removeAll()
         links = Self.emptied(links)
+        if !clearedBeforeList.isEmpty { clearedBeforeList.removeAll() }
         positions = Self.emptied(positions)
         sources = Self.emptied(sources)
         count = 0

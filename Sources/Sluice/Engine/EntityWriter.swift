@@ -98,6 +98,12 @@ final class EntityWriter {
         batch.links[record * relationshipCount + relationship]
     }
 
+    /// Whether the `merge: add` list of `link` comes after a `null` of the same row in this
+    /// batch, so the row's other links go first (`EntityBatch.clearedBeforeList`).
+    func clearsOthersFirst(_ record: Int, _ relationship: Int) -> Bool {
+        !batch.clearedBeforeList.isEmpty && batch.clearedBeforeList.contains(record * relationshipCount + relationship)
+    }
+
     /// The stored value of a to-one column before this batch, for a row that existed.
     func storedValue(_ record: Int, _ column: Int) -> ColumnValue? {
         existing.storedValue(record, column)

@@ -35,7 +35,7 @@ extension LinkWriter {
                 unlinking.append(source)
                 continue
             }
-            if plan.merge == .replace { unlinking.append(source) }
+            if plan.merge == .replace || writer.clearsOthersFirst(record, plan.relationship) { unlinking.append(source) }
             // A row inserted by this batch has no links yet, so its list starts at 0.
             let base = bases[source].map { $0 + 1 } ?? 0
             linked.removeAll(keepingCapacity: true)
@@ -81,7 +81,7 @@ extension LinkWriter {
         var sources: [Int64] = []
         for record in 0..<writer.count where writer.isRepresentative(record) && !writer.wasInserted(record) {
             guard let link = writer.link(record, plan.relationship) else { continue }
-            if case .many = link, plan.merge != .replace { continue }
+            if case .many = link, plan.merge != .replace, !writer.clearsOthersFirst(record, plan.relationship) { continue }
             sources.append(writer.pk(of: record))
         }
         try pending.forget(plan, sources: sources)
@@ -92,7 +92,9 @@ extension LinkWriter {
     private func largestPlaces(_ plan: LinkPlan, writer: EntityWriter) throws(SluiceError) -> [Int64: Int64] {
         var sources: [Int64] = []
         for record in 0..<writer.count where writer.isRepresentative(record) && !writer.wasInserted(record) {
-            if case .many? = writer.link(record, plan.relationship) { sources.append(writer.pk(of: record)) }
+            if case .many? = writer.link(record, plan.relationship), !writer.clearsOthersFirst(record, plan.relationship) {
+                sources.append(writer.pk(of: record))
+            }
         }
         guard !sources.isEmpty else { return [:] }
         try ensureIndex(plan)

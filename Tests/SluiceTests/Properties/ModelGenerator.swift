@@ -9,8 +9,10 @@
 /// stub or fail; `root` as one entity or as a map of keys to entities; objects used as maps
 /// (a location of `root`, the top-level object itself, and to-manys with `map`); tabular
 /// input (`header` `first`, as one array or as a stream, and `columns`).
-/// Not covered (the oracle does not model them): identity through the parent and by
-/// position, inheritance, ordered to-many, `relatedBy`, self-references.
+/// Identity through the parent by position: a to-many by inverse with `position`, its
+/// target identified by the inverse to-one and that attribute.
+/// Not covered (the oracle does not model them): identity through a to-one given by id or
+/// nested object, `position` without identity, inheritance, ordered to-many, `relatedBy`, self-references.
 struct ModelGenerator {
     /// Entities without attributes (SPEC section 4: legal, a record that only exists or links).
     var allowsEntitiesWithoutAttributes = true
@@ -21,6 +23,14 @@ struct ModelGenerator {
         for index in 0..<count {
             for target in (index + 1)..<max(index + 1, count) where random.chance(60) {
                 addRelationship(from: index, to: target, in: &entities, &random)
+            }
+        }
+        // A bare id needs the target's single identity attribute; `stub` and `fail` only
+        // follow ids.
+        for index in entities.indices {
+            for number in entities[index].relationships.indices
+            where entities[entities[index].relationships[number].target].relatedBy == nil {
+                entities[index].relationships[number].unresolved = .null
             }
         }
         let root: PropertyModel.Root
@@ -44,7 +54,7 @@ struct ModelGenerator {
     /// The attribute member names of a map go to: the first identity attribute (always a
     /// string or an integer), else none.
     private func mapAttribute(_ entity: PropertyModel.Entity) -> String? {
-        entity.identity.first
+        entity.identity.first { entity.attribute($0) != nil }
     }
 
     private func entity(_ index: Int, _ random: inout PropertyRandom) -> PropertyModel.Entity {
@@ -112,6 +122,13 @@ struct ModelGenerator {
             relationship.inverse = inverse
             entities[target].relationships.append(PropertyModel.Relationship(
                 name: inverse, target: source, inverse: name, isInverseSide: true))
+            // Records nested without ids of their own: identified by their parent and place.
+            if relationship.map == nil, !entities[target].identityThroughParent, random.chance(35) {
+                let position = "p_\(inverse)"
+                entities[target].attributes.append(PropertyModel.Attribute(name: position, type: .integer))
+                entities[target].identity = [inverse, position]
+                relationship.position = position
+            }
         }
         if relationship.inverse == nil {
             switch random.below(10) {

@@ -42,7 +42,6 @@ struct Oracle {
 
     let model: PropertyModel
     private(set) var rows: [[Row]]
-    private var identities: [[[OracleValue]: Int]]
     /// The rows this import has written so far, per entity.
     private var touched: [Set<Int>]
     private var repeatedIdentities = 0
@@ -50,7 +49,6 @@ struct Oracle {
     init(model: PropertyModel) {
         self.model = model
         rows = Array(repeating: [], count: model.entities.count)
-        identities = Array(repeating: [:], count: model.entities.count)
         touched = Array(repeating: [], count: model.entities.count)
     }
 
@@ -109,6 +107,8 @@ struct Oracle {
     struct Assembled {
         var entity: Int
         var values: [String: OracleValue]
+        /// The identity's attribute values (nil: one is missing); a to-one part is the parent's
+        /// row, known when the record is applied.
         var identity: [OracleValue]?
         /// In the order of their keys in the record.
         var relationships: [(PropertyModel.Relationship, RelationshipValue)]
@@ -135,7 +135,7 @@ struct Oracle {
             }
             values[attribute.name] = converted
         }
-        let identityValues = entity.identity.map { values[$0] ?? .null }
+        let identityValues = entity.identity.compactMap { entity.attribute($0) == nil ? nil : values[$0] ?? .null }
         let identity = entity.identity.isEmpty || identityValues.contains(.null) ? nil : identityValues
 
         var relationships: [(PropertyModel.Relationship, RelationshipValue, Int)] = []
@@ -159,9 +159,14 @@ struct Oracle {
                 converted = .many(items)
             case .array(let items):
                 guard relationship.toMany else { throw RecordError(reason: "\(relationship.name): an array for a to-one") }
-                converted = .many(try items.filter { $0 != .null }.map { item throws(RecordError) in try element(item, target: target) })
+                var elements: [RelationshipValue] = []
+                for (place, item) in items.enumerated() where item != .null {
+                    // Every element counts for a position, nulls too.
+                    elements.append(try element(item, target: target, place: relationship.position.map { MapMember(attribute: $0, name: String(place)) }))
+                }
+                converted = .many(elements)
             default:
-                let single = try element(found, target: target)
+                let single = try element(found, target: target, place: relationship.position.map { MapMember(attribute: $0, name: "0") })
                 converted = relationship.toMany ? .many([single]) : single
             }
             relationships.append((relationship, converted, position))
@@ -171,11 +176,11 @@ struct Oracle {
                          relationships: relationships.map { ($0.0, $0.1) })
     }
 
-    private func element(_ value: PropertyJSON, target: Int) throws(RecordError) -> RelationshipValue {
+    private func element(_ value: PropertyJSON, target: Int, place: MapMember? = nil) throws(RecordError) -> RelationshipValue {
         switch value {
         case .object:
             do {
-                return .nested(try assemble(value, entity: target))
+                return .nested(try assemble(value, entity: target, mapped: place))
             } catch {
                 throw RecordError(reason: error.reason, nested: true)
             }
@@ -190,10 +195,48 @@ struct Oracle {
 
     // MARK: Applying a record
 
-    private mutating func apply(_ record: Assembled) -> Int {
+    /// The row of `entity` whose identity is `identity` (attribute values, and for a to-one
+    /// part the row it links to), found among the rows as they are now.
+    private func row(_ entity: Int, identity: [OracleValue]) -> Int? {
+        let names = model.entities[entity].identity
+        return rows[entity].indices.first { index in
+            var values = identity[...]
+            for name in names {
+                let expected = values.removeFirst()
+                if model.entities[entity].attribute(name) != nil {
+                    if rows[entity][index].values[name] != expected { return false }
+                } else if case .integer(let parent) = expected, rows[entity][index].toOne[name] == .row(Int(parent)) {
+                    continue
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// The identity of a record applied under `parent` (the to-one and the parent's row), in
+    /// the identity's order; nil when a part is missing.
+    private func identity(_ record: Assembled, parent: (toOne: String, row: Int)?) -> [OracleValue]? {
+        guard var values = record.identity?[...] else { return nil }
+        var identity: [OracleValue] = []
+        for name in model.entities[record.entity].identity {
+            if model.entities[record.entity].attribute(name) != nil {
+                identity.append(values.removeFirst())
+            } else if let parent, parent.toOne == name {
+                identity.append(.integer(Int64(parent.row)))
+            } else {
+                return nil
+            }
+        }
+        return identity
+    }
+
+    private mutating func apply(_ record: Assembled, parent: (toOne: String, row: Int)? = nil) -> Int {
         let entity = model.entities[record.entity]
         let index: Int
-        if let identity = record.identity, let existing = identities[record.entity][identity] {
+        let identity = identity(record, parent: parent)
+        if let identity, let existing = row(record.entity, identity: identity) {
             index = existing
             if touched[record.entity].contains(index) {
                 repeatedIdentities += 1
@@ -212,7 +255,7 @@ struct Oracle {
             }
             index = rows[record.entity].count
             rows[record.entity].append(Row(values: values))
-            if let identity = record.identity { identities[record.entity][identity] = index }
+            if let parent { rows[record.entity][index].toOne[parent.toOne] = .row(parent.row) }
         }
         touched[record.entity].insert(index)
         for (relationship, value) in record.relationships {
@@ -234,7 +277,7 @@ struct Oracle {
             // (and for null) the others that pointed here no longer do.
             var listed: [Int] = []
             if case .many(let items) = value {
-                for case .nested(let child) in items { listed.append(apply(child)) }
+                for case .nested(let child) in items { listed.append(apply(child, parent: (inverse, index))) }
             }
             let clearOthers: Bool
             if case .null = value { clearOthers = true } else { clearOthers = relationship.replace }
@@ -306,7 +349,7 @@ struct Oracle {
 
     /// The row an id names, a stub made for it, or nil (left unlinked).
     private mutating func target(_ relationship: PropertyModel.Relationship, _ id: OracleValue) -> Result<Int?, Failure> {
-        if let row = identities[relationship.target][[id]] { return .success(row) }
+        if let row = row(relationship.target, identity: [id]) { return .success(row) }
         switch relationship.unresolved {
         case .null: return .success(nil)
         case .fail: return .failure(Failure(reason: "unresolved \(relationship.name) \(id.rendered)"))
@@ -315,7 +358,6 @@ struct Oracle {
             var values = Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, OracleValue.null) })
             values[entity.identity[0]] = id
             rows[relationship.target].append(Row(values: values))
-            identities[relationship.target][[id]] = rows[relationship.target].count - 1
             return .success(rows[relationship.target].count - 1)
         }
     }

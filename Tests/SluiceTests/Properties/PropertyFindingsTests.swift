@@ -127,3 +127,26 @@ extension PropertyFindingsTests {
         #expect(rejects.contains(#""reason":"Parent.kids: a record of Kid must be an object, got a number""#), "\(rejects)")
     }
 }
+
+extension PropertyFindingsTests {
+    /// Finding 5: a row's `null` for a `merge: add` to-many, then a list for the same row, in
+    /// one batch: the merged records kept only the list, so the links the `null` removed
+    /// stayed (in separate batches they went). The records decide in order in any batch.
+    @Test(arguments: [false, true])
+    func aNullThenAnAddListInOneBatchUnlinksTheOthers(inverse: Bool) throws {
+        let model = try Self.parents(merge: "add", inverse: inverse)
+        let linked = inverse
+            ? "SELECT k.code FROM kids k JOIN parents p ON k.owner_pk = p.pk ORDER BY 1"
+            : "SELECT k.code FROM parents_kids j JOIN kids k ON k.pk = j.target_pk ORDER BY 1"
+        for batchSize in [1, 5_000] {
+            let directory = PropertyCase.scratchDirectory()
+            let db = directory.file("p.sqlite")
+            var options = ImportOptions()
+            options.batchSize = batchSize
+            try importJSON(#"{"id": 2, "kids": [{"code": "a"}]}"#, model: model, into: db, options: options)
+            try importJSON(#"{"id": 2, "kids": null}"# + "\n" + #"{"id": 2, "kids": [{"code": "b"}]}"# + "\n"
+                           + #"{"id": 2, "kids": [{"code": "c"}]}"#, model: model, into: db, options: options)
+            #expect(try query(db, linked) == [[.text("b")], [.text("c")]], "batch size \(batchSize)")
+        }
+    }
+}

@@ -42,6 +42,9 @@ struct PropertyModel {
         /// To-many only: the value is an object used as a map, each member's name the value
         /// of this attribute of the target.
         var map: String?
+        /// To-many by inverse only: the target's integer attribute each element's place in
+        /// the array goes to (the target's identity is then the inverse to-one and it).
+        var position: String?
 
         var lookupKey: String { key ?? name }
     }
@@ -56,6 +59,8 @@ struct PropertyModel {
         func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
         /// The attribute a bare id names: the single identity attribute, if there is one.
         var relatedBy: Attribute? { identity.count == 1 ? attribute(identity[0]) : nil }
+        /// Whether the identity goes through a to-one (the parent's).
+        var identityThroughParent: Bool { identity.contains { attribute($0) == nil } }
     }
 
     enum Root {
@@ -132,6 +137,7 @@ struct PropertyModel {
         if relationship.replace { fields.append(("merge", .string("replace"))) }
         if relationship.unresolved != .null { fields.append(("unresolved", .string(relationship.unresolved.rawValue))) }
         if let map = relationship.map { fields.append(("map", .string(map))) }
+        if let position = relationship.position { fields.append(("position", .string(position))) }
         return .object(fields)
     }
 }
@@ -167,6 +173,7 @@ extension PropertyModel {
                 if relationship.toMany { features.insert("merge \(relationship.replace ? "replace" : "add")") }
                 features.insert("unresolved \(relationship.unresolved.rawValue)")
                 if relationship.map != nil { features.insert("map \(kind)") }
+                if relationship.position != nil { features.insert("identity through the parent by position") }
             }
         }
         return features
