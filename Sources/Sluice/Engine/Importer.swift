@@ -20,7 +20,7 @@ public final class Importer {
     public let options: ImportOptions
     /// Released before the commit: its statements would keep the connection (and a new
     /// database's exclusive lock) open for as long as the importer lives.
-    private var target: Target?
+    private var target: (any ImportTarget)?
     /// The database, SQLite or PostgreSQL (`ImportStore`).
     let database: any ImportStore
     /// `--rejects`: made before the database is opened, written as records are rejected,
@@ -47,17 +47,8 @@ public final class Importer {
     /// Reports the stages of `finish()` while it runs; nil without `options.progress`.
     private var finishingProgress: FinishingProgress?
 
-    /// Runs `options.hooks` in front of the batch writer; nil without hooks.
-    private var hooked: HookedSink?
     /// What the inputs showed that may not be what was meant; nil for a zero-config import.
     private var notes: ImportNotes?
-
-    /// Where records go: the model's entities, or one zero-config table. A zero-config import
-    /// keeps one stream for all its inputs, so a key is the same column in every file.
-    private enum Target {
-        case model(MappingPlan, BatchWriter)
-        case freeform(FreeformWriter, FreeformStream)
-    }
 
     /// Opens (or prepares to create) the database — an SQLite path, or a PostgreSQL URI
     /// (`docs/postgresql.md`) — and brings its schema up to the model.
@@ -96,13 +87,12 @@ public final class Importer {
                 ? try store.touchedRows(entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
             touched?.onlyMembers = DeleteMissing.candidates(plan: plan, model: model)
-            return .model(plan, BatchWriter(writers: writers, links: links, touched: touched, store: store,
-                                            batchSize: options.batchSize, onError: options.onError,
-                                            rejects: rejects, cancellation: options.cancellation,
-                                            databaseName: databasePath))
-        }
-        if !options.hooks.isEmpty, case .model(_, let writer)? = target {
-            hooked = HookedSink(writer: writer, model: model, hooks: options.hooks)
+            let writer = BatchWriter(writers: writers, links: links, touched: touched, store: store,
+                                     batchSize: options.batchSize, onError: options.onError,
+                                     rejects: rejects, cancellation: options.cancellation,
+                                     databaseName: databasePath)
+            return ModelTarget(plan: plan, writer: writer, model: model, options: options, indexes: indexes,
+                               capturesRejectedRecords: rejects != nil)
         }
         notes = ImportNotes(plan: plan, model: model, options: options)
     }
@@ -123,18 +113,17 @@ public final class Importer {
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { store, rejects, _ throws(SluiceError) in
             let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
-            return .freeform(writer, FreeformStream(table: table, path: path, mapKey: options.mapKey,
-                                                    numbersAsText: writer.storesNumbersAsText, sink: writer,
-                                                    capturesRejectedRecords: rejects != nil,
-                                                    maxValueBytes: options.maxValueBytes, maxKeys: writer.maxKeysPerTable,
-                                                    columnLimitOwner: writer.columnLimitOwner))
+            return FreeformTarget(writer: writer, stream: FreeformStream(
+                table: table, path: path, mapKey: options.mapKey, numbersAsText: writer.storesNumbersAsText, sink: writer,
+                capturesRejectedRecords: rejects != nil, maxValueBytes: options.maxValueBytes, maxKeys: writer.maxKeysPerTable,
+                columnLimitOwner: writer.columnLimitOwner))
         }
     }
 
     /// Begins the import's transaction, brings `tables` up to date, then makes the target.
     private init(databasePath: String, model: Model?, options: ImportOptions, modelSHA256: String,
                  tables: [TableDefinition],
-                 makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> Target)
+                 makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> any ImportTarget)
         throws(SluiceError)
     {
         self.model = model
@@ -219,27 +208,14 @@ public final class Importer {
             finishingProgress = nil
         }
         do {
-            var examples: [String] = []
-            if case .model(_, let writer)? = target {
-                if let hooked { try hooked.finish() } else { try writer.finish() }
-                examples = try linkPending(writer)
-                try indexes?.createAll { name in enter(.indexing(name: name)) }
-                if let touched = writer.touched {
-                    let tables = writer.writers.map(\.plan.table)
-                    let deleted = try touched.deleteUntouched(plans: writer.links.plans, tables: tables) { entity in
-                        enter(.deleting(entity: writer.writers[entity].plan.name))
-                    }
-                    for (entity, count) in deleted {
-                        writer.writers[entity].counts.deleted += count
-                    }
-                }
-            }
-            if case .freeform(let writer, _)? = target { try writer.finish() }
+            // Not bound to a local: the target is released below, before the commit.
+            guard target != nil else { preconditionFailure("no target before finish()") }  // our bug: `finished` is set with it
+            let examples = try target!.finish(sources: sources, enter: enter) { stage in finishingProgress?.enter(stage) }
             try checkCancellation()
             var report = makeReport()
             report.unresolvedExamples = examples
             report.notes = notes?.notes(counts: report.entities) ?? []
-            if case .freeform(let writer, _)? = target { report.notes += writer.notes }
+            report.notes += target!.notes
             let log = ImportRecord(
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
@@ -251,10 +227,9 @@ public final class Importer {
                 try database.analyze()
             }
             enter(.committing)
-            let hadModel = if case .model? = target { true } else { false }
+            let dropsTables = target!.dropsTablesLeftEmpty
             target = nil
-            hooked = nil
-            if hadModel { try database.dropCreatedTablesLeftEmpty() }
+            if dropsTables { try database.dropCreatedTablesLeftEmpty() }
             // The point of no return: from here a cancellation is ignored and the import
             // finishes whole (an interrupted COMMIT or VACUUM would only be confusing).
             try checkCancellation()
@@ -288,59 +263,18 @@ public final class Importer {
     public func cancel() {
         guard !finished else { return }
         finished = true
-        if case .model(_, let writer)? = target { writer.close() }
+        target?.close()
         target = nil
         database.rollback()
         try? rejects?.place()
-    }
-
-    /// The second pass: links every reference that waited for a later record, then applies
-    /// each relationship's `unresolved` policy (or `--unresolved`). Returns the first
-    /// unresolved references, described for the report.
-    ///
-    /// A pass may link several relationships at once (the store's `passes`: on SQLite, the
-    /// to-ones of one entity); its stage and phase are named by all of them, `A.x, A.y`.
-    private func linkPending(_ writer: BatchWriter) throws(SluiceError) -> [String] {
-        let pending = writer.links.pending
-        guard !pending.isEmpty else { return [] }
-        var examples: [String] = []
-        for pass in pending.passes(Array(writer.links.plans.joined())) {
-            let total = pending.waiting(pass: pass)
-            guard total > 0 else { continue }
-            let name = pass.map(\.name).joined(separator: ", ")
-            enter(.linking(relationship: name, done: 0, total: total))
-            let outcomes = try pending.resolve(pass, policy: { options.unresolved ?? $0.unresolved }, sources: sources) { done in
-                finishingProgress?.enter(.linking(relationship: name, done: done, total: total))
-            }
-            for (plan, outcome) in zip(pass, outcomes) {
-                writer.writers[plan.source].counts.links += outcome.linked
-                writer.writers[plan.source].counts.unresolved += outcome.unresolved
-                writer.writers[plan.target].counts.inserted += outcome.stubs
-                for example in outcome.examples where examples.count < 5 {
-                    examples.append("\(example.relationship) \(example.key) at \(example.source):\(example.position)")
-                }
-            }
-        }
-        return examples
     }
 
     private func run(_ source: ByteSource) throws(SluiceError) {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
         do {
             sources.append(source.name)
-            let stream: any RecordEventHandler
-            switch target {
-            case .model(let plan, let writer)?:
-                writer.input = sources.count - 1
-                hooked?.source = source.name
-                stream = RecordStream(plan: plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
-                                      capturesRejectedRecords: rejects != nil, fastPaths: options.fastPaths)
-            case .freeform(let writer, let freeform)?:
-                writer.source = source.name
-                stream = freeform
-            case nil:
-                preconditionFailure("no target after finish()")  // our bug: `finished` is set with it
-            }
+            guard let target else { preconditionFailure("no target after finish()") }  // our bug: `finished` is set with it
+            let stream = target.stream(for: source.name, input: sources.count - 1)
             let recordsBefore = stream.recordCount
             var parserOptions = JSONParser.Options()
             parserOptions.maxValueBytes = options.maxValueBytes
@@ -383,7 +317,7 @@ public final class Importer {
         } catch {
             // A batch being written failed before the parser got this far: that comes first.
             var error = error
-            if case .model(_, let writer)? = target, let earlier = writer.close() { error = earlier }
+            if let earlier = target?.close() { error = earlier }
             cancel()
             throw interruptedIfCancelled(error)
         }
@@ -394,7 +328,7 @@ public final class Importer {
     private func tabularRows(around stream: any RecordEventHandler) -> TabularRows? {
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         if let header = options.header { return TabularRows(inner: stream, path: path, header: header) }
-        guard options.entity == nil, case .model(let plan, _)? = target, let table = plan.table else { return nil }
+        guard options.entity == nil, let table = target?.rootTable else { return nil }
         return TabularRows(inner: stream, path: table.path.keys, header: table.header)
     }
 
@@ -421,13 +355,7 @@ public final class Importer {
     }
 
     private func makeReport() -> ImportReport {
-        let entities: [ImportReport.EntityCounts]
-        switch target {
-        case .model(_, let writer)?: entities = writer.writers.map(\.counts)
-        case .freeform(let writer, _)?: entities = [writer.counts]
-        case nil: entities = []
-        }
-        var report = ImportReport(entities: entities, sources: sources, bytes: bytes, records: records,
+        var report = ImportReport(entities: target?.counts ?? [], sources: sources, bytes: bytes, records: records,
                                   seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
         report.replacementCharacters = replacementCharacters
         return report

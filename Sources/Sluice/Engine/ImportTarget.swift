@@ -1,0 +1,143 @@
+/// Where an import's records go (`Importer`): the model's entities through the batch writer
+/// (`ModelTarget`), or one zero-config table (`FreeformTarget`). The importer reads inputs,
+/// reports progress and commits; what differs between the two is here, behind these calls.
+protocol ImportTarget: AnyObject {
+    /// The handler of the next input's events; `source` names it, `input` numbers it.
+    func stream(for source: String, input: Int) -> any RecordEventHandler
+    /// The model's `root` table of rows, read when `--entity` does not override it; nil for
+    /// records that are objects.
+    var rootTable: (path: JSONKeyPath, header: TabularHeader)? { get }
+    /// Writes what is left after the last input: the last batch, the second pass, the deferred
+    /// indexes, `--delete-missing`. `enter` begins a stage of `finish()`; `update` reports
+    /// progress within it. Returns the first unresolved references, described for the report.
+    func finish(sources: [String], enter: (ImportProgress.Stage) -> Void, update: (ImportProgress.Stage) -> Void)
+        throws(SluiceError) -> [String]
+    /// What each entity (or the one table) counted so far.
+    var counts: [ImportReport.EntityCounts] { get }
+    /// The target's own notes for the report.
+    var notes: [String] { get }
+    /// Whether the tables the import created and left empty are dropped again (a model's).
+    var dropsTablesLeftEmpty: Bool { get }
+    /// Stops writing (the batch writer's thread); returns the error of a batch that failed
+    /// before, which comes before any later one.
+    @discardableResult
+    func close() -> SluiceError?
+}
+
+/// The model's entities: records are assembled by the mapping plan and written in batches by
+/// `BatchWriter` (behind `HookedSink` when there are hooks).
+final class ModelTarget: ImportTarget {
+    let plan: MappingPlan
+    let writer: BatchWriter
+    let hooked: HookedSink?
+    private let options: ImportOptions
+    private let indexes: SecondaryIndexes
+    private let capturesRejectedRecords: Bool
+
+    init(plan: MappingPlan, writer: BatchWriter, model: Model, options: ImportOptions, indexes: SecondaryIndexes,
+         capturesRejectedRecords: Bool) {
+        self.plan = plan
+        self.writer = writer
+        hooked = options.hooks.isEmpty ? nil : HookedSink(writer: writer, model: model, hooks: options.hooks)
+        self.options = options
+        self.indexes = indexes
+        self.capturesRejectedRecords = capturesRejectedRecords
+    }
+
+    func stream(for source: String, input: Int) -> any RecordEventHandler {
+        writer.input = input
+        hooked?.source = source
+        return RecordStream(plan: plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
+                            capturesRejectedRecords: capturesRejectedRecords, fastPaths: options.fastPaths)
+    }
+
+    var rootTable: (path: JSONKeyPath, header: TabularHeader)? { plan.table }
+
+    func finish(sources: [String], enter: (ImportProgress.Stage) -> Void, update: (ImportProgress.Stage) -> Void)
+        throws(SluiceError) -> [String]
+    {
+        if let hooked { try hooked.finish() } else { try writer.finish() }
+        let examples = try linkPending(sources: sources, enter: enter, update: update)
+        try indexes.createAll { name in enter(.indexing(name: name)) }
+        if let touched = writer.touched {
+            let tables = writer.writers.map(\.plan.table)
+            let deleted = try touched.deleteUntouched(plans: writer.links.plans, tables: tables) { entity in
+                enter(.deleting(entity: writer.writers[entity].plan.name))
+            }
+            for (entity, count) in deleted {
+                writer.writers[entity].counts.deleted += count
+            }
+        }
+        return examples
+    }
+
+    /// The second pass: links every reference that waited for a later record, then applies
+    /// each relationship's `unresolved` policy (or `--unresolved`). Returns the first
+    /// unresolved references, described for the report.
+    ///
+    /// A pass may link several relationships at once (the store's `passes`: on SQLite, the
+    /// to-ones of one entity); its stage and phase are named by all of them, `A.x, A.y`.
+    private func linkPending(sources: [String], enter: (ImportProgress.Stage) -> Void,
+                             update: (ImportProgress.Stage) -> Void) throws(SluiceError) -> [String] {
+        let pending = writer.links.pending
+        guard !pending.isEmpty else { return [] }
+        var examples: [String] = []
+        let unresolved = options.unresolved
+        for pass in pending.passes(Array(writer.links.plans.joined())) {
+            let total = pending.waiting(pass: pass)
+            guard total > 0 else { continue }
+            let name = pass.map(\.name).joined(separator: ", ")
+            enter(.linking(relationship: name, done: 0, total: total))
+            let outcomes = try pending.resolve(pass, policy: { unresolved ?? $0.unresolved }, sources: sources) { done in
+                update(.linking(relationship: name, done: done, total: total))
+            }
+            for (plan, outcome) in zip(pass, outcomes) {
+                writer.writers[plan.source].counts.links += outcome.linked
+                writer.writers[plan.source].counts.unresolved += outcome.unresolved
+                writer.writers[plan.target].counts.inserted += outcome.stubs
+                for example in outcome.examples where examples.count < 5 {
+                    examples.append("\(example.relationship) \(example.key) at \(example.source):\(example.position)")
+                }
+            }
+        }
+        return examples
+    }
+
+    var counts: [ImportReport.EntityCounts] { writer.writers.map(\.counts) }
+    var notes: [String] { [] }
+    var dropsTablesLeftEmpty: Bool { true }
+
+    func close() -> SluiceError? { writer.close() }
+}
+
+/// One zero-config table (`docs/cli.md`): one stream for all the inputs, so a key is the same
+/// column in every file.
+final class FreeformTarget: ImportTarget {
+    let writer: FreeformWriter
+    let freeform: FreeformStream
+
+    init(writer: FreeformWriter, stream: FreeformStream) {
+        self.writer = writer
+        freeform = stream
+    }
+
+    func stream(for source: String, input _: Int) -> any RecordEventHandler {
+        writer.source = source
+        return freeform
+    }
+
+    var rootTable: (path: JSONKeyPath, header: TabularHeader)? { nil }
+
+    func finish(sources _: [String], enter _: (ImportProgress.Stage) -> Void, update _: (ImportProgress.Stage) -> Void)
+        throws(SluiceError) -> [String]
+    {
+        try writer.finish()
+        return []
+    }
+
+    var counts: [ImportReport.EntityCounts] { [writer.counts] }
+    var notes: [String] { writer.notes }
+    var dropsTablesLeftEmpty: Bool { false }
+
+    func close() -> SluiceError? { nil }
+}
