@@ -11,7 +11,8 @@
 /// input (`header` `first`, as one array or as a stream, and `columns`).
 /// Identity through the parent by position: a to-many by inverse with `position`, its
 /// target identified by the inverse to-one and that attribute.
-/// Not covered (the oracle does not model them): identity through a to-one given by id or
+/// Ordered to-manys (`replace`), by join table and by inverse.
+/// Not covered (the oracle does not model them): ordered `merge: add`, identity through a to-one given by id or
 /// nested object, `position` without identity, inheritance, ordered to-many, `relatedBy`, self-references.
 struct ModelGenerator {
     /// Entities without attributes (SPEC section 4: legal, a record that only exists or links).
@@ -114,6 +115,7 @@ struct ModelGenerator {
             relationship.toMany = true
             relationship.replace = random.chance(50)
             if random.chance(25) { relationship.map = mapAttribute(entities[target]) }
+            relationship.ordered = relationship.replace && relationship.map == nil && random.chance(40)
         default:
             relationship.toMany = true
             relationship.replace = random.chance(50)
@@ -129,6 +131,8 @@ struct ModelGenerator {
                 entities[target].identity = [inverse, position]
                 relationship.position = position
             }
+            relationship.ordered = relationship.replace && relationship.map == nil && relationship.position == nil
+                && random.chance(40)
         }
         if relationship.inverse == nil {
             switch random.below(10) {

@@ -14,6 +14,10 @@ struct Oracle {
         var values: [String: OracleValue]
         var toOne: [String: Link] = [:]
         var joins: [String: [Link]] = [:]
+        /// An ordered to-many's places, beside `joins`.
+        var places: [String: [Int]] = [:]
+        /// A child's place in its parent's ordered list, per inverse to-one.
+        var toOnePlaces: [String: Int] = [:]
     }
 
     /// A top-level record, where it starts in the input, and its entity.
@@ -276,17 +280,27 @@ struct Oracle {
             // Stored in the children's to-one: the listed children point here; under replace
             // (and for null) the others that pointed here no longer do.
             var listed: [Int] = []
+            var places: [Int] = []
             if case .many(let items) = value {
-                for case .nested(let child) in items { listed.append(apply(child, parent: (inverse, index))) }
+                for (place, item) in items.enumerated() {
+                    guard case .nested(let child) = item else { continue }
+                    let row = apply(child, parent: (inverse, index))
+                    // A target listed twice keeps its first place.
+                    if !listed.contains(row) { listed.append(row); places.append(place) }
+                }
             }
             let clearOthers: Bool
             if case .null = value { clearOthers = true } else { clearOthers = relationship.replace }
             if clearOthers {
                 for child in rows[target].indices where rows[target][child].toOne[inverse] == .row(index) && !listed.contains(child) {
                     rows[target][child].toOne[inverse] = Link.none
+                    rows[target][child].toOnePlaces[inverse] = nil
                 }
             }
-            for child in listed { rows[target][child].toOne[inverse] = .row(index) }
+            for (child, place) in zip(listed, places) {
+                rows[target][child].toOne[inverse] = .row(index)
+                if relationship.ordered { rows[target][child].toOnePlaces[inverse] = place }
+            }
             return
         }
         func resolve(_ item: RelationshipValue) -> Link {
@@ -302,14 +316,17 @@ struct Oracle {
         }
         guard case .many(let items) = value else {
             rows[entity][index].joins[relationship.name] = []
+            rows[entity][index].places[relationship.name] = []
             return
         }
         var links = relationship.replace ? [] : rows[entity][index].joins[relationship.name, default: []]
-        for item in items {
+        var places = relationship.replace ? [] : rows[entity][index].places[relationship.name, default: []]
+        for (place, item) in items.enumerated() {
             let link = resolve(item)
-            if !links.contains(link) { links.append(link) }
+            if !links.contains(link) { links.append(link); places.append(place) }
         }
         rows[entity][index].joins[relationship.name] = links
+        rows[entity][index].places[relationship.name] = places
     }
 
     // MARK: The second pass
@@ -321,18 +338,28 @@ struct Oracle {
                 for rowIndex in rows[entityIndex].indices {
                     if relationship.toMany {
                         var links: [Link] = []
-                        for link in rows[entityIndex][rowIndex].joins[relationship.name, default: []] {
-                            guard case .pending(let id) = link else {
-                                if !links.contains(link) { links.append(link) }
-                                continue
+                        var places: [Int] = []
+                        let oldPlaces = rows[entityIndex][rowIndex].places[relationship.name, default: []]
+                        for (number, link) in rows[entityIndex][rowIndex].joins[relationship.name, default: []].enumerated() {
+                            let place = number < oldPlaces.count ? oldPlaces[number] : number
+                            var resolved = link
+                            if case .pending(let id) = link {
+                                switch target(relationship, id) {
+                                case .failure(let failure): return failure.reason
+                                case .success(nil): continue
+                                case .success(let row?): resolved = .row(row)
+                                }
                             }
-                            switch target(relationship, id) {
-                            case .failure(let failure): return failure.reason
-                            case .success(nil): continue
-                            case .success(let row?): if !links.contains(.row(row)) { links.append(.row(row)) }
+                            // A target listed twice keeps its first place.
+                            if let earlier = links.firstIndex(of: resolved) {
+                                places[earlier] = min(places[earlier], place)
+                            } else {
+                                links.append(resolved)
+                                places.append(place)
                             }
                         }
                         rows[entityIndex][rowIndex].joins[relationship.name] = links
+                        rows[entityIndex][rowIndex].places[relationship.name] = places
                     } else if case .pending(let id) = rows[entityIndex][rowIndex].toOne[relationship.name] {
                         switch target(relationship, id) {
                         case .failure(let failure): return failure.reason
@@ -379,12 +406,18 @@ struct Oracle {
                     } else {
                         line += "NULL"
                     }
+                    if relationship.isInverseSide, model.entities[relationship.target].relationship(relationship.inverse!)?.ordered == true {
+                        line += " @" + (row.toOnePlaces[relationship.name].map(String.init) ?? "NULL")
+                    }
                 }
                 lines.append(line)
                 for relationship in entity.relationships where relationship.toMany && relationship.inverse == nil {
-                    for case .row(let target) in row.joins[relationship.name, default: []] {
+                    let places = row.places[relationship.name, default: []]
+                    for (number, link) in row.joins[relationship.name, default: []].enumerated() {
+                        guard case .row(let target) = link else { continue }
+                        let place = relationship.ordered ? " @\(places[number])" : ""
                         tables["\(entity.table)_\(relationship.name)", default: []].append(
-                            content(entityIndex, row) + " => " + content(relationship.target, rows[relationship.target][target]))
+                            content(entityIndex, row) + " => " + content(relationship.target, rows[relationship.target][target]) + place)
                     }
                 }
             }

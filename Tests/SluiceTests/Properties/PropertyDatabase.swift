@@ -14,6 +14,7 @@ enum PropertyDatabase {
         for entity in model.entities {
             let toOnes = entity.relationships.filter { !$0.toMany }
             let columns = ["pk"] + entity.attributes.map(\.columnName) + toOnes.map { "\($0.name)_pk" }
+                + toOnes.filter { ordered($0, of: model) }.map { "\($0.name)_position" }
             let rows = tables.contains(entity.table)
                 ? try connection.rows("SELECT \(columns.map(quoted).joined(separator: ", ")) FROM \(quoted(entity.table))") : []
             var content: [Int64: String] = [:]
@@ -32,18 +33,36 @@ enum PropertyDatabase {
                 for (number, relationship) in toOnes.enumerated() {
                     let link = row[1 + entity.attributes.count + number]
                     line += " | \(relationship.name) -> " + (link == .null ? "NULL" : contents[relationship.target][pk(link)] ?? "dangling")
+                    if ordered(relationship, of: model) {
+                        let column = 1 + entity.attributes.count + toOnes.count
+                            + toOnes.prefix(number).filter { ordered($0, of: model) }.count
+                        line += " @" + place(row[column])
+                    }
                 }
                 return line
             }.sorted()
             for relationship in entity.relationships where relationship.toMany && relationship.inverse == nil {
                 let table = "\(entity.table)_\(relationship.name)"
-                let links = tables.contains(table) ? try connection.rows("SELECT source_pk, target_pk FROM \(quoted(table))") : []
+                let position = relationship.ordered ? ", position" : ""
+                let links = tables.contains(table) ? try connection.rows("SELECT source_pk, target_pk\(position) FROM \(quoted(table))") : []
                 snapshot[table] = links.map {
                     (contents[index][pk($0[0])] ?? "dangling") + " => " + (contents[relationship.target][pk($0[1])] ?? "dangling")
+                        + (relationship.ordered ? " @" + place($0[2]) : "")
                 }.sorted()
             }
         }
         return snapshot
+    }
+
+    /// Whether `relationship` is the to-one side of an ordered to-many (its place in a column beside it).
+    private static func ordered(_ relationship: PropertyModel.Relationship, of model: PropertyModel) -> Bool {
+        guard relationship.isInverseSide, let inverse = relationship.inverse else { return false }
+        return model.entities[relationship.target].relationship(inverse)?.ordered == true
+    }
+
+    private static func place(_ value: ColumnValue) -> String {
+        if case .integer(let number) = value { return String(number) }
+        return "NULL"
     }
 
     private static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

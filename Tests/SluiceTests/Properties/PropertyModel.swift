@@ -45,6 +45,8 @@ struct PropertyModel {
         /// To-many by inverse only: the target's integer attribute each element's place in
         /// the array goes to (the target's identity is then the inverse to-one and it).
         var position: String?
+        /// To-many only: the links keep their places in the list (generated with `replace` only).
+        var ordered = false
 
         var lookupKey: String { key ?? name }
     }
@@ -61,6 +63,8 @@ struct PropertyModel {
         var relatedBy: Attribute? { identity.count == 1 ? attribute(identity[0]) : nil }
         /// Whether the identity goes through a to-one (the parent's).
         var identityThroughParent: Bool { identity.contains { attribute($0) == nil } }
+
+        func relationship(_ name: String) -> Relationship? { relationships.first { $0.name == name } }
     }
 
     enum Root {
@@ -138,6 +142,7 @@ struct PropertyModel {
         if relationship.unresolved != .null { fields.append(("unresolved", .string(relationship.unresolved.rawValue))) }
         if let map = relationship.map { fields.append(("map", .string(map))) }
         if let position = relationship.position { fields.append(("position", .string(position))) }
+        if relationship.ordered { fields.append(("ordered", .bool(true))) }
         return .object(fields)
     }
 }
@@ -174,6 +179,7 @@ extension PropertyModel {
                 features.insert("unresolved \(relationship.unresolved.rawValue)")
                 if relationship.map != nil { features.insert("map \(kind)") }
                 if relationship.position != nil { features.insert("identity through the parent by position") }
+                if relationship.ordered { features.insert("ordered \(kind)") }
             }
         }
         return features

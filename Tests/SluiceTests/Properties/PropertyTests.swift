@@ -34,7 +34,7 @@ import SluiceTestSupport
         "identity of 2", "entity without attributes", "default", "defaultWhenMissing", "required", "fallback keys",
         "key path", "to-one", "to-many by join table", "to-many by inverse", "merge add", "merge replace",
         "unresolved null", "unresolved stub", "unresolved fail", "map to-many by join table", "map to-many by inverse",
-        "bits 16", "bits 32", "table first", "table columns", "identity through the parent by position",
+        "bits 16", "bits 32", "table first", "table columns", "identity through the parent by position", "ordered to-many by join table", "ordered to-many by inverse",
     ] + PropertyModel.AttributeType.allCases.map { "type \($0.rawValue)" }
         + PropertyValues.dateFormats.map { "dateFormat \($0.format)" }
 }
