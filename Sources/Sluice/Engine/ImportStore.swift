@@ -115,10 +115,9 @@ protocol FreeformTableStore: AnyObject {
 
 /// Forward references waiting for the second pass (`SQLitePendingLinks`, `PostgresPendingLinks`).
 ///
-/// A store may link several relationships in one pass (`passes`): SQLite links all the
-/// to-ones of one entity together, so that each of its rows is rewritten once, not once per
-/// relationship (`docs/architecture.md`, the second pass). The defaults below link one
-/// relationship at a time, each waiting link on its own.
+/// The second pass links the to-ones of one entity together, in one pass (`passes`, the same
+/// for every store), so that each of its rows is rewritten once, not once per relationship
+/// (`docs/architecture.md`, the second pass); any other relationship is a pass of its own.
 protocol PendingLinkStore: AnyObject {
     var isEmpty: Bool { get }
     /// `order`: an ordered to-many's place for the link (nil for any other relationship).
@@ -140,9 +139,6 @@ protocol PendingLinkStore: AnyObject {
     /// the same row decided the list (`merge: replace`, or `null`), so the ids of an earlier
     /// record's list that still wait are no longer its links.
     func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError)
-    /// The relationships with links waiting, in the order and groups the second pass links
-    /// them (`plans` in model order).
-    func passes(_ plans: [LinkPlan]) -> [[LinkPlan]]
     /// What a pass's progress counts: its waiting links, or for several to-ones linked
     /// together, the records whose links wait.
     func waiting(pass: [LinkPlan]) -> Int
@@ -165,8 +161,21 @@ extension PendingLinkStore {
 
     func hasWaitingToOnes(of entity: Int) -> Bool { false }
 
+    /// The relationships with links waiting, in the order and groups the second pass links
+    /// them (`plans` in model order): the waiting to-ones of an entity that link by id form one
+    /// pass, where the first of them is; any other relationship is a pass of its own.
     func passes(_ plans: [LinkPlan]) -> [[LinkPlan]] {
-        plans.filter { waiting($0) > 0 }.map { [$0] }
+        var passes: [[LinkPlan]] = []
+        var grouped = Set<Int>()
+        for plan in plans where waiting(plan) > 0 {
+            guard plan.mayWaitAsToOne else {
+                passes.append([plan])
+                continue
+            }
+            guard grouped.insert(plan.source).inserted else { continue }
+            passes.append(plans.filter { $0.source == plan.source && $0.mayWaitAsToOne && waiting($0) > 0 })
+        }
+        return passes
     }
 
     func waiting(pass: [LinkPlan]) -> Int {

@@ -114,6 +114,8 @@ extension StoreTests {
             let bob = try db.insert("people", ["bob"])["bob"]!
             try db.insert("songs", ["s1"])
 
+            #expect(pending.passes(Array(db.plans.joined())).map { $0.map(\.name) }
+                == [["Person.employer"], ["Person.pets"], ["Person.friends"], ["Person.playlist"]])
             let outcomes = try db.resolveAll(pending)
             #expect(outcomes.mapValues(\.linked) == ["Person.employer": 1, "Person.pets": 1, "Person.friends": 1, "Person.playlist": 1])
             #expect(outcomes.values.allSatisfy { $0.unresolved == 0 && $0.stubs == 0 })

@@ -106,21 +106,6 @@ final class PostgresPendingLinks: PendingLinkStore {
         links[plan.id] -= deleted.changes
     }
 
-    /// The waiting to-ones of one entity make one pass, as on SQLite.
-    func passes(_ plans: [LinkPlan]) -> [[LinkPlan]] {
-        var passes: [[LinkPlan]] = []
-        var grouped = Set<Int>()
-        for plan in plans where waiting(plan) > 0 {
-            guard plan.mayWaitAsToOne else {
-                passes.append([plan])
-                continue
-            }
-            guard grouped.insert(plan.source).inserted else { continue }
-            passes.append(plans.filter { $0.source == plan.source && $0.mayWaitAsToOne && waiting($0) > 0 })
-        }
-        return passes
-    }
-
     func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
                  linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
         guard let first = pass.first, first.mayWaitAsToOne else {

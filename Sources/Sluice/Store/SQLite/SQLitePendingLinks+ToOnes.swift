@@ -169,22 +169,6 @@ extension SQLitePendingLinks {
         rows.count += 1
     }
 
-    /// The relationships with links waiting, in model order; the to-ones of an entity form one
-    /// pass, where the first of them is.
-    func passes(_ plans: [LinkPlan]) -> [[LinkPlan]] {
-        var passes: [[LinkPlan]] = []
-        var grouped = Set<Int>()
-        for plan in plans where waiting(plan) > 0 {
-            guard plan.mayWaitAsToOne, let rows = toOneRows(of: plan.source) else {
-                passes.append([plan])
-                continue
-            }
-            guard grouped.insert(plan.source).inserted else { continue }
-            passes.append(rows.plans.filter { rows.waiting($0) > 0 })
-        }
-        return passes
-    }
-
     /// For the to-ones of one entity: the records whose links wait.
     func waiting(pass: [LinkPlan]) -> Int {
         if let plan = pass.first, plan.mayWaitAsToOne, let rows = toOneRows(of: plan.source) { return rows.count }
