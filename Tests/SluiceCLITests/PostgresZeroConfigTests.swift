@@ -76,6 +76,24 @@ struct PostgresZeroConfigTests {
             == ["records|pk|pk_2", "records|pk_2|pk_2_2"])
     }
 
+    /// PostgreSQL allows 1,600 columns: a record with a value for a key past them is a record
+    /// error naming the key, as on SQLite.
+    @Test func moreDistinctKeysThanPostgreSQLHasColumns() throws {
+        let server = try PostgresServer.started()
+        let wide = "{" + (0..<1_700).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + "}"
+        let input = "{\"k0\": 0}\n" + wide + "\n{\"k1\": 1}\n"
+        let aborted = try importing(input, into: try server.makeDatabase())
+        #expect(aborted.status == 65)
+        #expect(aborted.stderrLines.last == #"sluice: error: <stdin>:2:1: table "records" already has 1600 columns, PostgreSQL's limit: "#
+            + #"no column for the key "k1599" (a zero-config import makes one column per distinct key; import such data with a model)"#,
+            "\(aborted)")
+        let database = try server.makeDatabase()
+        let skipped = try importing(input, into: database, ["--on-error", "skip"])
+        #expect(skipped.status == 0, "\(skipped)")
+        #expect(skipped.entityLines.last == "records: inserted 2, updated 0, unchanged 0, rejected 1", "\(skipped)")
+        #expect(try server.rows(database, "SELECT k0, k1 FROM records ORDER BY pk") == ["0|", "|1"])
+    }
+
     /// Limits as on SQLite: a key longer than 1024 bytes and a nested value over
     /// `--max-value-bytes` are record errors.
     @Test func aLongKeyAndABigNestedValueAreRecordErrors() throws {
