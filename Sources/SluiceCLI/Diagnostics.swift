@@ -35,6 +35,13 @@ enum Diagnostics {
         text.withUTF8 { _ = SystemCalls.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
 
+    /// When `inputs` read standard input and it is a terminal, says so: otherwise the command
+    /// seems to hang while it waits for typing.
+    static func sayWhenReadingTheTerminal(_ inputs: [String]) {
+        guard inputs.contains("-"), Terminal.isTerminal(SystemCalls.standardInput) else { return }
+        writeLine("sluice: reading standard input from the terminal; Ctrl-D ends it")
+    }
+
     static func exit(_ status: Int32) -> Never {
         SystemCalls.exit(status)
     }

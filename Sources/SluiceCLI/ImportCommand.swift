@@ -163,6 +163,7 @@ struct ImportCommand: ParsableCommand {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)
         }
         let inputs = files.isEmpty ? ["-"] : files
+        if !quiet { Diagnostics.sayWhenReadingTheTerminal(inputs) }
         for (index, input) in inputs.enumerated() {
             bar?.bytesToCome = ProgressBar.totalSize(of: inputs.dropFirst(index + 1))
             try importer.importFile(input)

@@ -37,6 +37,7 @@ struct InferCommand: ParsableCommand {
     }
 
     func run() throws {
+        Diagnostics.sayWhenReadingTheTerminal([file])
         let result = try ModelInference.infer(path: file, options: .init(entity: entity, sampleSize: sample))
         for note in result.notes { Diagnostics.writeLine("sluice: note: \(note)") }
         print(result.text, terminator: "")

@@ -14,6 +14,8 @@ final class FileSource: ByteSource {
     /// idle pipe or terminal stops at once (the signal handler must be installed without
     /// `SA_RESTART` for the read to be interrupted at all).
     var stopsWhenInterrupted: (@Sendable () -> Bool)?
+    /// A read returned 0: the end, for good.
+    private var ended = false
 
     /// Opens `path` for reading. A missing or unreadable file, or a directory, is
     /// `.cannotOpenInput`, naming what the file was to be (`role`: "input", "model"):
@@ -52,7 +54,7 @@ final class FileSource: ByteSource {
         SystemCalls.adviseSequentialReading(fd)
     }
 
-    private init(borrowing fd: Int32, name: String) {
+    init(borrowing fd: Int32, name: String) {
         self.name = name
         self.descriptor = fd
         self.ownsDescriptor = false
@@ -69,12 +71,15 @@ final class FileSource: ByteSource {
         if ownsDescriptor { SystemCalls.close(descriptor) }
     }
 
+    /// 0 once a read returned 0, without reading again: on a terminal, Ctrl-D ends the input
+    /// once, and a second `read(2)` would wait for more typing (as stdio's end-of-file flag).
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        guard let base = buffer.baseAddress, buffer.count > 0, !ended else { return 0 }
         while true {
             let count = SystemCalls.read(descriptor, into: base, count: buffer.count)
             if count >= 0 {
                 storedBytesRead += Int64(count)
+                ended = count == 0
                 return count
             }
             let code = SystemCalls.errno

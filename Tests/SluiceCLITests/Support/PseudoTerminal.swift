@@ -26,7 +26,9 @@ final class PseudoTerminal: @unchecked Sendable {
     /// The side `sluice` writes to.
     private(set) var terminal: Int32
 
-    init(columns: Int, rows: Int = 24) throws {
+    /// `raw`: bytes pass as they are (for a stderr the test reads); otherwise the terminal
+    /// edits lines as a user's does, and Ctrl-D (0x04) at a line's start ends the input.
+    init(columns: Int, rows: Int = 24, raw: Bool = true) throws {
         var controller: Int32 = -1
         var terminal: Int32 = -1
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
@@ -37,7 +39,7 @@ final class PseudoTerminal: @unchecked Sendable {
         _ = fcntl(terminal, F_SETFD, FD_CLOEXEC)
         var mode = termios()
         tcgetattr(terminal, &mode)
-        cfmakeraw(&mode)
+        if raw { cfmakeraw(&mode) } else { mode.c_lflag |= tcflag_t(ICANON) }
         tcsetattr(terminal, TCSANOW, &mode)
         self.controller = controller
         self.terminal = terminal

@@ -85,7 +85,7 @@ enum SluiceRunner {
     /// pseudo-terminal that wide instead of a pipe (`stderr` is then what was drawn on it).
     static func run(_ arguments: [String], stdin: [UInt8] = [], in directory: String,
                     environment extra: [String: String] = [:], terminalColumns: Int? = nil,
-                    timeout: TimeInterval = 120) throws -> SluiceResult {
+                    stdinOnTerminal: Bool = false, timeout: TimeInterval = 120) throws -> SluiceResult {
         // A write to a pipe whose reader has exited must fail with EPIPE, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
 
@@ -101,7 +101,14 @@ enum SluiceRunner {
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()
-        process.standardInput = input
+        // With `stdinOnTerminal`, standard input is a terminal that edits lines, and `stdin` is
+        // typed into it (0x04 is Ctrl-D).
+        let keyboard = stdinOnTerminal ? try PseudoTerminal(columns: 80, raw: false) : nil
+        if let keyboard {
+            process.standardInput = FileHandle(fileDescriptor: keyboard.terminal, closeOnDealloc: false)
+        } else {
+            process.standardInput = input
+        }
         process.standardOutput = output
         let terminal = try terminalColumns.map { try PseudoTerminal(columns: $0) }
         if let terminal {
@@ -111,6 +118,10 @@ enum SluiceRunner {
         }
         try process.run()
         terminal?.closeTerminal()
+        if let keyboard {
+            keyboard.closeTerminal()
+            _ = stdin.withUnsafeBytes { write(keyboard.controller, $0.baseAddress, $0.count) }
+        }
 
         // Feed stdin and drain stdout/stderr concurrently: any one of them can fill its pipe
         // and block the child while we wait on another.
@@ -135,6 +146,10 @@ enum SluiceRunner {
         if process.isRunning {
             timedOut = true
             process.terminate()
+            // A child that does not stop on SIGTERM (blocked where no handler looks) is killed.
+            let killAt = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < killAt { usleep(5_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
         group.wait()
