@@ -1,7 +1,8 @@
 /// Random input for a generated model: valid records and records with missing keys, nulls,
 /// values of the wrong kind, numbers as strings, repeated identities, ids of records that come
 /// later or never, Unicode (astral too, raw or escaped), nested records, empty objects, deep
-/// unmapped values and things that are not records at all. Each top-level record is written
+/// unmapped values and things that are not records at all; a location of `root` holding one
+/// record instead of an array, maps and tables as the model says. Each top-level record is written
 /// on a line of its own, so the oracle knows the line the rejects file names.
 struct InputGenerator {
     let model: PropertyModel
@@ -75,6 +76,15 @@ struct InputGenerator {
             var line = 2
             var records: [Oracle.TopLevelRecord] = []
             for (number, path) in paths.enumerated() {
+                let separator = number < paths.count - 1 ? ",\n" : "\n"
+                if path.map == nil, random.chance(15) {
+                    // One record instead of an array of them.
+                    let value = record(entity: path.entity, depth: 0, &random)
+                    records.append(Oracle.TopLevelRecord(value: value, entity: path.entity, line: line))
+                    text += "\"\(path.key)\": " + render(value, &random) + separator
+                    line += 1
+                    continue
+                }
                 text += "\"\(path.key)\": " + (path.map == nil ? "[" : "{") + "\n"
                 line += 1
                 let count = random.int(0...5)
