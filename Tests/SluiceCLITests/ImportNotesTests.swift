@@ -10,6 +10,23 @@ import Testing
         result.stderrLines.filter { $0.hasPrefix("sluice: note: ") }
     }
 
+    /// A map's member holds its record's value under its name, not under a key: such a record
+    /// did hold something (the property tests saw the note claim otherwise).
+    @Test func recordsNamedByTheirMapMemberAreNotSaidToHoldNothing() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"""
+            {"root": "P", "entities": {
+              "P": {"table": "p", "identity": "id", "attributes": {"id": "string"},
+                    "relationships": {"kids": {"entity": "Kid", "toMany": true, "map": "name"}}},
+              "Kid": {"table": "kid", "attributes": {"name": "string", "age": "integer"}}}}
+            """#, to: "model.json")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", model,
+                                          stdin: Array(#"{"id": "x", "kids": {"b": {}, "c": {}}}"#.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(notes(result) == [#"sluice: note: Kid.age: key "age" is in none of the 2 Kid records"#], "\(result)")
+        #expect(try workspace.database("out.sqlite").rows("SELECT name FROM kid ORDER BY name") == [[.text("b")], [.text("c")]])
+    }
+
     @Test func aModelWhoseRootMapsKeysFedABareArraySuggestsEntity() throws {
         let workspace = Workspace()
         let model = try workspace.write(#"""

@@ -46,11 +46,12 @@ struct ImportNotes {
             let records = counts[index].records
             let all = plan.keyIndexes(below: shape.rootNode, firstKeyIndexes: firstKeys)
             guard !all.isEmpty else { continue }
-            if !all.contains(where: { sightings.seen[$0] }) {
+            let filledOtherwise = attributesFilledOtherwise(of: index)
+            // Records that take a map member's name or a place hold that value at least.
+            if filledOtherwise.isEmpty, !all.contains(where: { sightings.seen[$0] }) {
                 result.append(noKeysNote(entity: index, records: records, declared: declared))
                 continue
             }
-            let filledOtherwise = attributesFilledOtherwise(of: index)
             for (attributeIndex, attribute) in declared.attributes.enumerated()
             where !attribute.keys.isEmpty && !filledOtherwise.contains(attribute.name) {
                 let walks = attribute.keys.map { walk($0, from: shape.rootNode, firstKeys: firstKeys) }
