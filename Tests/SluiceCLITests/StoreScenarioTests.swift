@@ -250,8 +250,9 @@ import Testing
 
     /// A row's later record decides its to-many, in another batch too: the ids an earlier
     /// record listed that still wait for the second pass are dropped by a later `replace` list
-    /// or `null`, and kept by a later `add` list (finding 2 of the fuzzer's long mode over the property tests' models: a stub was made
-    /// for, and linked to, an id the later list no longer named).
+    /// or `null`, and kept by a later `add` list (finding 2 of the fuzzer's long mode over the
+    /// property tests' models: a stub was made for, and linked to, an id the later list no
+    /// longer named).
     @Test(arguments: stores)
     func aLaterListDecidesTheLinksStillWaitingFromAnEarlierBatch(_ store: StoreKind) throws {
         let model = """
