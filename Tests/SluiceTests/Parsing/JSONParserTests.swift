@@ -151,6 +151,15 @@ func parseError(_ chunks: [String], options: JSONParser.Options = .init()) -> Sl
         #expect(parseError(["[\"" + String(repeating: "x", count: 90) + "\"]"], options: options) == nil)
     }
 
+    /// A key is a value like any other here: the limit is what bounds the memory a long key
+    /// costs before the zero-config writer can refuse it (docs/import-semantics.md#limits).
+    @Test func aKeyLargerThanTheLimitStopsBeforeItIsBuffered() {
+        let options = JSONParser.Options(maxValueBytes: 100)
+        let chunks = ["[{\"" + String(repeating: "k", count: 60)] + Array(repeating: String(repeating: "k", count: 60), count: 3)
+        #expect(parseError(chunks, options: options)?.description
+            == "in.json:1:3: a single value is larger than 100 bytes (--max-value-bytes)")
+    }
+
     @Test func largeTokensArePlacedWhereTheyStart() {
         let options = JSONParser.Options(maxValueBytes: 100)
         // Whole within one chunk: a string and a number.
