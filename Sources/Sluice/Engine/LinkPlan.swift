@@ -27,6 +27,9 @@ struct LinkPlan {
     /// An ordered to-many (`LinkWriter+ToMany.swift`). A flag, not the column's name: a plan
     /// is copied per link, and one more string to retain showed on W2.
     var ordered = false
+    /// The entity a stub row of the target names in its family's `"entity"` column (nil: the
+    /// target's table has none).
+    var stubEntity: String?
     /// A to-one whose bare id the source's row holds too (`keyColumn(…)`): the column, else nil.
     var keyColumn: String?
 
@@ -74,6 +77,7 @@ struct LinkPlan {
                     relatedByIsIdentity: mapped.relatedBy.map { target.identity == [$0.attribute] } ?? false,
                     merge: relationship.merge, unresolved: relationship.unresolved,
                     ordered: layout.positionColumn(of: relationship, in: entity) != nil,
+                    stubEntity: relationship.storedEntityName,
                     keyColumn: hooks ? nil : keyColumn(of: relationship, in: entity, entity: entityIndex, mapping: mapping,
                                                        relatedBy: mapped.relatedBy.map { target.attributes[$0.attribute] })))
                 id += 1

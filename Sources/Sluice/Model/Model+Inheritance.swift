@@ -101,6 +101,7 @@ extension Model {
                 for relationship in member.relationships where !relationships.contains(where: { $0.name == relationship.name }) {
                     var stored = relationship
                     stored.entity = familyRoot(of: relationship.entity)
+                    if hasDescendants(stored.entity) { stored.storedEntityName = relationship.entity }
                     relationships.append(stored)
                 }
             }

@@ -180,6 +180,10 @@ extension Model {
         /// A to-many whose links keep the order of the input's array, in a position column
         /// (`docs/model.md`, ordered relationships).
         public var ordered: Bool
+        /// In a `storageModel`, where `entity` is the target's family root: the entity the
+        /// relationship names, whose name a row made for one of its ids (a stub) takes in the
+        /// family's `"entity"` column. nil when the target's table has no such column.
+        var storedEntityName: String?
 
         public init(name: String, entity: String, toMany: Bool = false, keys: [JSONKeyPath]? = nil,
                     relatedBy: String? = nil, inverse: String? = nil, column: String? = nil,

@@ -164,6 +164,16 @@ struct InputGenerator {
                 insert(PropertyValues.value(for: attribute, valid: true, &random), at: random.pick(keys), into: &members)
             }
         }
+        if !entity.children.isEmpty {
+            // The kind: a child's value (as a string or a number), one no child has, or none.
+            if random.chance(75) {
+                members.append((PropertyModel.Entity.kindKey,
+                                random.pick([.number("1"), .string("1"), .string("b"), .string("b"), .string("zz"), .null])))
+            }
+            for attribute in entity.children.flatMap(\.attributes) where random.chance(60) {
+                insert(PropertyValues.value(for: attribute, valid: random.chance(90), &random), at: random.pick(attribute.lookupKeys), into: &members)
+            }
+        }
         for relationship in entity.relationships where !relationship.isInverseSide {
             if let value = relationshipValue(relationship, depth: depth, &random) {
                 members.append((relationship.lookupKey, value))

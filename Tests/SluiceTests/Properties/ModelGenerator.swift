@@ -12,8 +12,11 @@
 /// Identity through the parent by position: a to-many by inverse with `position`, its
 /// target identified by the inverse to-one and that attribute.
 /// Ordered to-manys (`replace`), by join table and by inverse.
+/// Inheritance: one entity may have one or two children with attributes of their own, chosen by
+/// `entityBy` (`"kind"`), the parent sometimes `abstract`.
 /// Not covered (the oracle does not model them): ordered `merge: add`, identity through a to-one given by id or
-/// nested object, `position` without identity, inheritance, ordered to-many, `relatedBy`, self-references.
+/// nested object, `position` without identity, children with relationships or defaults of their own,
+/// `relatedBy`, self-references.
 struct ModelGenerator {
     /// Entities without attributes (SPEC section 4: legal, a record that only exists or links).
     var allowsEntitiesWithoutAttributes = true
@@ -48,6 +51,25 @@ struct ModelGenerator {
             root = .paths(paths)
         } else {
             root = .entity
+        }
+        // A family: children chosen by `entityBy`, in the parent's table. Not for tabular
+        // input, whose header the generator draws from the placed entity's keys only.
+        if random.chance(20) {
+            let parent = random.below(count)
+            if case .table = root, parent == 0 {} else {
+                for number in 0..<random.int(1...2) {
+                    var attributes: [PropertyModel.Attribute] = []
+                    for index in 0..<random.int(0...2) {
+                        var attribute = attribute(named: "c\(parent)_\(number)_\(index)", &random)
+                        // A descendant's default is the mapping's, not the column's: left out.
+                        attribute.defaultValue = nil
+                        attribute.defaultWhenMissing = false
+                        attributes.append(attribute)
+                    }
+                    entities[parent].children.append(.init(name: "E\(parent)_\(number)", attributes: attributes))
+                }
+                entities[parent].abstract = random.chance(30)
+            }
         }
         return PropertyModel(entities: entities, root: root)
     }

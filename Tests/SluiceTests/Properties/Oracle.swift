@@ -12,6 +12,8 @@ struct Oracle {
 
     struct Row {
         var values: [String: OracleValue]
+        /// The entity's child the row is (its `entity` column), nil for the entity itself.
+        var child: Int? = nil
         var toOne: [String: Link] = [:]
         var joins: [String: [Link]] = [:]
         /// An ordered to-many's places, beside `joins`.
@@ -110,6 +112,8 @@ struct Oracle {
 
     struct Assembled {
         var entity: Int
+        /// The child `entityBy` chose, whose attributes `values` holds too.
+        var child: Int?
         var values: [String: OracleValue]
         /// The identity's attribute values (nil: one is missing); a to-one part is the parent's
         /// row, known when the record is applied.
@@ -121,8 +125,15 @@ struct Oracle {
     private func assemble(_ value: PropertyJSON, entity index: Int, mapped: MapMember? = nil) throws(RecordError) -> Assembled {
         let entity = model.entities[index]
         guard case .object(let members) = value else { throw RecordError(reason: "\(entity.name): not an object") }
+        // `entityBy`: the kind as text names a child, or the record stays as placed.
+        let child: Int?
+        switch value.member(PropertyModel.Entity.kindKey) {
+        case .string(let text)?, .number(let text)?:
+            child = PropertyModel.Entity.kindValues.prefix(entity.children.count).firstIndex(of: text)
+        default: child = nil
+        }
         var values: [String: OracleValue] = [:]
-        for attribute in entity.attributes {
+        for attribute in entity.attributes + (child.map { entity.children[$0].attributes } ?? []) {
             // A map's member name wins over the record's own key.
             let named: PropertyJSON? = mapped?.attribute == attribute.name ? .string(mapped!.name) : nil
             guard let found = named ?? attribute.lookupKeys.lazy.compactMap({ value.value(atPath: $0) }).first else {
@@ -176,7 +187,7 @@ struct Oracle {
             relationships.append((relationship, converted, position))
         }
         relationships.sort { $0.2 < $1.2 }
-        return Assembled(entity: index, values: values, identity: identity,
+        return Assembled(entity: index, child: child, values: values, identity: identity,
                          relationships: relationships.map { ($0.0, $0.1) })
     }
 
@@ -245,7 +256,8 @@ struct Oracle {
             if touched[record.entity].contains(index) {
                 repeatedIdentities += 1
             }
-            for attribute in entity.attributes {
+            // Columns the record's entity does not have (another child's) keep their values.
+            for attribute in entity.attributes + (record.child.map { entity.children[$0].attributes } ?? []) {
                 if let value = record.values[attribute.name] {
                     rows[record.entity][index].values[attribute.name] = value
                 } else if attribute.defaultWhenMissing {
@@ -254,13 +266,14 @@ struct Oracle {
             }
         } else {
             var values: [String: OracleValue] = [:]
-            for attribute in entity.attributes {
+            for attribute in entity.storedAttributes {
                 values[attribute.name] = record.values[attribute.name] ?? defaultValue(attribute)
             }
             index = rows[record.entity].count
             rows[record.entity].append(Row(values: values))
             if let parent { rows[record.entity][index].toOne[parent.toOne] = .row(parent.row) }
         }
+        rows[record.entity][index].child = record.child
         touched[record.entity].insert(index)
         for (relationship, value) in record.relationships {
             link(record.entity, index, relationship, value)
@@ -382,7 +395,7 @@ struct Oracle {
         case .fail: return .failure(Failure(reason: "unresolved \(relationship.name) \(id.rendered)"))
         case .stub:
             let entity = model.entities[relationship.target]
-            var values = Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, OracleValue.null) })
+            var values = Dictionary(uniqueKeysWithValues: entity.storedAttributes.map { ($0.name, OracleValue.null) })
             values[entity.identity[0]] = id
             rows[relationship.target].append(Row(values: values))
             return .success(rows[relationship.target].count - 1)
@@ -429,8 +442,11 @@ struct Oracle {
         return tables.mapValues { $0.sorted() }
     }
 
+    /// A family's rows name their entity first (the `entity` column).
     func content(_ entity: Int, _ row: Row) -> String {
-        "(" + model.entities[entity].attributes.map { "\($0.columnName)=\((row.values[$0.name] ?? .null).rendered)" }
+        let model = model.entities[entity]
+        let kind = model.children.isEmpty ? [] : ["entity=" + (row.child.map { model.children[$0].name } ?? model.name)]
+        return "(" + (kind + model.storedAttributes.map { "\($0.columnName)=\((row.values[$0.name] ?? .null).rendered)" })
             .joined(separator: ", ") + ")"
     }
 }

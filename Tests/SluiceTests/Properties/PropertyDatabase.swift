@@ -13,13 +13,19 @@ enum PropertyDatabase {
         var rowsByEntity: [[[ColumnValue]]] = []
         for entity in model.entities {
             let toOnes = entity.relationships.filter { !$0.toMany }
-            let columns = ["pk"] + entity.attributes.map(\.columnName) + toOnes.map { "\($0.name)_pk" }
+            // Columns in `Oracle.content`'s order: a family's `entity` column first.
+            let family = entity.children.isEmpty ? [] : ["entity"]
+            let columns = ["pk"] + family + entity.storedAttributes.map(\.columnName) + toOnes.map { "\($0.name)_pk" }
                 + toOnes.filter { ordered($0, of: model) }.map { "\($0.name)_position" }
             let rows = tables.contains(entity.table)
                 ? try connection.rows("SELECT \(columns.map(quoted).joined(separator: ", ")) FROM \(quoted(entity.table))") : []
             var content: [Int64: String] = [:]
             for row in rows {
-                let values = zip(entity.attributes, row.dropFirst()).map { "\($0.columnName)=\(oracleValue($1).rendered)" }
+                let names = family + entity.storedAttributes.map(\.columnName)
+                let values = zip(names, row.dropFirst()).map { name, value in
+                    if name == "entity", case .text(let text) = value, !family.isEmpty { return "entity=" + text }
+                    return "\(name)=\(oracleValue(value).rendered)"
+                }
                 content[pk(row[0])] = "(" + values.joined(separator: ", ") + ")"
             }
             contents.append(content)
@@ -28,13 +34,14 @@ enum PropertyDatabase {
         var snapshot: [String: [String]] = [:]
         for (index, entity) in model.entities.enumerated() {
             let toOnes = entity.relationships.filter { !$0.toMany }
+            let first = 1 + (entity.children.isEmpty ? 0 : 1) + entity.storedAttributes.count
             snapshot[entity.table] = rowsByEntity[index].map { row in
                 var line = contents[index][pk(row[0])]!
                 for (number, relationship) in toOnes.enumerated() {
-                    let link = row[1 + entity.attributes.count + number]
+                    let link = row[first + number]
                     line += " | \(relationship.name) -> " + (link == .null ? "NULL" : contents[relationship.target][pk(link)] ?? "dangling")
                     if ordered(relationship, of: model) {
-                        let column = 1 + entity.attributes.count + toOnes.count
+                        let column = first + toOnes.count
                             + toOnes.prefix(number).filter { ordered($0, of: model) }.count
                         line += " @" + place(row[column])
                     }

@@ -51,12 +51,30 @@ struct PropertyModel {
         var lookupKey: String { key ?? name }
     }
 
+    /// A descendant of an entity (`parent`), with attributes of its own and nothing else: its
+    /// records are those placed as the parent whose `entityBy` key names it.
+    struct Child {
+        var name: String
+        var attributes: [Attribute]
+    }
+
     struct Entity {
         var name: String
         var table: String
         var identity: [String]
         var attributes: [Attribute]
         var relationships: [Relationship]
+        /// Descendants chosen by `entityBy` at the key `kindKey`: the first by `"1"`, the
+        /// second by `"b"` (`kindValues`).
+        var children: [Child] = []
+        var abstract = false
+
+        static let kindKey = "kind"
+        static let kindValues = ["1", "b"]
+
+        /// Every column of the entity's table that holds an attribute: its own, then its
+        /// children's.
+        var storedAttributes: [Attribute] { attributes + children.flatMap(\.attributes) }
 
         func attribute(_ name: String) -> Attribute? { attributes.first { $0.name == name } }
         /// The attribute a bare id names: the single identity attribute, if there is one.
@@ -95,7 +113,20 @@ struct PropertyModel {
             if !entity.relationships.isEmpty {
                 fields.append(("relationships", .object(entity.relationships.map { ($0.name, relationshipJSON($0)) })))
             }
+            if !entity.children.isEmpty {
+                if entity.abstract { fields.append(("abstract", .bool(true))) }
+                let values = zip(Entity.kindValues, entity.children).map { ($0, PropertyJSON.string($1.name)) }
+                fields.append(("entityBy", .object([("key", .string(Entity.kindKey)), ("values", .object(values))])))
+            }
             entityMembers.append((entity.name, .object(fields)))
+        }
+        for entity in entities {
+            for child in entity.children {
+                entityMembers.append((child.name, .object([
+                    ("parent", .string(entity.name)),
+                    ("attributes", .object(child.attributes.map { ($0.name, Self.attributeJSON($0)) })),
+                ])))
+            }
         }
         let rootJSON: PropertyJSON
         switch root {
@@ -161,6 +192,7 @@ extension PropertyModel {
         }
         for entity in entities {
             features.insert("identity of \(entity.identity.count)")
+            if !entity.children.isEmpty { features.insert("inheritance with entityBy") }
             if entity.attributes.isEmpty { features.insert("entity without attributes") }
             for attribute in entity.attributes {
                 features.insert("type \(attribute.type.rawValue)")

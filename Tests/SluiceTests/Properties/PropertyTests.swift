@@ -35,6 +35,7 @@ import SluiceTestSupport
         "key path", "to-one", "to-many by join table", "to-many by inverse", "merge add", "merge replace",
         "unresolved null", "unresolved stub", "unresolved fail", "map to-many by join table", "map to-many by inverse",
         "bits 16", "bits 32", "table first", "table columns", "identity through the parent by position", "ordered to-many by join table", "ordered to-many by inverse",
+        "inheritance with entityBy",
     ] + PropertyModel.AttributeType.allCases.map { "type \($0.rawValue)" }
         + PropertyValues.dateFormats.map { "dateFormat \($0.format)" }
 }

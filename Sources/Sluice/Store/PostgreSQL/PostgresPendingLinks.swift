@@ -145,7 +145,8 @@ final class PostgresPendingLinks: PendingLinkStore {
             guard count > 0 else { continue }
             switch policy(plan) {
             case .stub:
-                outcomes[index].stubs = try connection.execute("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)").changes
+                outcomes[index].stubs = try connection.execute(StubRows.insert(
+                    into: plan.targetTable, idColumn: column, id: "p.\"key\"", entity: plan.stubEntity, missing: missing)).changes
                 stubbed = true
             case .null, .fail:
                 let examples = try PostgresRunner(connection: connection)
@@ -225,7 +226,8 @@ final class PostgresPendingLinks: PendingLinkStore {
         guard count > 0 else { return outcome }
         switch policy {
         case .stub:
-            outcome.stubs = try connection.execute("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)").changes
+            outcome.stubs = try connection.execute(StubRows.insert(
+                into: plan.targetTable, idColumn: column, id: "p.\"key\"", entity: plan.stubEntity, missing: missing)).changes
             outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy)
         case .null, .fail:
             let rows = try PostgresRunner(connection: connection)

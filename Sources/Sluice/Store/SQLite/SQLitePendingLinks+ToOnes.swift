@@ -221,8 +221,8 @@ extension SQLitePendingLinks {
             guard case .integer(let count)? = try sql.rows("SELECT count(*) \(missing)").first?.first, count > 0 else { continue }
             switch policy(plan) {
             case .stub:
-                outcomes[index].stubs = try sql.run("INSERT INTO \(quoteIdentifier(plan.targetTable)) (\(quoteIdentifier(column))) "
-                    + "SELECT DISTINCT \(key) \(missing)")
+                outcomes[index].stubs = try sql.run(StubRows.insert(into: plan.targetTable, idColumn: column, id: key,
+                                                                    entity: plan.stubEntity, missing: missing))
                 stubbed = true
             case .null, .fail:
                 let examples = try sql.rows("SELECT \(key), p.\"input\", p.\"line\", p.\"column\" \(missing) "

@@ -134,7 +134,8 @@ final class SQLitePendingLinks: PendingLinkStore {
         }
         switch policy {
         case .stub:
-            outcome.stubs = try sql.run("INSERT INTO \(target) (\(relatedBy)) SELECT DISTINCT p.\"key\" \(missing)")
+            outcome.stubs = try sql.run(StubRows.insert(into: plan.targetTable, idColumn: column, id: "p.\"key\"",
+                                                        entity: plan.stubEntity, missing: missing))
             outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy, done: linked)
         case .null, .fail:
             let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3")
