@@ -52,6 +52,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The entity of the top-level records (overrides the model's root; needs --model).")
     var entity: String?
 
+    @Option(name: .long, help: ArgumentHelp("The records under a top-level key, or in a file or zip entry of that name, are of ENTITY; adds to or overrides the model's root (repeatable; needs --model).", valueName: "key=entity"))
+    var root: [String] = []
+
     @Option(name: .long, help: "The key path of the records inside an envelope, e.g. data.items.")
     var path: String?
 
@@ -102,6 +105,9 @@ struct ImportCommand: ParsableCommand {
 
     func validate() throws {
         guard header != "" else { throw ValidationError("--header must be 'first' or the key of the header; it is empty") }
+        for text in root where Model.RootOverride(parsing: text) == nil {
+            throw ValidationError("--root \"\(text)\": expected KEY=ENTITY, e.g. --root stops=Stop or --root stops.txt=Stop")
+        }
         do {
             try importOptions.validate(withModel: model != nil)
         } catch {
@@ -120,6 +126,7 @@ struct ImportCommand: ParsableCommand {
     private var importOptions: ImportOptions {
         var options = ImportOptions()
         options.entity = entity
+        options.roots = root.compactMap(Model.RootOverride.init(parsing:))
         options.path = path
         options.mapKey = mapKey
         options.header = header.map(TabularHeader.init)
@@ -156,7 +163,7 @@ struct ImportCommand: ParsableCommand {
         let importer: Importer
         if let model {
             let file = try ModelFile.load(path: model)
-            try file.validateForImport(entity: entity, path: path, mapKey: mapKey)
+            try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots)
             if !quiet { ModelNotes.printSummary(of: file) }
             importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
         } else {

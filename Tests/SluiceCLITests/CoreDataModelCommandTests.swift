@@ -152,7 +152,7 @@ import Testing
         let result = try workspace.sluice(["import", "--db", "a.sqlite", "--model", model, "--quiet"], stdin: Array("{}".utf8))
         #expect(result.status == 64, "\(result)")
         #expect(result.stderrLines == [
-            "sluice: error: \(model): root: the model has no root and 12 entities: say which entity the records are with --entity",
+            "sluice: error: \(model): root: the model has no root and 12 entities: say which entity the records are with --entity, or each key's (or file's) with --root KEY=ENTITY",
         ])
     }
 

@@ -12,6 +12,10 @@ public struct ImportOptions: Sendable {
     public var onError = ErrorPolicy.abort
     /// `--entity`: the entity of the top-level records (overrides the model's `root`).
     public var entity: String?
+    /// `--root KEY=ENTITY`: the records under a top-level key, or in a file or zip entry of
+    /// that name, are of this entity; added to the model's `root`, a key it already maps
+    /// taking the new entity (`Model.addingRoots`). Needs a model; not with `entity`.
+    public var roots: [Model.RootOverride] = []
     /// `--path`: where the records are inside an envelope, e.g. `data.items`.
     public var path: String?
     /// `--map-key`: the records are the members of an object used as a map (at `path`, or the
@@ -79,7 +83,23 @@ public struct ImportOptions: Sendable {
         guard header == nil || mapKey == nil else {
             throw SluiceError(.usage, "--header and --map-key cannot be used together: a location is a map or a table, not both")
         }
+        for root in roots {
+            guard root.hasValidKey, !root.entity.isEmpty else {
+                throw SluiceError(.usage, "--root \(ModelProblem.quote(root.key + "=" + root.entity)): expected KEY=ENTITY, "
+                    + "KEY a key path (stops, data.items) or a file name (stops.txt), ENTITY an entity of the model")
+            }
+        }
+        if !roots.isEmpty {
+            guard entity == nil, path == nil, mapKey == nil, header == nil else {
+                let other = entity != nil ? "--entity" : path != nil ? "--path" : mapKey != nil ? "--map-key" : "--header"
+                throw SluiceError(.usage, "--root and \(other) cannot be used together: --root names the entity of each key "
+                    + "or file, --entity (with --path, --map-key, --header) one entity for all the records")
+            }
+        }
         if !withModel {
+            guard roots.isEmpty else {
+                throw SluiceError(.usage, "--root needs --model: without a model, the records go to one table")
+            }
             guard entity == nil else {
                 throw SluiceError(.usage, "--entity needs --model: without a model, the records go to one table")
             }

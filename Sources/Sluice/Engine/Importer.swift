@@ -67,12 +67,15 @@ public final class Importer {
         let plan: MappingPlan
         do {
             plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
-                                                                  mapKey: options.mapKey),
+                                                                  mapKey: options.mapKey, roots: options.roots),
                                    rawAttributes: HookedSink.rawAttributes(options.hooks),
                                    rawRelationships: HookedSink.rawRelationships(options.hooks, model: model))
         } catch {
             throw SluiceError(error)
         }
+        // From here on the model's `root` includes `--root`: what an input's records are (a
+        // file or zip entry by its name) is read from `Importer.model`.
+        let model = model.addingRoots(options.roots)
         let layout = DatabaseLayout(model)
         let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout, hooks: !options.hooks.isEmpty)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,

@@ -1,10 +1,11 @@
 extension ModelFile {
     /// Checks what only an import reveals: defaults that do not convert, date formats, and
-    /// where the records are (`--entity`, `--path`, or the model's `root`). Here, not beside
+    /// where the records are (`--entity`, `--path`, or the model's `root` with `--root`). Here, not beside
     /// `load`: it builds the import's `MappingPlan`, and `Model/` depends on no later layer.
-    public func validateForImport(entity: String? = nil, path keyPath: String? = nil, mapKey: String? = nil) throws {
+    public func validateForImport(entity: String? = nil, path keyPath: String? = nil, mapKey: String? = nil,
+                                  roots: [Model.RootOverride] = []) throws {
         _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(JSONKeyPath.init(parsing:)),
-                                                          mapKey: mapKey),
+                                                          mapKey: mapKey, roots: roots),
                             sourceName: path)
     }
 }

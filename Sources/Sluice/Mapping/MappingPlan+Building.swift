@@ -8,11 +8,14 @@ extension MappingPlan {
         /// `--map-key`: the records are the members of an object used as a map, and each
         /// member's name goes to this attribute (needs an entity).
         var mapKey: String?
+        /// `--root KEY=ENTITY`: added to (or overriding) the model's `root`.
+        var roots: [Model.RootOverride]
 
-        init(entity: String? = nil, path: JSONKeyPath? = nil, mapKey: String? = nil) {
+        init(entity: String? = nil, path: JSONKeyPath? = nil, mapKey: String? = nil, roots: [Model.RootOverride] = []) {
             self.entity = entity
             self.path = path
             self.mapKey = mapKey
+            self.roots = roots
         }
     }
 
@@ -85,6 +88,11 @@ extension MappingPlan {
             problems.append(ModelProblem(path: locations.path != nil ? "--path" : "--map-key",
                                          message: "needs --entity to say which entity the records are"))
         } else {
+            for override in locations.roots where shapeIndex(named: override.entity) == nil {
+                problems.append(ModelProblem(path: "--root \(override.key)=\(override.entity)",
+                                             message: NameSuggestion.unknownEntity(override.entity, entities: model.entities.map(\.name))))
+            }
+            let model = model.addingRoots(locations.roots)
             table = model.rootTable
             switch model.root {
             case .entity(let name)?:
@@ -101,7 +109,7 @@ extension MappingPlan {
                 } else {
                     problems.append(ModelProblem(
                         path: "root",
-                        message: "the model has no root and \(model.entities.count) entities: say which entity the records are with --entity"))
+                        message: "the model has no root and \(model.entities.count) entities: say which entity the records are with --entity, or each key's (or file's) with --root KEY=ENTITY"))
                 }
             }
         }
