@@ -64,6 +64,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The records are rows of a table (arrays): 'first' (the first array is the header, as NDJSON or in one array) or the key beside the records holding the header (pandas split: --path data --header columns).", valueName: "first|key"))
     var header: String?
 
+    @Option(name: .long, help: ArgumentHelp("What the inputs are: json, csv or tsv (default: by each file's name, .csv or .tsv, else JSON; a zip archive by its content).", valueName: "json|csv|tsv"))
+    var format: InputFormat?
+
     @Option(name: .long, help: "Records per find-or-create batch.")
     var batchSize: Int = ImportOptions().batchSize
 
@@ -100,7 +103,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Print nothing but errors: no progress bar, no summary.")
     var quiet = false
 
-    @Argument(help: "JSON files to import; - or none reads standard input.")
+    @Argument(help: "JSON, CSV or TSV files, or zip archives of them, to import; - or none reads standard input.")
     var files: [String] = []
 
     func validate() throws {
@@ -130,6 +133,7 @@ struct ImportCommand: ParsableCommand {
         options.path = path
         options.mapKey = mapKey
         options.header = header.map(TabularHeader.init)
+        options.format = format
         options.batchSize = batchSize
         options.onError = onError
         options.maxValueBytes = maxValueBytes
@@ -199,3 +203,4 @@ struct ImportCommand: ParsableCommand {
 extension ImportOptions.ErrorPolicy: ExpressibleByArgument {}
 extension Model.UnresolvedPolicy: ExpressibleByArgument {}
 extension InvalidTextPolicy: ExpressibleByArgument {}
+extension InputFormat: ExpressibleByArgument {}

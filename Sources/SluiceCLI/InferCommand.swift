@@ -28,7 +28,10 @@ struct InferCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("How many records to read.", valueName: "n"))
     var sample: Int = ModelInference.Options().sampleSize
 
-    @Argument(help: "The JSON file; - or none reads standard input.")
+    @Option(name: .long, help: ArgumentHelp("What the input is: json, csv or tsv (default: by the file's name, .csv or .tsv, else JSON).", valueName: "json|csv|tsv"))
+    var format: InputFormat?
+
+    @Argument(help: "The JSON, CSV or TSV file; - or none reads standard input.")
     var file: String = "-"
 
     func validate() throws {
@@ -38,7 +41,9 @@ struct InferCommand: ParsableCommand {
 
     func run() throws {
         Diagnostics.sayWhenReadingTheTerminal([file])
-        let result = try ModelInference.infer(path: file, options: .init(entity: entity, sampleSize: sample))
+        var options = ModelInference.Options(entity: entity, sampleSize: sample)
+        options.format = format
+        let result = try ModelInference.infer(path: file, options: options)
         for note in result.notes { Diagnostics.writeLine("sluice: note: \(note)") }
         print(result.text, terminator: "")
     }

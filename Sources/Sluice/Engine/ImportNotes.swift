@@ -27,8 +27,10 @@ struct ImportNotes {
     }
 
     /// What one input showed: `records` read from it, its first bytes (`InputShape.headLimit`).
-    mutating func input(named name: String, records: Int, keyOrder: borrowing KeyOrder, head: [UInt8]) {
+    /// `head`: the input's first bytes when it is JSON (nil for CSV, whose shape is rows).
+    mutating func input(named name: String, records: Int, keyOrder: borrowing KeyOrder, head: [UInt8]?) {
         sightings.add(keyOrder)
+        guard let head else { return }
         let shape = InputShape.sniff(head)
         if firstShape == nil { firstShape = shape }
         if records == 0, let note = noRecordNote(input: name, shape: shape) { notes.append(note) }

@@ -25,7 +25,10 @@ public struct ImportOptions: Sendable {
     /// `--header`: the records are rows of a table (arrays) whose header is the first array
     /// (`first`) or the array under this key beside the records (pandas' `columns`).
     public var header: TabularHeader?
-    /// The largest single JSON value accepted; at most `largestMaxValueBytes`.
+    /// `--format`: what every input is (standard input is JSON without it). Nil: each file by
+    /// its name (`.csv`, `.tsv`, else JSON); a zip archive's entries always by theirs.
+    public var format: InputFormat?
+    /// The largest single JSON value (or CSV field) accepted; at most `largestMaxValueBytes`.
     public var maxValueBytes = 64 << 20
     /// `--invalid-text`: what invalid UTF-8 or an unpaired surrogate escape in a string or key
     /// does: an error (a record error inside a record), or U+FFFD in its place.

@@ -7,6 +7,11 @@ protocol ImportTarget: AnyObject {
     /// The model's `root` table of rows, read when `--entity` does not override it; nil for
     /// records that are objects.
     var rootTable: (path: JSONKeyPath, header: TabularHeader)? { get }
+    /// Where the rows of a CSV input stand among the record locations: the key path of the
+    /// `root` entry that names the file (`"stops.txt": "Stop"`, tried with each of `fileNames`
+    /// in turn), or the top level when `--entity` or a root of one entity says what the records
+    /// are. Nil when nothing says which entity its rows are.
+    func recordPath(forFileNames fileNames: [String]) -> [String]?
     /// Writes what is left after the last input: the last batch, the second pass, the deferred
     /// indexes, `--delete-missing`. `enter` begins a stage of `finish()`; `update` reports
     /// progress within it. Returns the first unresolved references, described for the report.
@@ -33,10 +38,12 @@ final class ModelTarget: ImportTarget {
     private let options: ImportOptions
     private let indexes: SecondaryIndexes
     private let capturesRejectedRecords: Bool
+    private let root: Model.Root?
 
     init(plan: MappingPlan, writer: BatchWriter, model: Model, options: ImportOptions, indexes: SecondaryIndexes,
          capturesRejectedRecords: Bool) {
         self.plan = plan
+        root = model.root
         self.writer = writer
         hooked = options.hooks.isEmpty ? nil : HookedSink(writer: writer, model: model, hooks: options.hooks)
         self.options = options
@@ -52,6 +59,20 @@ final class ModelTarget: ImportTarget {
     }
 
     var rootTable: (path: JSONKeyPath, header: TabularHeader)? { plan.table }
+
+    func recordPath(forFileNames fileNames: [String]) -> [String]? {
+        if options.entity != nil { return options.path.map { JSONKeyPath(parsing: $0).keys } ?? [] }
+        switch root {
+        case .paths(let paths)?:
+            for name in fileNames {
+                if let match = paths.first(where: { $0.path.description == name }) { return match.path.keys }
+            }
+            return nil
+        case .entity?, nil:
+            // The plan was built: a model without a root has one entity.
+            return []
+        }
+    }
 
     func finish(sources: [String], enter: (ImportProgress.Stage) -> Void, update: (ImportProgress.Stage) -> Void)
         throws(SluiceError) -> [String]
@@ -127,6 +148,9 @@ final class FreeformTarget: ImportTarget {
     }
 
     var rootTable: (path: JSONKeyPath, header: TabularHeader)? { nil }
+
+    /// Every row is a record of the one table.
+    func recordPath(forFileNames _: [String]) -> [String]? { [] }
 
     func finish(sources _: [String], enter _: (ImportProgress.Stage) -> Void, update _: (ImportProgress.Stage) -> Void)
         throws(SluiceError) -> [String]

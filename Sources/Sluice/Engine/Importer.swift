@@ -49,6 +49,8 @@ public final class Importer {
 
     /// What the inputs showed that may not be what was meant; nil for a zero-config import.
     private var notes: ImportNotes?
+    /// Inputs skipped (an archive's entries that are no input, or that nothing maps).
+    private var inputNotes: [String] = []
 
     /// Opens (or prepares to create) the database — an SQLite path, or a PostgreSQL URI
     /// (`docs/postgresql.md`) — and brings its schema up to the model.
@@ -219,6 +221,7 @@ public final class Importer {
             report.unresolvedExamples = examples
             report.notes = notes?.notes(counts: report.entities) ?? []
             report.notes += target!.notes
+            report.notes = inputNotes + report.notes
             let log = ImportRecord(
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
@@ -274,30 +277,65 @@ public final class Importer {
 
     private func run(_ source: ByteSource) throws(SluiceError) {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
-        do {
-            sources.append(source.name)
+        let format = options.format ?? InputFormat.named(source.name) ?? .json
+        try read(source, format: format, fileNames: InputNames.fileNames(of: source.name), inArchive: false)
+    }
+
+    /// Reads one input (a file, standard input, an entry of an archive) of `format` to its
+    /// end. The rows of a CSV input go where the model's root names one of `fileNames`; when
+    /// nothing names them, an archive's entry is skipped with a note and any other input is a
+    /// usage error.
+    private func read(_ source: ByteSource, format: InputFormat, fileNames: [String], inArchive: Bool) throws(SluiceError) {
+        do throws(SluiceError) {
             guard let target else { preconditionFailure("no target after finish()") }  // our bug: `finished` is set with it
+            var recordPath: [String] = []
+            if format != .json {
+                guard let path = target.recordPath(forFileNames: fileNames) else {
+                    let name = fileNames.first ?? source.name
+                    let how = "map it with --root \(name)=ENTITY, the model's root (\"\(name)\": \"ENTITY\") or --entity"
+                    if inArchive {
+                        inputNotes.append("\(source.name): skipped: the model's root names no entity for '\(name)' (\(how))")
+                        return
+                    }
+                    throw SluiceError(.usage, "\(source.name): the model's root names no entity for '\(name)': \(how)")
+                }
+                recordPath = path
+            }
+            sources.append(source.name)
             let stream = target.stream(for: source.name, input: sources.count - 1)
             let recordsBefore = stream.recordCount
-            var parserOptions = JSONParser.Options()
-            parserOptions.maxValueBytes = options.maxValueBytes
-            parserOptions.invalidText = options.invalidText
-            let rows = tabularRows(around: stream)
-            let handler: any JSONEventHandler = rows ?? stream
-            let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
-            stream.parser = parser
-            rows?.parser = parser
-            // Each chunk's text is scanned (`ChunkScanner`) on the thread that reads it.
+            var json: JSONParser?
+            var csv: CSVReader?
+            if format == .json {
+                var parserOptions = JSONParser.Options()
+                parserOptions.maxValueBytes = options.maxValueBytes
+                parserOptions.invalidText = options.invalidText
+                let rows = tabularRows(around: stream)
+                let handler: any JSONEventHandler = rows ?? stream
+                let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
+                stream.parser = parser
+                rows?.parser = parser
+                json = parser
+            } else {
+                let reader = CSVReader(sourceName: source.name, handler: stream, options: .init(
+                    separator: format.separator, maxValueBytes: options.maxValueBytes, invalidText: options.invalidText))
+                stream.parser = reader
+                csv = reader
+                try Envelope.open(recordPath, in: stream)
+            }
+            // Each chunk's JSON text is scanned (`ChunkScanner`) on the thread that reads it.
             var scanner = ChunkScanner()
-            let reader = ReadAhead(source: source, chunkSize: options.chunkSize) { scanner.scan($0) }
+            let reader = ReadAhead(source: source, chunkSize: options.chunkSize) { chunk in
+                format == .json ? scanner.scan(chunk) : ChunkScan()
+            }
             // The first bytes, for the notes on an input whose records were not found.
             var head: [UInt8] = []
             while let chunk = try reader.next() {
                 try checkCancellation()
-                if head.count < InputShape.headLimit, notes != nil {
+                if head.count < InputShape.headLimit, notes != nil, json != nil {
                     head += chunk.bytes.prefix(InputShape.headLimit - head.count)
                 }
-                try parser.parse(chunk.bytes, scan: chunk.prepared)
+                if let json { try json.parse(chunk.bytes, scan: chunk.prepared) } else { try csv!.parse(chunk.bytes) }
                 if let progress = options.progress {
                     progress(ImportProgress(bytesRead: storedBytes + reader.storedBytesRead,
                                             totalBytes: source.storedSize.map { storedBytes + $0 },
@@ -306,17 +344,20 @@ public final class Importer {
                 }
             }
             try checkCancellation()
-            try parser.finish()
+            if let json { try json.finish() } else {
+                try csv!.finish()
+                try Envelope.close(recordPath, in: stream)
+            }
             bytes += reader.bytesRead
             storedBytes += reader.storedBytesRead
             records += stream.recordCount - recordsBefore
             if let stream = stream as? RecordStream {
                 stream.withAssembler { assembler in
                     notes?.input(named: source.name, records: stream.recordCount - recordsBefore,
-                                 keyOrder: assembler.keyOrder, head: head)
+                                 keyOrder: assembler.keyOrder, head: json != nil ? head : nil)
                 }
             }
-            replacementCharacters += parser.replacementCharacters
+            replacementCharacters += json?.replacementCharacters ?? csv?.replacementCharacters ?? 0
         } catch {
             // A batch being written failed before the parser got this far: that comes first.
             var error = error

@@ -20,6 +20,8 @@ public enum ModelInference {
         public var sampleSize = 1_000
         /// The largest single JSON value accepted, in bytes (as `import --max-value-bytes`).
         public var maxValueBytes = 64 << 20
+        /// `--format`: what the input is; by default by its name (`.csv`, `.tsv`), else JSON.
+        public var format: InputFormat?
 
         public init(entity: String? = nil, sampleSize: Int = 1_000) {
             self.entity = entity
@@ -40,7 +42,8 @@ public enum ModelInference {
 
     /// Infers a model from the file at `path` (`-` is standard input).
     public static func infer(path: String, options: Options = Options()) throws(SluiceError) -> Result {
-        try infer(InputOpener.open(path: path), stem: InferenceNaming.fileStem(path), options: options)
+        try infer(InputOpener.open(path: path), stem: InferenceNaming.fileStem(path),
+                  format: options.format ?? InputFormat.named(path) ?? .json, options: options)
     }
 
     /// Infers a model from bytes in memory; `name` names them in errors and, like a file name,
@@ -49,10 +52,13 @@ public enum ModelInference {
         throws(SluiceError) -> Result
     {
         try infer(InputOpener.decompressing(MemorySource(bytes, name: name)),
-                  stem: name.hasPrefix("<") ? nil : InferenceNaming.fileStem(name), options: options)
+                  stem: name.hasPrefix("<") ? nil : InferenceNaming.fileStem(name),
+                  format: options.format ?? InputFormat.named(name) ?? .json, options: options)
     }
 
-    private static func infer(_ source: ByteSource, stem: String?, options: Options) throws(SluiceError) -> Result {
+    private static func infer(_ source: ByteSource, stem: String?, format: InputFormat, options: Options)
+        throws(SluiceError) -> Result
+    {
         guard options.sampleSize > 0 else { throw SluiceError(.usage, "the sample must hold at least one record") }
         if let entity = options.entity, entity.isEmpty { throw SluiceError(.usage, "the entity name is empty") }
         let rootName = options.entity ?? stem.map(InferenceNaming.entityName(fromKey:)) ?? "Record"
@@ -61,9 +67,9 @@ public enum ModelInference {
         let reader = SampleReader(limit: options.sampleSize, identityBase: IdentityCandidate.normalise(rootName))
         // A table is read as its records (`TabularRows`), found from the input's first bytes.
         let peeked = try peek(source, count: 1 << 16)
-        let table = options.entity == nil ? TabularSniffer.sniff(peeked, name: source.name) : nil
+        let table = options.entity == nil && format == .json ? TabularSniffer.sniff(peeked, name: source.name) : nil
         let input = ReplaySource(peeked, then: source)
-        try read(input, into: reader, table: table, maxValueBytes: options.maxValueBytes)
+        try read(input, into: reader, table: table, format: format, maxValueBytes: options.maxValueBytes)
         guard reader.records > reader.nonObjectRecords else {
             let what = reader.records == 0 ? "no records" : "none of the \(reader.records) records read is an object"
             throw SluiceError(.data, "\(source.name): \(what): nothing to infer a model from")
@@ -100,8 +106,12 @@ public enum ModelInference {
     }
 
     /// Feeds `source` to the parser until the reader has its sample or the input ends.
-    private static func read(_ source: ByteSource, into reader: SampleReader,
-                             table: (path: [String], header: TabularHeader)?, maxValueBytes: Int) throws(SluiceError) {
+    private static func read(_ source: ByteSource, into reader: SampleReader, table: (path: [String], header: TabularHeader)?,
+                             format: InputFormat, maxValueBytes: Int) throws(SluiceError) {
+        if format != .json {
+            try readCSV(source, into: reader, format: format, maxValueBytes: maxValueBytes)
+            return
+        }
         var parserOptions = JSONParser.Options()
         parserOptions.maxValueBytes = maxValueBytes
         let rows = table.map { TabularRows(inner: reader, path: $0.path, header: $0.header) }
@@ -117,6 +127,23 @@ public enum ModelInference {
             try parser.finish()
         } catch {
             if reader.isDone { return }  // the sample is complete: the reader stopped the parse
+            throw error
+        }
+    }
+
+    /// The rows of a CSV or TSV input, as the import reads them: objects of strings.
+    private static func readCSV(_ source: ByteSource, into reader: SampleReader, format: InputFormat,
+                                maxValueBytes: Int) throws(SluiceError) {
+        let csv = CSVReader(sourceName: source.name, handler: CSVSampleValues(reader),
+                            options: .init(separator: format.separator, maxValueBytes: maxValueBytes))
+        var chunks = ChunkReader(source: source, chunkSize: 1 << 16)
+        do {
+            while let chunk = try chunks.next() {
+                try csv.parse(chunk)
+            }
+            try csv.finish()
+        } catch {
+            if reader.isDone { return }
             throw error
         }
     }

@@ -11,11 +11,22 @@ enum InputOpener {
         return try decompressing(file)
     }
 
-    /// Peeks at the first two bytes of `source` and wraps it in `GzipSource` when they are
+    /// What a zip archive starts with: a local file header, or (empty) the end of the central
+    /// directory.
+    static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+    static let emptyZipMagic: [UInt8] = [0x50, 0x4B, 0x05, 0x06]
+
+    /// Whether `source`, as `decompressing` returned it, is a zip archive.
+    static func isZip(_ source: ByteSource) -> Bool {
+        guard let replay = source as? ReplaySource else { return false }
+        return replay.prefix == zipMagic || replay.prefix == emptyZipMagic
+    }
+
+    /// Peeks at the first bytes of `source` and wraps it in `GzipSource` when they are
     /// the gzip magic. The peeked bytes are replayed, so nothing is lost even when the
     /// source cannot seek.
     static func decompressing(_ source: ByteSource) throws(SluiceError) -> ByteSource {
-        let peekBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: gzipMagic.count, alignment: 1)
+        let peekBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: zipMagic.count, alignment: 1)
         defer { peekBuffer.deallocate() }
         var filled = 0
         // A pipe may deliver one byte at a time; stop only at the end of the input.
@@ -26,6 +37,6 @@ enum InputOpener {
         }
         let peeked = Array(peekBuffer[..<filled])
         let replay = ReplaySource(peeked, then: source)
-        return peeked == gzipMagic ? try GzipSource(wrapping: replay) : replay
+        return peeked.starts(with: gzipMagic) ? try GzipSource(wrapping: replay) : replay
     }
 }

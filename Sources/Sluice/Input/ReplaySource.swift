@@ -2,7 +2,8 @@
 /// how `InputOpener` peeks at magic bytes of an input that cannot seek (standard input).
 final class ReplaySource: ByteSource {
     private let source: ByteSource
-    private let prefix: [UInt8]
+    /// What was read from `source` before; it comes out first.
+    let prefix: [UInt8]
     private var replayed = 0
 
     /// `prefix` is what was read from `source` before; it comes out first.

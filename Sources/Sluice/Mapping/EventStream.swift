@@ -1,7 +1,7 @@
 /// What the importer drives: the parser's event handler, which counts the records it assembles.
 protocol RecordEventHandler: JSONEventHandler {
     /// The parser that drives the handler, set once both exist; positions come from it.
-    var parser: JSONParser? { get set }
+    var parser: EventReader? { get set }
     /// Records completed or rejected so far.
     var recordCount: Int { get }
 }
@@ -28,13 +28,13 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     private final let sink: Assembler.Sink
     /// Set once the parser that drives this stream exists (the parser needs its handler
     /// first). Not retained: whoever drives the parse keeps it alive.
-    final var parser: JSONParser? {
+    final var parser: EventReader? {
         get { parserReference?.takeUnretainedValue() }
         set { parserReference = newValue.map(Unmanaged.passUnretained) }
     }
     /// `parser`, read without a retain: asking it for each record's position through an
     /// `unowned(unsafe)` reference still retained and released it around the call.
-    @exclusivity(unchecked) private final var parserReference: Unmanaged<JSONParser>?
+    @exclusivity(unchecked) private final var parserReference: Unmanaged<EventReader>?
     @exclusivity(unchecked) private final var capture: RejectedRecordCapture?
     /// Debug builds: events arrive on one thread at a time, and the sink never calls back in.
     private final let use = ExclusiveUse()
@@ -186,7 +186,7 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
 @available(*, unavailable, message: "a stream belongs to the one thread that drives its parser")
 extension EventStream: Sendable {}
 
-extension Optional where Wrapped == Unmanaged<JSONParser> {
+extension Optional where Wrapped == Unmanaged<EventReader> {
     /// Where the current token starts, or a placeholder before a parser is attached.
     @inline(__always)
     fileprivate func position(length: Int) -> InputPosition {

@@ -15,7 +15,7 @@ extension SluiceError {
 
 extension SluiceError {
     /// A record-level problem placed in the source the parser reads.
-    init(_ reason: Reason, in parser: JSONParser?) {
+    init(_ reason: Reason, in parser: EventReader?) {
         self.init(.data, reason.message, in: parser?.sourceName ?? "", at: reason.position)
     }
 }

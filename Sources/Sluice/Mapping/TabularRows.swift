@@ -12,7 +12,7 @@ final class TabularRows: JSONEventHandler {
     private let path: [[UInt8]]
     private let header: TabularHeader
     /// Asked for positions of errors.
-    unowned(unsafe) var parser: JSONParser?
+    unowned(unsafe) var parser: EventReader?
 
     private var names: [[UInt8]]?
 

@@ -12,7 +12,7 @@ internal import CYajl
 /// from the context pointer and runs one of the generic events below. A Swift error
 /// cannot cross C frames, so a callback stores it and returns 0 (yajl then reports "client
 /// canceled") and `parse` rethrows the stored error.
-final class JSONParser {
+final class JSONParser: EventReader {
     struct Options: Sendable {
         var allowComments = false
         var maxDepth = 1_000
@@ -29,7 +29,6 @@ final class JSONParser {
         }
     }
 
-    let sourceName: String
     let options: Options
     /// The longest decoded string or key that cannot be over `maxValueBytes` in the input
     /// (`refusesString`), worked out once: a division per string was measurable.
@@ -80,7 +79,6 @@ final class JSONParser {
     /// A parser calling `handler`: through its type's own callbacks when it has them
     /// (`JSONEventHandler.callbacks`), else through the protocol.
     init<Handler: JSONEventHandler>(sourceName: String, handler: Handler, options: Options = Options()) {
-        self.sourceName = sourceName
         self.options = options
         surelyShortString = (options.maxValueBytes - 2) / 6
         let target: AnyObject
@@ -94,6 +92,7 @@ final class JSONParser {
         }
         self.target = target
         handlerObject = Unmanaged.passUnretained(target).toOpaque()
+        super.init(sourceName: sourceName)
         guard let handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(self).toOpaque()) else {
             preconditionFailure("yajl_alloc failed: out of memory")
         }
@@ -332,7 +331,7 @@ final class JSONParser {
     /// for a number, the decoded length plus the quotes for a string (escapes make that an
     /// estimate of where it starts).
     @inline(__always)
-    func tokenPosition(length: Int) -> InputPosition {
+    override func tokenPosition(length: Int) -> InputPosition {
         let end = handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
         let start = max(end - Int64(length), 0)
         lines.advance(to: start, in: chunk, chunkStart: chunkStart)

@@ -8,9 +8,10 @@
 enum StringRepair {
     static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
-    /// `raw` is the token between its quotes, escapes unresolved. Returns the decoded bytes and
-    /// how many U+FFFD it put in.
-    static func decode(_ raw: UnsafeRawBufferPointer) -> (bytes: [UInt8], replacements: Int) {
+    /// `raw` is the token between its quotes, escapes unresolved (or, without `escapes`, text
+    /// in which a backslash is itself: a CSV field). Returns the decoded bytes and how many
+    /// U+FFFD it put in.
+    static func decode(_ raw: UnsafeRawBufferPointer, escapes: Bool = true) -> (bytes: [UInt8], replacements: Int) {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var replacements = 0
@@ -18,7 +19,7 @@ enum StringRepair {
         let count = raw.count
         while index < count {
             let byte = raw[index]
-            if byte == UInt8(ascii: "\\"), index + 1 < count {
+            if escapes, byte == UInt8(ascii: "\\"), index + 1 < count {
                 let escaped = raw[index + 1]
                 index += 2
                 guard escaped == UInt8(ascii: "u") else {

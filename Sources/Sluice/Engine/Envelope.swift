@@ -1,0 +1,19 @@
+/// The events of the objects around rows read from CSV, so that they reach the record
+/// location the model's root gives their file: `{"stops.txt": "Stop"}` is the path `stops` →
+/// `txt`, and the rows go between `{"stops": {"txt": [` and `]}}`. An empty path adds nothing.
+enum Envelope {
+    static func open(_ path: [String], in handler: any JSONEventHandler) throws(SluiceError) {
+        guard !path.isEmpty else { return }
+        for key in path {
+            try handler.startObject()
+            try Array(key.utf8).withRawBytes { bytes throws(SluiceError) in try handler.key(bytes) }
+        }
+        try handler.startArray()
+    }
+
+    static func close(_ path: [String], in handler: any JSONEventHandler) throws(SluiceError) {
+        guard !path.isEmpty else { return }
+        try handler.endArray()
+        for _ in path { try handler.endObject() }
+    }
+}

@@ -1,0 +1,203 @@
+import Testing
+@testable import Sluice
+
+/// Records a CSV reader's events as short strings: `{@line:column` for a row with its position,
+/// `!message@source:line:column` for a record error (the row's problem).
+private final class CSVRecorder: JSONEventHandler {
+    var events: [String] = []
+    weak var reader: CSVReader?
+
+    func startObject() {
+        events.append("{@\(reader.map { "\($0.tokenPosition(length: 1))" } ?? "?")")
+    }
+    func key(_ bytes: UnsafeRawBufferPointer) { events.append("k:" + String(decoding: bytes, as: UTF8.self)) }
+    func endObject() { events.append("}") }
+    func startArray() { events.append("[") }
+    func endArray() { events.append("]") }
+    func null() { events.append("null") }
+    func bool(_ value: Bool) { events.append("b:\(value)") }
+    func number(_ text: UnsafeRawBufferPointer) { events.append("n:" + String(decoding: text, as: UTF8.self)) }
+    func string(_ bytes: UnsafeRawBufferPointer) { events.append("s:" + String(decoding: bytes, as: UTF8.self)) }
+    func invalidText(_ error: SluiceError) {
+        events.append("!\(error.message)@\(error.source ?? ""):\(error.position.map { "\($0)" } ?? "?")")
+    }
+}
+
+/// What reading `chunks` gives: the events, then the error that ended the input (if any) as
+/// `error: <description>`, and the replacement characters counted.
+private func readCSV(_ chunks: [[UInt8]], options: CSVReader.Options = .init()) -> (events: [String], replaced: Int) {
+    let recorder = CSVRecorder()
+    let reader = CSVReader(sourceName: "in.csv", handler: recorder, options: options)
+    recorder.reader = reader
+    do throws(SluiceError) {
+        for chunk in chunks {
+            var failure: SluiceError?
+            chunk.withUnsafeBytes { bytes in
+                do throws(SluiceError) { try reader.parse(bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        try reader.finish()
+    } catch {
+        recorder.events.append("error: \(error)")
+    }
+    return (recorder.events, reader.replacementCharacters)
+}
+
+private func readCSV(_ text: String, options: CSVReader.Options = .init()) -> [String] {
+    readCSV([Array(text.utf8)], options: options).events
+}
+
+/// Reading `bytes` whole, split in two at every byte, and a byte at a time gives the same.
+private func expectSameWhateverTheChunks(_ bytes: [UInt8], options: CSVReader.Options = .init(),
+                                         sourceLocation: SourceLocation = #_sourceLocation) {
+    let whole = readCSV([bytes], options: options)
+    for split in 0...bytes.count {
+        let two = readCSV([Array(bytes[..<split]), Array(bytes[split...])], options: options)
+        #expect(two.events == whole.events, "split at \(split)", sourceLocation: sourceLocation)
+        #expect(two.replaced == whole.replaced, "split at \(split)", sourceLocation: sourceLocation)
+    }
+    let bytewise = readCSV(bytes.map { [$0] }, options: options)
+    #expect(bytewise.events == whole.events, "one byte at a time", sourceLocation: sourceLocation)
+}
+
+@Suite struct CSVReaderTests {
+    @Test func headerNamesTheKeysAndEachRowIsAnObjectOfStrings() {
+        #expect(readCSV("id,name,lat\n1,Main,1.5\n2,Side,-2\n") == [
+            "{@2:1", "k:id", "s:1", "k:name", "s:Main", "k:lat", "s:1.5", "}",
+            "{@3:1", "k:id", "s:2", "k:name", "s:Side", "k:lat", "s:-2", "}",
+        ])
+    }
+
+    @Test func anEmptyFieldIsMissingQuotedOrNot() {
+        #expect(readCSV("a,b,c\n,x,\"\"\n") == ["{@2:1", "k:b", "s:x", "}"])
+    }
+
+    @Test func quotedFieldsHoldSeparatorsLineBreaksAndDoubledQuotes() {
+        #expect(readCSV("a,b\n\"x, y\",\"say \"\"hi\"\"\nthen\r\nbye\"\n") == [
+            "{@2:1", "k:a", "s:x, y", "k:b", "s:say \"hi\"\nthen\r\nbye", "}",
+        ])
+    }
+
+    @Test func crlfLFAndCRAreLineBreaksMixedAsTheyComeAndEmptyLinesAreNoRows() {
+        #expect(readCSV("a\r\n1\r\n\r\n2\n\n3\r4") == [
+            "{@2:1", "k:a", "s:1", "}", "{@4:1", "k:a", "s:2", "}", "{@6:1", "k:a", "s:3", "}",
+            "{@6:3", "k:a", "s:4", "}",
+        ])
+    }
+
+    @Test func theLastRowNeedsNoLineBreakAndATrailingSeparatorIsAnEmptyField() {
+        #expect(readCSV("a,b\n1,") == ["{@2:1", "k:a", "s:1", "}"])
+        #expect(readCSV("a,b\n1,\"2\"") == ["{@2:1", "k:a", "s:1", "k:b", "s:2", "}"])
+    }
+
+    @Test func anEmptyInputOrAHeaderAloneHasNoRows() {
+        #expect(readCSV("") == [])
+        #expect(readCSV("\n\n") == [])
+        #expect(readCSV("a,b,c") == [])
+        #expect(readCSV("a,b,c\r\n") == [])
+    }
+
+    @Test func fewerFieldsThanTheHeaderLeaveTheRestMissing() {
+        #expect(readCSV("a,b,c\n1\n") == ["{@2:1", "k:a", "s:1", "}"])
+    }
+
+    @Test func moreFieldsThanTheHeaderIsARecordErrorAtTheFirstExtraOne() {
+        #expect(readCSV("a,b\n1,2,3,4\n5,6\n") == [
+            "{@2:1", "k:a", "s:1", "k:b", "s:2", "!a row has more fields than the header's 2@in.csv:2:5", "}",
+            "{@3:1", "k:a", "s:5", "k:b", "s:6", "}",
+        ])
+        // Empty extra fields hold nothing: a trailing separator is not an error.
+        #expect(readCSV("a,b\n1,2,,\n") == ["{@2:1", "k:a", "s:1", "k:b", "s:2", "}"])
+    }
+
+    @Test func aQuoteInsideAnUnquotedFieldIsARecordErrorAndTheRowIsStillSplitAtItsSeparators() {
+        #expect(readCSV("a,b\n5'10\",x\ny,z\n") == [
+            "{@2:1",
+            "!a quote inside a field that does not begin with one (quote the whole field and double the quote: \"a\"\"b\")@in.csv:2:5",
+            "k:a", "s:5'10\"", "k:b", "s:x", "}",
+            "{@3:1", "k:a", "s:y", "k:b", "s:z", "}",
+        ])
+    }
+
+    @Test func bytesAfterAClosingQuoteAreARecordError() {
+        #expect(readCSV("a,b\n\"x\ny\"z,w\n") == [
+            "{@2:1",
+            "!a quoted field goes on after its closing quote (a quote inside quotes is doubled: \"a\"\"b\")@in.csv:3:3",
+            "k:a", "s:x\nyz", "k:b", "s:w", "}",
+        ])
+    }
+
+    @Test func theInputEndingInsideQuotesIsAnInputErrorAtTheOpeningQuote() {
+        #expect(readCSV("a,b\n1,\"open\n2,3\n") == [
+            "{@2:1", "k:a", "s:1",
+            "error: in.csv:2:3: a quoted field is not closed: the input ends inside it",
+        ])
+    }
+
+    @Test func aProblemInTheHeaderIsAnInputError() {
+        #expect(readCSV("a,b\"c\n1,2\n") == [
+            "error: in.csv:1:4: a quote inside a field that does not begin with one (quote the whole field and double the quote: \"a\"\"b\")",
+        ])
+    }
+
+    @Test func invalidUTF8InARowIsARecordErrorAtItsFirstBadByteThenReplaced() {
+        // In a quoted field, after a line break and a doubled quote: the position counts them.
+        let bytes = Array("a,b\n1,\"x\n\"\"y".utf8) + [0xC3] + Array("z\"\n".utf8)
+        #expect(readCSV([bytes]).events == [
+            "{@2:1", "k:a", "s:1", "!invalid UTF-8 (truncated sequence)@in.csv:3:4", "k:b", "s:x\n\"y\u{FFFD}z", "}",
+        ])
+        expectSameWhateverTheChunks(bytes)
+    }
+
+    @Test func invalidUTF8IsReplacedAndCountedUnderReplace() {
+        let bytes = Array("a\n".utf8) + [0xFF, 0x41, 0xED, 0xA0, 0x80] + Array("\n".utf8)
+        let read = readCSV([bytes], options: .init(invalidText: .replace))
+        #expect(read.events == ["{@2:1", "k:a", "s:\u{FFFD}A\u{FFFD}\u{FFFD}\u{FFFD}", "}"])
+        #expect(read.replaced == 4)
+    }
+
+    @Test func invalidUTF8InTheHeaderIsAnInputError() {
+        let bytes = Array("id,na".utf8) + [0xC0, 0xAF] + Array("me\n1,x\n".utf8)
+        #expect(readCSV([bytes]).events == ["error: in.csv:1:6: invalid UTF-8 (overlong encoding)"])
+    }
+
+    @Test func aFieldLargerThanTheLimitIsAnInputErrorAtItsStartWhereverTheChunksEnd() {
+        let options = CSVReader.Options(maxValueBytes: 8)
+        // 8 bytes with the quotes is allowed; 9 is not.
+        #expect(readCSV("a\n\"123456\"\n", options: options) == ["{@2:1", "k:a", "s:123456", "}"])
+        let bytes = Array("a,b\n1,\"1234567\"\n".utf8)
+        #expect(readCSV([bytes], options: options).events == [
+            "{@2:1", "k:a", "s:1", "error: in.csv:2:3: a single value is larger than 8 bytes (--max-value-bytes)",
+        ])
+        expectSameWhateverTheChunks(bytes, options: options)
+        expectSameWhateverTheChunks(Array("a\nxxxxxxxxxxxxxxxxxxxxxxxxxxx".utf8), options: options)
+    }
+
+    @Test func aHeaderLargerThanTheLimitIsAnInputError() {
+        let options = CSVReader.Options(maxValueBytes: 8)
+        #expect(readCSV("abc,def,ghi\n1\n", options: options)
+            == ["error: in.csv:1:1: the header row is larger than 8 bytes (--max-value-bytes)"])
+        expectSameWhateverTheChunks(Array("abc,de\"f,ghi\n1\n".utf8), options: options)
+    }
+
+    @Test func tsvSeparatesWithTabs() {
+        #expect(readCSV("a\tb\n1,2\t\"x\ty\"\n", options: .init(separator: 0x09)) == [
+            "{@2:1", "k:a", "s:1,2", "k:b", "s:x\ty", "}",
+        ])
+    }
+
+    @Test func everyChunkingGivesTheSameEventsPositionsAndErrors() {
+        let documents = [
+            "id,name,note\r\n1,\"a, b\",\"x\"\"y\"\r\n\r\n2,,\"multi\nline\"\n3,c\n4,d,e,f\n5,q\"r,\"s\"t\n6,\"",
+            "a,b\n\"x\"\r\n\"y\"\r\"z\"\n,\n,,\n",
+            "h\n\"\"\"\"\n\"\"\n",
+        ]
+        for document in documents {
+            expectSameWhateverTheChunks(Array(document.utf8))
+        }
+        expectSameWhateverTheChunks(Array("a,b\n1,\"é".utf8) + [0xE2, 0x82] + Array("\"\n".utf8))
+        expectSameWhateverTheChunks(Array("a,b\n1,\"é".utf8) + [0xE2, 0x82] + Array("\"\n".utf8),
+                                    options: .init(invalidText: .replace))
+    }
+}
