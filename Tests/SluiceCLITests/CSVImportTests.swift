@@ -59,6 +59,16 @@ import Testing
         #expect(try stopRows(workspace).count == 3)
     }
 
+    @Test func rootOnTheCommandLineNamesTheFilesEntity() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.model, to: "model.json")
+        _ = try workspace.write(Self.stops, to: "platforms.csv")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--root", "platforms.csv=Stop",
+                                          "platforms.csv")
+        #expect(result.status == 0, "\(result)")
+        #expect(try stopRows(workspace).count == 3)
+    }
+
     @Test func aFileTheRootDoesNotNameIsAUsageError() throws {
         let workspace = Workspace()
         _ = try workspace.write(Self.model, to: "model.json")

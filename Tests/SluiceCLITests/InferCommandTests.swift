@@ -191,6 +191,6 @@ import Testing
         #expect(help.stdout.contains("  infer "), "\(help)")
         let inferHelp = try workspace.sluice("infer", "--help")
         #expect(inferHelp.status == 0)
-        #expect(inferHelp.stdout.contains("USAGE: sluice infer [--entity <entity>] [--sample <n>] [<file>]"), "\(inferHelp)")
+        #expect(inferHelp.stdout.contains("USAGE: sluice infer [--entity <entity>] [--sample <n>] [--format <json|csv|tsv>] [<file>]"), "\(inferHelp)")
     }
 }
