@@ -20,7 +20,7 @@ struct CheckCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents).")
+    @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model).")
     var model: String
 
     @Option(name: .long, help: "Check the model as if importing with --entity NAME.")

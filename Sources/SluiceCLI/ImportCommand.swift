@@ -43,7 +43,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "With a PostgreSQL --db: the schema of the tables (created if missing).")
     var schema: String = "public"
 
-    @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents). Without it the import is zero-config.")
+    @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model). Without it the import is zero-config.")
     var model: String?
 
     @Option(name: .long, help: "Without --model: the table to import into (default: the first FILE's stem, or records).")
@@ -167,6 +167,8 @@ struct ImportCommand: ParsableCommand {
         let importer: Importer
         if let model {
             let file = try ModelFile.load(path: model)
+            // A feed holds a few of the reference's fields: the notes name those it does not know.
+            if BuiltInModel(rawValue: model) != nil { options.keyNotes = .unmappedKeys }
             try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots)
             if !quiet { ModelNotes.printSummary(of: file) }
             importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)

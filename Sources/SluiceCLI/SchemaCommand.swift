@@ -23,7 +23,7 @@ struct SchemaCommand: ParsableCommand {
         case sqlite, postgresql
     }
 
-    @Option(name: .long, help: "The model: a JSON model file, or a Core Data model (.xcdatamodeld, .xcdatamodel, contents).")
+    @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model).")
     var model: String
 
     @Option(name: .long, help: "The SQL to print: sqlite (default) or postgresql.")

@@ -54,6 +54,12 @@ struct ImportNotes {
                 result.append(noKeysNote(entity: index, records: records, declared: declared))
                 continue
             }
+            if options.keyNotes == .unmappedKeys {
+                if let held = sightings.unmapped[shape.rootNode], !held.isEmpty {
+                    result.append(unmappedKeysNote(entity.name, keys: held, records: records))
+                }
+                continue
+            }
             for (attributeIndex, attribute) in declared.attributes.enumerated()
             where !attribute.keys.isEmpty && !filledOtherwise.contains(attribute.name) {
                 let walks = attribute.keys.map { walk($0, from: shape.rootNode, firstKeys: firstKeys) }
@@ -62,7 +68,8 @@ struct ImportNotes {
                 let suggestion = walks.lazy.compactMap(\.suggestion).first.map { "; did you mean \(ModelProblem.quote($0))?" } ?? ""
                 let what = attribute.keys.count == 1 ? "key \(keys)" : "keys \(keys)"
                 let counted = Self.records(records, of: entity.name)
-                if shape.identity.contains(attributeIndex) {
+                // A default used when the key is missing completes the identity all the same.
+                if shape.identity.contains(attributeIndex), attribute.defaultValue == nil || !attribute.defaultWhenMissing {
                     result.append("\(entity.name).\(attribute.name): the identity's \(what) is in none of the \(counted), "
                         + "so each was inserted as a new row, and a re-import inserts it again\(suggestion)")
                 } else {
@@ -71,6 +78,16 @@ struct ImportNotes {
             }
         }
         return result
+    }
+
+    /// Keys the records held that the model does not know (`ImportOptions.KeyNotes.unmappedKeys`):
+    /// a sample (`KeyOrder.unmappedSampleLimit` keys an input), sorted.
+    private func unmappedKeysNote(_ entity: String, keys: Set<String>, records: Int) -> String {
+        let sorted = keys.sorted()
+        let shown = sorted.prefix(NameSuggestion.listLimit).map(ModelProblem.quote).joined(separator: ", ")
+        let more = sorted.count > NameSuggestion.listLimit ? " and \(sorted.count - NameSuggestion.listLimit) more" : ""
+        return "\(entity): the \(Self.records(records, of: entity)) held \(sorted.count == 1 ? "a key" : "keys") the model does not know, "
+            + "not imported: \(shown)\(more); to keep \(sorted.count == 1 ? "it" : "them"), add attributes to a copy of the model"
     }
 
     /// `1 Stop record`, `12 Stop records`.

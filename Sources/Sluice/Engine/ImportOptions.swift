@@ -59,6 +59,17 @@ public struct ImportOptions: Sendable {
     /// nearest ancestor's.
     public var hooks: [String: EntityHooks] = [:]
 
+    /// What the import's notes say about keys (`ImportReport.notes`).
+    public enum KeyNotes: Sendable {
+        /// Attributes whose keys no record held: most often a typo in the model's `key`.
+        case absentKeys
+        /// Keys the records held that no attribute maps, so were not imported: for a model
+        /// that names every key a source may hold, most of them absent from any one source
+        /// (the built-in GTFS model, for which `sluice import` sets it).
+        case unmappedKeys
+    }
+    public var keyNotes = KeyNotes.absentKeys
+
     /// `--schema`: the PostgreSQL schema of the tables (`docs/postgresql.md`); SQLite has none.
     public var schema = "public"
 

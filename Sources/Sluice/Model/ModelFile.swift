@@ -14,8 +14,10 @@ public struct ModelFile: Sendable {
     public var notes: [ModelProblem] = []
 
     /// Reads and validates a model file. Throws `SluiceError` (the file cannot be read, or is
-    /// not JSON) or `ModelError` (every problem of the model, each with its path).
+    /// not JSON) or `ModelError` (every problem of the model, each with its path). The name of a
+    /// `BuiltInModel` (`gtfs`) is that model, never a file: `./gtfs` names a file of that name.
     public static func load(path: String) throws -> ModelFile {
+        if let builtIn = BuiltInModel(rawValue: path) { return try ModelFile(builtIn: builtIn) }
         if isCoreDataModel(path: path) { return try loadCoreDataModel(path: path) }
         let source = try FileSource(path: path, role: "model")
         var reader = ChunkReader(source: source, chunkSize: 1 << 16)

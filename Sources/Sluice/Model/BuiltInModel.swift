@@ -1,0 +1,29 @@
+/// A model built into Sluice, named instead of a path: `sluice import --model gtfs`.
+///
+/// Its text is a model file kept readable in the repository (`Models/<name>.json`) and
+/// compiled in (`scripts/embed-models`), so that it needs no file at run time;
+/// `sluice convert-model gtfs` prints it for users to extend.
+public enum BuiltInModel: String, CaseIterable, Sendable {
+    /// The GTFS Schedule reference: every file and field (`docs/gtfs.md`).
+    case gtfs
+
+    /// The model file's text, as `Models/<name>.json` holds it.
+    public var text: String {
+        switch self {
+        case .gtfs: Self.gtfsText
+        }
+    }
+
+    /// Where its readable model file is kept in the repository.
+    public var repositoryPath: String { "Models/\(rawValue).json" }
+}
+
+extension ModelFile {
+    /// The built-in model `builtIn`, loaded as a model file named `gtfs` would be: its problems
+    /// (there are none: a test checks it) name `gtfs`, and `sha256` is its text's digest.
+    public init(builtIn: BuiltInModel) throws {
+        let bytes = Array(builtIn.text.utf8)
+        let model = try Model.parse(bytes, sourceName: builtIn.rawValue)
+        self.init(path: builtIn.rawValue, model: model, sha256: SHA256.hex(of: bytes))
+    }
+}
