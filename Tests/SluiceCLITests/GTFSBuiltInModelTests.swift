@@ -4,25 +4,23 @@ import Testing
 @testable import Sluice
 
 /// `--model gtfs`, the built-in model of the GTFS Schedule reference, with the real feeds of
-/// `Examples/gtfs/feeds/`: each file's rows as one JSON document keyed as the model's root
-/// (`{"stops": {"txt": [...]}}`: `stops.txt` is a key path), empty fields left out as the CSV
-/// reader leaves them, imported through stdin and checked against the CSV itself.
+/// `Examples/gtfs/feeds/`: their CSV files, extracted, imported with `--format csv` (each file's
+/// rows to the entity the model's root names for its name) and checked against the CSV as
+/// Python's csv module reads it.
 @Suite struct GTFSBuiltInModelTests {
     static let feeds = ["cairns_gtfs.zip", "nyc_subway_gtfs.zip"]
 
-    /// Every file of `feed` as the JSON document the model's root reads.
-    static func document(_ feed: String) throws -> [UInt8] {
+    /// Extracts the `.txt` files of `feed` into `workspace`; returns their names.
+    static func extract(_ feed: String, into workspace: Workspace) throws -> [String] {
         let script = """
-            import csv, io, json, sys, zipfile
-            doc = {}
+            import sys, zipfile
             with zipfile.ZipFile(sys.argv[1]) as z:
-                for name in z.namelist():
-                    if name.endswith(".txt"):
-                        rows = csv.DictReader(io.TextIOWrapper(z.open(name), encoding="utf-8-sig"))
-                        doc[name[:-4]] = {"txt": [{k: v for k, v in row.items() if v} for row in rows]}
-            json.dump(doc, sys.stdout)
+                names = [n for n in z.namelist() if n.endswith(".txt")]
+                for n in names: z.extract(n, sys.argv[2])
+            print("\\n".join(names))
             """
-        return Array(try GTFSFixture.python(["-c", script, GTFSFixture.directory + feed]).utf8)
+        return try GTFSFixture.python(["-c", script, GTFSFixture.directory + feed, workspace.path])
+            .split(separator: "\n").map(String.init)
     }
 
     /// The named columns of `file` in `feed`, one line per row, `|`-separated as the store's rows.
@@ -38,20 +36,16 @@ import Testing
         return output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    static func files(of feed: String) throws -> [String] {
-        let script = "import sys, zipfile; print('\\n'.join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if n.endswith('.txt')))"
-        return try GTFSFixture.python(["-c", script, GTFSFixture.directory + feed]).split(separator: "\n").map(String.init)
-    }
-
     @Test(arguments: feeds)
     func aRealFeedImportsLinkExactAndAgainWritesNothing(_ feed: String) throws {
         let workspace = Workspace()
-        let input = try Self.document(feed)
+        let files = try Self.extract(feed, into: workspace)
+        let arguments = ["--model", "gtfs", "--format", "csv"] + files
         let db = try StoreKind.sqlite.makeDatabase(in: workspace)
-        let first = try db.sluiceImport("--model", "gtfs", stdin: input)
+        let first = try workspace.sluice(["import", "--db", db.target] + arguments)
         try #require(first.status == 0, "\(first)")
         #expect(!first.stderr.contains("unresolved (links left empty)"), "\(first)")
-        try checkLinks(of: feed, in: db)
+        try checkLinks(of: feed, files: files, in: db)
 
         // Times stay the feed's text: 24:02:00 is a time of the service day, not a clock time.
         let times = try Self.csv(feed, "stop_times.txt", ["trip_id", "stop_sequence", "arrival_time", "departure_time"])
@@ -59,9 +53,9 @@ import Testing
             == Set(times.map(Self.canonicalSequence)))
         #expect(try db.rows(#"SELECT DISTINCT typeof("arrival_time") FROM "stop_times" WHERE "arrival_time" IS NOT NULL"#) == ["text"])
 
-        let tables = try Self.files(of: feed).map { String($0.dropLast(4)) }
+        let tables = files.map { String($0.dropLast(4)) }
         let before = try tables.map { try workspace.database(db.target).dump($0) }
-        let second = try db.sluiceImport("--model", "gtfs", stdin: input)
+        let second = try workspace.sluice(["import", "--db", db.target] + arguments)
         try #require(second.status == 0, "\(second)")
         #expect(second.entityLines.count == 33, "32 entities and the totals: \(second)")
         for line in second.entityLines {
@@ -72,17 +66,34 @@ import Testing
         #expect(try tables.map { try workspace.database(db.target).dump($0) } == before)
     }
 
+    /// One file from standard input: `--format csv` says it is CSV, `--entity` whose rows they are.
+    @Test func oneFileFromStandardInput() throws {
+        let feed = "nyc_subway_gtfs.zip"
+        let workspace = Workspace()
+        _ = try Self.extract(feed, into: workspace)
+        let stops = try #require(workspace.bytes(of: "stops.txt"))
+        let result = try workspace.sluice(["import", "--db", "out.sqlite", "--model", "gtfs", "--format", "csv", "--entity", "stops"],
+                                          stdin: stops)
+        #expect(result.status == 0, "\(result)")
+        let parents = try Self.csv(feed, "stops.txt", ["stop_id", "parent_station"]).filter { !$0.hasSuffix("|") }
+        #expect(parents.count > 100)
+        let linked = try workspace.database("out.sqlite").rows(
+            #"SELECT s."stop_id", p."stop_id" FROM "stops" s JOIN "stops" p ON s."parent_station_pk" = p."pk""#)
+        #expect(linked.map { "\($0[0].text ?? "")|\($0[1].text ?? "")" }.sorted() == parents.sorted())
+    }
+
     /// The same into PostgreSQL (COPY), with a re-import that writes nothing.
     @Test(.enabled(if: PostgresServer.isAvailable, "no PostgreSQL server binaries on this machine"))
     func aRealFeedImportsIntoPostgreSQL() throws {
         let feed = "nyc_subway_gtfs.zip"
         let workspace = Workspace()
-        let input = try Self.document(feed)
+        let files = try Self.extract(feed, into: workspace)
         let db = try StoreKind.postgres.makeDatabase(in: workspace)
-        let first = try db.sluiceImport("--model", "gtfs", stdin: input)
+        let arguments = ["import", "--db", db.target, "--model", "gtfs", "--format", "csv"] + files
+        let first = try workspace.sluice(arguments)
         try #require(first.status == 0, "\(first)")
-        try checkLinks(of: feed, in: db)
-        let second = try db.sluiceImport("--model", "gtfs", stdin: input)
+        try checkLinks(of: feed, files: files, in: db)
+        let second = try workspace.sluice(arguments)
         try #require(second.status == 0, "\(second)")
         #expect(second.entityLines.last?.hasPrefix("total: inserted 0, updated 0, ") == true, "\(second)")
         #expect(second.entityLines.last?.hasSuffix(", rejected 0, links 0, unresolved 0") == true, "\(second)")
@@ -90,8 +101,8 @@ import Testing
 
     /// Every file's row count; every stop time's trip and stop, every trip's route, every stop's
     /// parent station and every transfer's stops, as the CSV names them.
-    private func checkLinks(of feed: String, in db: StoreDatabase) throws {
-        for file in try Self.files(of: feed) {
+    private func checkLinks(of feed: String, files: [String], in db: StoreDatabase) throws {
+        for file in files {
             let table = String(file.dropLast(4))
             #expect(try db.count(table) == (try Self.csv(feed, file, ["x"])).count, "\(file)")
         }
