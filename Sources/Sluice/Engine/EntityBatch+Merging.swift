@@ -29,6 +29,12 @@ extension EntityBatch {
                 } else if !clearedBeforeList.isEmpty {
                     clearedBeforeList.remove(index)
                 }
+                // The list replaced stays with the merged record (which writes no link): its
+                // nested records were imported under this row all the same, and find their
+                // identity through it (`ParentIdentity.fill`).
+                if case .many = link, case .many? = links[index] {
+                    links[record * relationshipCount + relationship] = links[index]
+                }
                 links[index] = link
             }
         }

@@ -139,6 +139,9 @@ protocol PendingLinkStore: AnyObject {
     /// the same row decided the list (`merge: replace`, or `null`), so the ids of an earlier
     /// record's list that still wait are no longer its links.
     func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError)
+    /// The largest place of the links of `plan`, an ordered to-many, that wait from each of
+    /// `sources` (absent: none waits): a later `merge: add` list goes after them too.
+    func largestWaitingPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64]
     /// What a pass's progress counts: its waiting links, or for several to-ones linked
     /// together, the records whose links wait.
     func waiting(pass: [LinkPlan]) -> Int

@@ -98,7 +98,9 @@ extension LinkWriter {
         }
         guard !sources.isEmpty else { return [:] }
         try ensureIndex(plan)
+        // Links still waiting (forward references of an earlier batch) took their places too.
         return try links.largestPlaces(plan, of: sources)
+            .merging(pending.largestWaitingPlaces(plan, of: sources), uniquingKeysWith: max)
     }
 
     /// Unlinking and the largest places find an inverse's rows by its column: its index is

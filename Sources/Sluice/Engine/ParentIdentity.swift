@@ -93,7 +93,11 @@ final class ParentIdentity {
         }
         for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
             let parent = writers[plan.source]
-            for record in 0..<parent.count where parent.isRepresentative(record) {
+            // Every record of the parent, not only the representative of its row: under `merge:
+            // replace` an earlier record's list is no longer the row's, yet the records nested in
+            // it were imported in their turn, under this parent (as they are when each record
+            // is a batch of its own).
+            for record in 0..<parent.count {
                 guard case .many(let targets)? = parent.link(record, plan.relationship) else { continue }
                 let pk = ColumnValue.integer(parent.pk(of: record))
                 for case .record(let handle) in targets where handle.entity == writer.entity {

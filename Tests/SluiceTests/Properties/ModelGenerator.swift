@@ -11,10 +11,10 @@
 /// input (`header` `first`, as one array or as a stream, and `columns`).
 /// Identity through the parent by position: a to-many by inverse with `position`, its
 /// target identified by the inverse to-one and that attribute.
-/// Ordered to-manys (`replace`), by join table and by inverse.
+/// Ordered to-manys (`replace` and `add`), by join table and by inverse.
 /// Inheritance: one entity may have one or two children with attributes of their own, chosen by
 /// `entityBy` (`"kind"`), the parent sometimes `abstract`.
-/// Not covered (the oracle does not model them): ordered `merge: add`, identity through a to-one given by id or
+/// Not covered (the oracle does not model them): identity through a to-one given by id or
 /// nested object, `position` without identity, children with relationships or defaults of their own,
 /// `relatedBy`, self-references.
 struct ModelGenerator {
@@ -137,7 +137,7 @@ struct ModelGenerator {
             relationship.toMany = true
             relationship.replace = random.chance(50)
             if random.chance(25) { relationship.map = mapAttribute(entities[target]) }
-            relationship.ordered = relationship.replace && relationship.map == nil && random.chance(40)
+            relationship.ordered = relationship.map == nil && random.chance(40)
         default:
             relationship.toMany = true
             relationship.replace = random.chance(50)
@@ -153,8 +153,7 @@ struct ModelGenerator {
                 entities[target].identity = [inverse, position]
                 relationship.position = position
             }
-            relationship.ordered = relationship.replace && relationship.map == nil && relationship.position == nil
-                && random.chance(40)
+            relationship.ordered = relationship.map == nil && relationship.position == nil && random.chance(40)
         }
         if relationship.inverse == nil {
             switch random.below(10) {

@@ -294,6 +294,14 @@ struct Oracle {
             // (and for null) the others that pointed here no longer do.
             var listed: [Int] = []
             var places: [Int] = []
+            // `merge: add` places new links after the parent's largest place (docs/model.md,
+            // ordered relationships); a child linked here already keeps its place.
+            let base = relationship.replace ? 0
+                : (rows[target].compactMap { $0.toOne[inverse] == .row(index) ? $0.toOnePlaces[inverse] : nil }.max() ?? -1) + 1
+            var kept = Set<Int>()
+            if !relationship.replace {
+                for child in rows[target].indices where rows[target][child].toOne[inverse] == .row(index) { kept.insert(child) }
+            }
             if case .many(let items) = value {
                 for (place, item) in items.enumerated() {
                     guard case .nested(let child) = item else { continue }
@@ -311,8 +319,9 @@ struct Oracle {
                 }
             }
             for (child, place) in zip(listed, places) {
+                if kept.contains(child), rows[target][child].toOne[inverse] == .row(index) { continue }
                 rows[target][child].toOne[inverse] = .row(index)
-                if relationship.ordered { rows[target][child].toOnePlaces[inverse] = place }
+                if relationship.ordered { rows[target][child].toOnePlaces[inverse] = base + place }
             }
             return
         }
@@ -334,9 +343,12 @@ struct Oracle {
         }
         var links = relationship.replace ? [] : rows[entity][index].joins[relationship.name, default: []]
         var places = relationship.replace ? [] : rows[entity][index].places[relationship.name, default: []]
+        // `merge: add` places new links after the largest place (docs/model.md, ordered
+        // relationships); a link already there keeps its place.
+        let base = (places.max() ?? -1) + 1
         for (place, item) in items.enumerated() {
             let link = resolve(item)
-            if !links.contains(link) { links.append(link); places.append(place) }
+            if !links.contains(link) { links.append(link); places.append(base + place) }
         }
         rows[entity][index].joins[relationship.name] = links
         rows[entity][index].places[relationship.name] = places

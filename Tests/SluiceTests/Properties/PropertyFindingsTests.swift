@@ -150,3 +150,29 @@ extension PropertyFindingsTests {
         }
     }
 }
+
+extension PropertyFindingsTests {
+    /// Finding 6: records nested by position (identity `[parent, place]`) in two records of one
+    /// parent in one batch, under `merge: replace`. Merging the two records kept only the later
+    /// list, so the earlier list's records were written without their parent: an extra row,
+    /// parentless. With one record a batch the later record's child finds the earlier's row
+    /// (same parent, same place) and updates it: one row, in any batch.
+    @Test(arguments: [1, 5_000])
+    func recordsNestedByPositionUnderTwoRecordsOfOneParentAreOneRow(batchSize: Int) throws {
+        let text = """
+            {"root": "P", "entities": {
+              "P": {"table": "p", "identity": "id", "attributes": {"id": "integer"},
+                "relationships": {"kids": {"entity": "K", "toMany": true, "inverse": "parent", "merge": "replace", "position": "place"}}},
+              "K": {"table": "k", "identity": ["parent", "place"], "attributes": {"v": "string", "place": "integer"},
+                "relationships": {"parent": {"entity": "P", "inverse": "kids"}}}}}
+            """
+        let model = try Model.parse(Array(text.utf8), sourceName: "model.json")
+        var options = ImportOptions()
+        options.batchSize = batchSize
+        let directory = PropertyCase.scratchDirectory()
+        let db = directory.file("p.sqlite")
+        try importJSON(#"{"id": 1, "kids": [{"v": "first"}]}"# + "\n" + #"{"id": 1, "kids": [{"v": "second"}]}"#,
+                       model: model, into: db, options: options)
+        #expect(try query(db, "SELECT v, place, parent_pk FROM k") == [[.text("second"), .integer(0), .integer(1)]])
+    }
+}

@@ -45,7 +45,7 @@ struct PropertyModel {
         /// To-many by inverse only: the target's integer attribute each element's place in
         /// the array goes to (the target's identity is then the inverse to-one and it).
         var position: String?
-        /// To-many only: the links keep their places in the list (generated with `replace` only).
+        /// To-many only: the links keep their places in the list.
         var ordered = false
 
         var lookupKey: String { key ?? name }
@@ -211,7 +211,7 @@ extension PropertyModel {
                 features.insert("unresolved \(relationship.unresolved.rawValue)")
                 if relationship.map != nil { features.insert("map \(kind)") }
                 if relationship.position != nil { features.insert("identity through the parent by position") }
-                if relationship.ordered { features.insert("ordered \(kind)") }
+                if relationship.ordered { features.insert("ordered \(kind)"); features.insert("ordered merge \(relationship.replace ? "replace" : "add")") }
             }
         }
         return features

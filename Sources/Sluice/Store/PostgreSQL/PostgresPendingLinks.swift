@@ -95,15 +95,33 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
         guard waiting(plan) > 0, !sources.isEmpty else { return }
-        try send(plan.id)
-        // Indexed when first needed, as on SQLite.
-        if indexedForForgetting.insert(plan.id).inserted {
-            _ = try connection.execute("CREATE INDEX ON \(Self.table(plan.id)) (\"source_pk\")")
-        }
+        try indexSources(plan)
         let list = "{" + sources.map(String.init).joined(separator: ",") + "}"
         let deleted = try connection.execute(
             "DELETE FROM \(Self.table(plan.id)) WHERE \"source_pk\" = ANY('\(list)'::bigint[]) AND \"key\" IS NOT NULL")
         links[plan.id] -= deleted.changes
+    }
+
+    func largestWaitingPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
+        guard plan.ordered, waiting(plan) > 0, !sources.isEmpty else { return [:] }
+        try indexSources(plan)
+        let list = "{" + sources.map(String.init).joined(separator: ",") + "}"
+        let result = try connection.execute("SELECT \"source_pk\", max(\"position\") FROM \(Self.table(plan.id)) "
+            + "WHERE \"source_pk\" = ANY('\(list)'::bigint[]) AND \"key\" IS NOT NULL GROUP BY \"source_pk\"")
+        var found: [Int64: Int64] = [:]
+        for row in 0..<result.rowCount {
+            if let source = Int64(result.text(row, 0)), let largest = Int64(result.text(row, 1)) { found[source] = largest }
+        }
+        return found
+    }
+
+    /// Sends the plan's buffered rows and indexes its table by source, when first needed (as
+    /// on SQLite).
+    private func indexSources(_ plan: LinkPlan) throws(SluiceError) {
+        try send(plan.id)
+        if indexedForForgetting.insert(plan.id).inserted {
+            _ = try connection.execute("CREATE INDEX ON \(Self.table(plan.id)) (\"source_pk\")")
+        }
     }
 
     func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],

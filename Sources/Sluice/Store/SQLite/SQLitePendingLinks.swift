@@ -81,15 +81,32 @@ final class SQLitePendingLinks: PendingLinkStore {
 
     func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
         guard waiting(plan.id) > 0, !sources.isEmpty else { return }
-        try insertBuffered(plan.id, ordered: plan.ordered)
-        // Indexed when first needed: a row's second record in a later batch is rare, and the
-        // index would slow every waiting link's insert.
-        if indexedForForgetting.insert(plan.id).inserted {
-            try sql.execute("CREATE INDEX IF NOT EXISTS \"sluice_pending_\(plan.id)_source\" ON \(Self.table(plan.id)) (\"source_pk\")")
-        }
+        try indexSources(plan)
         let list = "[" + sources.map(String.init).joined(separator: ",") + "]"
         counts[plan.id] -= try sql.run("DELETE FROM \(Self.table(plan.id)) WHERE \"source_pk\" IN (SELECT \"value\" FROM json_each(?))",
                                        [.text(list)])
+    }
+
+    func largestWaitingPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
+        guard plan.ordered, waiting(plan.id) > 0, !sources.isEmpty else { return [:] }
+        try indexSources(plan)
+        let list = "[" + sources.map(String.init).joined(separator: ",") + "]"
+        var found: [Int64: Int64] = [:]
+        for row in try sql.rows("SELECT \"source_pk\", max(\"position\") FROM \(Self.table(plan.id)) "
+                                + "WHERE \"source_pk\" IN (SELECT \"value\" FROM json_each(?)) GROUP BY \"source_pk\"", [.text(list)]) {
+            if case .integer(let source) = row[0], case .integer(let largest) = row[1] { found[source] = largest }
+        }
+        return found
+    }
+
+    /// Flushes the plan's buffered rows and indexes its table by source, when first needed: a
+    /// row's second record in a later batch is rare, and the index would slow every waiting
+    /// link's insert.
+    private func indexSources(_ plan: LinkPlan) throws(SluiceError) {
+        try insertBuffered(plan.id, ordered: plan.ordered)
+        if indexedForForgetting.insert(plan.id).inserted {
+            try sql.execute("CREATE INDEX IF NOT EXISTS \"sluice_pending_\(plan.id)_source\" ON \(Self.table(plan.id)) (\"source_pk\")")
+        }
     }
 
     /// Inserts a plan's buffered rows: full groups with one statement, the rest one by one.
