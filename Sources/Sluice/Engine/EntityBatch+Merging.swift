@@ -19,6 +19,7 @@ extension EntityBatch {
         for relationship in 0..<relationshipCount {
             guard let link = links[record * relationshipCount + relationship] else { continue }
             let index = target * relationshipCount + relationship
+            if ownLinks[index] == nil { ownLinks[index] = .some(links[index]) }
             if !replacingLists[relationship], case .many(let added) = link, case .many(let list)? = links[index] {
                 links[index] = .many(list + added)
             } else {
@@ -28,12 +29,6 @@ extension EntityBatch {
                     clearedBeforeList.insert(index)
                 } else if !clearedBeforeList.isEmpty {
                     clearedBeforeList.remove(index)
-                }
-                // The list replaced stays with the merged record (which writes no link): its
-                // nested records were imported under this row all the same, and find their
-                // identity through it (`ParentIdentity.fill`).
-                if case .many = link, case .many? = links[index] {
-                    links[record * relationshipCount + relationship] = links[index]
                 }
                 links[index] = link
             }

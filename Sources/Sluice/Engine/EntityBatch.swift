@@ -18,6 +18,10 @@ struct EntityBatch: Sendable {
     /// Indexes into `links` of `merge: add` lists merged onto a `null` of an earlier record of
     /// the same row (`merge`): the row loses its other links first, as the `null` said.
     var clearedBeforeList: Set<Int> = []
+    /// What a record said of a relationship before `merge` changed it with a later record's
+    /// link, by index into `links` (only those changed): each record's own list, for the
+    /// records nested in it (`ParentIdentity`).
+    var ownLinks: [Int: Link?] = [:]
     var positions: [InputPosition] = []
     /// The index of the input each record came from.
     var sources: [Int] = []
@@ -94,6 +98,7 @@ struct EntityBatch: Sendable {
         bytes.removeAll()
         links = Self.emptied(links)
         if !clearedBeforeList.isEmpty { clearedBeforeList.removeAll() }
+        if !ownLinks.isEmpty { ownLinks.removeAll() }
         positions = Self.emptied(positions)
         sources = Self.emptied(sources)
         count = 0

@@ -47,6 +47,8 @@ final class EntityWriter {
     /// class is read without going through the plan struct.
     private let identity: [Int]
     @exclusivity(unchecked) private var firstNewPK = FirstNewPK.unread
+    /// Set by `setGeneration` for the few records it concerns; emptied by `reset()`.
+    private var generations: [Int: (generation: Int, column: Int)] = [:]
     private enum FirstNewPK {
         case unread
         case read(Int64?)
@@ -89,6 +91,28 @@ final class EntityWriter {
     func source(of record: Int) -> Int { batch.sources[record] }
 
     // MARK: Reading the batch
+
+    /// What the record itself said of the relationship, before a later record of its row
+    /// in the batch was merged into it (`link` is what the row's records said together).
+    func ownLink(_ record: Int, _ relationship: Int) -> Link? {
+        let index = record * relationshipCount + relationship
+        if !batch.ownLinks.isEmpty, let own = batch.ownLinks[index] { return own }
+        return batch.links[index]
+    }
+
+    /// Whether `prepare()` merged records of one row.
+    var mergedRecords: Bool { fates.contains { if case .merged = $0 { true } else { false } } }
+
+    /// The columns of the identity (attributes, then to-ones).
+    var identityColumns: [Int] { identity }
+
+    /// Makes the record a row of a later generation under its parent (`ParentIdentity`): it
+    /// matches only records of the same generation, no row found in the database, and is
+    /// written with the parent's `column` empty, for the parent's list to link it once the
+    /// rows it replaces are unlinked. Call before `prepare()`.
+    func setGeneration(_ record: Int, _ generation: Int, parentColumn column: Int) {
+        generations[record] = (generation, column)
+    }
 
     func value(_ record: Int, _ column: Int) -> ColumnValue? {
         batch.bytes.withUnsafeBytes { batch.values[record * width + column].columnValue(in: $0) }
@@ -159,25 +183,32 @@ final class EntityWriter {
         // Merging copies cells between records but appends no bytes: `bytes` stays valid.
         batch.bytes.withUnsafeBytes { bytes in
             for record in 0..<count {
-                guard let hash = IdentityTable.hash(identity.lazy.map { self.batch.values[record * self.width + $0] },
+                guard var hash = IdentityTable.hash(identity.lazy.map { self.batch.values[record * self.width + $0] },
                                                     in: bytes) else {
                     fates.append(.append)
                     continue
                 }
+                let generation = generations.isEmpty ? 0 : generations[record]?.generation ?? 0
+                hash = hash &+ generation &* 0x9E37_79B9
                 if let target = identities.firstOrInsert(record, hash: hash, same: { sameIdentity(record, $0, bytes) }) {
                     if batch.merge(record, into: target, replacingLists: replacesLists) { counts.updated += 1 } else { counts.unchanged += 1 }
                     representative[record] = target
                     fates.append(.merged)
                 } else {
-                    firsts.append(record)
+                    // A later generation's row is new whatever the database holds.
+                    if generation == 0 { firsts.append(record) }
                     fates.append(.write)
                 }
             }
+        }
+        for (record, mark) in generations where representative[record] == record {
+            setToOne(record, column: mark.column, .null)
         }
         try batch.withRows { rows throws(SluiceError) in try lookUp(firsts, in: rows) }
     }
 
     private func sameIdentity(_ record: Int, _ other: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        if !generations.isEmpty, generations[record]?.generation ?? 0 != generations[other]?.generation ?? 0 { return false }
         for column in identity
         where !batch.values[record * width + column].equals(batch.values[other * width + column], in: bytes, otherArena: bytes) {
             return false
@@ -229,6 +260,7 @@ final class EntityWriter {
     func reset() {
         batch.removeAll()
         fates.removeAll(keepingCapacity: true)
+        if !generations.isEmpty { generations.removeAll() }
     }
 
     /// What becomes of each record of a batch.

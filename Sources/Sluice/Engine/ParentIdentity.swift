@@ -93,16 +93,52 @@ final class ParentIdentity {
         }
         for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
             let parent = writers[plan.source]
-            // Every record of the parent, not only the representative of its row: under `merge:
-            // replace` an earlier record's list is no longer the row's, yet the records nested in
-            // it were imported in their turn, under this parent (as they are when each record
-            // is a batch of its own).
+            // Every record's own list, not only the row's: under `merge: replace` an earlier
+            // record's list is no longer the row's, yet the records nested in it were imported
+            // in their turn, under this parent (as they are when each record is a batch of its own).
             for record in 0..<parent.count {
-                guard case .many(let targets)? = parent.link(record, plan.relationship) else { continue }
+                guard case .many(let targets)? = parent.ownLink(record, plan.relationship) else { continue }
                 let pk = ColumnValue.integer(parent.pk(of: record))
                 for case .record(let handle) in targets where handle.entity == writer.entity {
                     writer.setToOne(handle.index, column: column, pk)
                 }
+            }
+            if parent.mergedRecords { markGenerations(writer, parent: parent, plan: plan, column: column) }
+        }
+    }
+
+    /// A row's records in one batch decide its nested records in turn: a list under `merge:
+    /// replace`, or a `null`, unlinks the nested rows it does not name, whose identity went
+    /// through this row; a later list naming the same place (or key) then finds no row and
+    /// makes a new one, as it does when each record is a batch of its own. Such records are
+    /// marked as a later generation (`EntityWriter.setGeneration`). A key first named after
+    /// such a change may have had a row in the database, unlinked by it: also a new row.
+    private func markGenerations(_ writer: EntityWriter, parent: EntityWriter, plan: LinkPlan, column: Int) {
+        var recordsOfRow: [Int64: [Int]] = [:]
+        for record in 0..<parent.count where parent.ownLink(record, plan.relationship) != nil {
+            recordsOfRow[parent.pk(of: record), default: []].append(record)
+        }
+        let keyColumns = writer.identityColumns.filter { $0 != column }
+        for records in recordsOfRow.values where records.count > 1 {
+            var changes = 0
+            var keys: [[ColumnValue?]: (linked: Bool, generation: Int)] = [:]
+            for record in records {
+                var named = Set<[ColumnValue?]>()
+                if case .many(let targets)? = parent.ownLink(record, plan.relationship) {
+                    for case .record(let handle) in targets where handle.entity == writer.entity {
+                        let key = keyColumns.map { writer.value(handle.index, $0) }
+                        var state = keys[key] ?? (linked: changes == 0, generation: changes == 0 ? 0 : 1)
+                        if state.generation > 0 { writer.setGeneration(handle.index, state.generation, parentColumn: column) }
+                        state.linked = true
+                        keys[key] = state
+                        named.insert(key)
+                    }
+                    guard plan.merge == .replace else { continue }
+                }
+                for (key, state) in keys where state.linked && !named.contains(key) {
+                    keys[key] = (linked: false, generation: state.generation + 1)
+                }
+                changes += 1
             }
         }
     }
