@@ -6,7 +6,7 @@ import SluiceTestSupport
 /// Random models and inputs, imported into real SQLite files and compared with `Oracle`
 /// (ISSUE 28 item 3). A failing case names its seed: `PropertyCase(seed:).run()` replays it.
 @Suite struct PropertyTests {
-    static let cases = 1_000
+    static let cases = 2_000
     /// `SLUICE_PROPERTY_SEEDS=FIRST-LAST` runs those seeds instead (a longer search by hand;
     /// the coverage check then applies to them).
     static let seeds: ClosedRange<UInt64> = {
