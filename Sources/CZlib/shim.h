@@ -9,4 +9,9 @@ static inline int sluice_inflate_init_gzip(z_stream *stream) {
     return inflateInit2(stream, 15 + 16);
 }
 
+// -15 window bits: raw deflate, no header or trailer (a zip entry's data).
+static inline int sluice_inflate_init_raw(z_stream *stream) {
+    return inflateInit2(stream, -15);
+}
+
 #endif

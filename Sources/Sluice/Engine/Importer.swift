@@ -277,8 +277,38 @@ public final class Importer {
 
     private func run(_ source: ByteSource) throws(SluiceError) {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
+        if InputOpener.isZip(source) { return try readArchive(source) }
         let format = options.format ?? InputFormat.named(source.name) ?? .json
         try read(source, format: format, fileNames: InputNames.fileNames(of: source.name), inArchive: false)
+    }
+
+    /// Reads a zip archive's entries in archive order, each an input of the format its name
+    /// says (`InputFormat.named(_:inArchive:)`); folders are passed over, and entries of no
+    /// such format, or macOS's metadata (`__MACOSX/`, `._name`), are skipped with a note.
+    private func readArchive(_ source: ByteSource) throws(SluiceError) {
+        let archive = ZipReader(source: source)
+        do throws(SluiceError) {
+            while let entry = try archive.nextEntry() {
+                try checkCancellation()
+                if entry.isDirectory { continue }
+                let fileName = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
+                let isMetadata = entry.path.hasPrefix("__MACOSX/") || fileName.hasPrefix("._")
+                guard !isMetadata, let format = InputFormat.named(entry.path, inArchive: true) else {
+                    inputNotes.append("\(entry.name): skipped: "
+                        + (isMetadata ? "macOS metadata" : "not CSV (.csv, .txt), TSV (.tsv) or JSON (.json, .ndjson, .jsonl)"))
+                    continue
+                }
+                try read(InputOpener.decompressing(entry), format: format, fileNames: InputNames.fileNames(of: entry.path),
+                         inArchive: true)
+                // A reader stopped early (the entry was skipped): its CRC is still checked.
+                try entry.drain()
+            }
+        } catch {
+            var error = error
+            if let earlier = target?.close() { error = earlier }
+            cancel()
+            throw interruptedIfCancelled(error)
+        }
     }
 
     /// Reads one input (a file, standard input, an entry of an archive) of `format` to its
@@ -292,20 +322,31 @@ public final class Importer {
             if format != .json {
                 guard let path = target.recordPath(forFileNames: fileNames) else {
                     let name = fileNames.first ?? source.name
-                    let how = "map it with --root \(name)=ENTITY, the model's root (\"\(name)\": \"ENTITY\") or --entity"
                     if inArchive {
-                        inputNotes.append("\(source.name): skipped: the model's root names no entity for '\(name)' (\(how))")
+                        inputNotes.append("\(source.name): skipped: the model's root names no entity for '\(name)' "
+                            + "(map it with --root \(name)=ENTITY or in the root)")
                         return
                     }
+                    let how = "map it with --root \(name)=ENTITY, the model's root (\"\(name)\": \"ENTITY\") or --entity"
                     throw SluiceError(.usage, "\(source.name): the model's root names no entity for '\(name)': \(how)")
                 }
                 recordPath = path
+            } else if options.entity == nil, case .paths(let paths)? = model?.root,
+                      let match = paths.first(where: { root in fileNames.contains { $0.contains(".") && $0 == root.path.description } }) {
+                // A JSON input the root names by its file name (`"trips.json": "Trip"`): its values
+                // are that entity's records. (Its name without the extension does not count: a
+                // root key `trips` is the key of an envelope inside a JSON input.)
+                recordPath = match.path.keys
             }
             sources.append(source.name)
             let stream = target.stream(for: source.name, input: sources.count - 1)
             let recordsBefore = stream.recordCount
             var json: JSONParser?
             var csv: CSVReader?
+            var jsonHandler: (any JSONEventHandler)?
+            // A JSON input under a file name's root entry: one array is the records, else each
+            // value is one (NDJSON); the first byte that is not whitespace tells.
+            var envelope: (opened: Bool, array: Bool) = (recordPath.isEmpty || format != .json, true)
             if format == .json {
                 var parserOptions = JSONParser.Options()
                 parserOptions.maxValueBytes = options.maxValueBytes
@@ -316,6 +357,7 @@ public final class Importer {
                 stream.parser = parser
                 rows?.parser = parser
                 json = parser
+                jsonHandler = handler
             } else {
                 let reader = CSVReader(sourceName: source.name, handler: stream, options: .init(
                     separator: format.separator, maxValueBytes: options.maxValueBytes, invalidText: options.invalidText))
@@ -335,6 +377,10 @@ public final class Importer {
                 if head.count < InputShape.headLimit, notes != nil, json != nil {
                     head += chunk.bytes.prefix(InputShape.headLimit - head.count)
                 }
+                if !envelope.opened, let first = chunk.bytes.first(where: { !JSONParser.isWhitespace($0) }) {
+                    envelope = (true, first != UInt8(ascii: "["))
+                    try Envelope.open(recordPath, in: jsonHandler!, array: envelope.array)
+                }
                 if let json { try json.parse(chunk.bytes, scan: chunk.prepared) } else { try csv!.parse(chunk.bytes) }
                 if let progress = options.progress {
                     progress(ImportProgress(bytesRead: storedBytes + reader.storedBytesRead,
@@ -344,7 +390,11 @@ public final class Importer {
                 }
             }
             try checkCancellation()
-            if let json { try json.finish() } else {
+            if let json {
+                if !envelope.opened { try Envelope.open(recordPath, in: jsonHandler!) }
+                try json.finish()
+                try Envelope.close(recordPath, in: jsonHandler!, array: envelope.array)
+            } else {
                 try csv!.finish()
                 try Envelope.close(recordPath, in: stream)
             }

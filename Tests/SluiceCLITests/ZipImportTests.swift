@@ -1,0 +1,140 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+@testable import Sluice
+
+/// Zip archives through the binary: each entry an input of its own kind, its rows to the
+/// entity the model's root names for its file name, read as the archive streams in (standard
+/// input included), errors naming archive, entry, line and column.
+@Suite struct ZipImportTests {
+    /// Stop, Route, Trip and StopTime of GTFS, keyed by the feeds' own column names.
+    static let gtfsModel = """
+        { "root": { "stops.txt": "Stop", "routes.txt": "Route", "trips.txt": "Trip", "stop_times.txt": "StopTime" },
+          "entities": {
+            "Stop": { "table": "stops", "identity": "stop_id",
+              "attributes": { "stop_id": "string", "stop_name": "string", "parent_station": "string" },
+              "relationships": { "parent": { "entity": "Stop", "key": "parent_station" } } },
+            "Route": { "table": "routes", "identity": "route_id", "attributes": { "route_id": "string", "route_type": "integer" } },
+            "Trip": { "table": "trips", "identity": "trip_id", "attributes": { "trip_id": "string", "route_id": "string" },
+              "relationships": { "route": { "entity": "Route", "key": "route_id" } } },
+            "StopTime": { "table": "stop_times", "identity": ["trip_id", "stop_sequence"],
+              "attributes": { "trip_id": "string", "stop_id": "string", "stop_sequence": "integer", "arrival_time": "string" },
+              "relationships": { "trip": { "entity": "Trip", "key": "trip_id" }, "stop": { "entity": "Stop", "key": "stop_id" } } } } }
+        """
+
+    /// The named columns of a CSV file in `zip`, read by Python's csv module, one
+    /// tab-separated line per row.
+    private func csv(_ zip: String, _ file: String, _ columns: [String]) throws -> [String] {
+        let script = """
+            import csv, io, sys, zipfile
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                for row in csv.DictReader(io.TextIOWrapper(z.open(sys.argv[2]), encoding="utf-8-sig", newline="")):
+                    print("\\t".join(row.get(c) or "" for c in sys.argv[3:]))
+            """
+        return try GTFSFixture.python(["-c", script, zip, file] + columns)
+            .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    @Test(arguments: ["cairns_gtfs.zip", "nyc_subway_gtfs.zip"])
+    func aRealFeedFromStandardInputLinksExactlyAsItsCSVAndAReimportWritesNothing(_ feed: String) throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.gtfsModel, to: "model.json")
+        let zip = GTFSFixture.directory + feed
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: zip)))
+        let first = try workspace.sluice(["import", "--db", "gtfs.sqlite", "--model", "model.json"], stdin: bytes)
+        try #require(first.status == 0, "\(first)")
+        #expect(first.noteLines.contains("sluice: note: <stdin>:agency.txt: skipped: the model's root names no entity for "
+            + "'agency.txt' (map it with --root agency.txt=ENTITY or in the root)"), "\(first)")
+        let db = try workspace.database("gtfs.sqlite")
+
+        for (table, file, column) in [("stops", "stops.txt", "stop_id"), ("routes", "routes.txt", "route_id"),
+                                      ("trips", "trips.txt", "trip_id"), ("stop_times", "stop_times.txt", "trip_id")] {
+            #expect(try db.count(table) == Int64(try csv(zip, file, [column]).count), "\(table)")
+        }
+        let stopTimes = try csv(zip, "stop_times.txt", ["trip_id", "stop_sequence", "stop_id", "arrival_time"]).map { line in
+            var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            fields[1] = Int(fields[1]).map(String.init) ?? fields[1]
+            return fields.joined(separator: "\t")
+        }
+        let linked = try db.rows("""
+            SELECT t."trip_id", st."stop_sequence", s."stop_id", st."arrival_time" FROM "stop_times" st
+            JOIN "trips" t ON st."trip_pk" = t."pk" JOIN "stops" s ON st."stop_pk" = s."pk"
+            """).map { "\($0[0].text ?? "")\t\($0[1].integer ?? -1)\t\($0[2].text ?? "")\t\($0[3].text ?? "")" }
+        #expect(stopTimes.count > 30_000)
+        #expect(linked.count == stopTimes.count)
+        #expect(Set(linked) == Set(stopTimes))
+        let trips = try csv(zip, "trips.txt", ["trip_id", "route_id"])
+        let linkedTrips = try db.rows(#"SELECT t."trip_id", r."route_id" FROM "trips" t JOIN "routes" r ON t."route_pk" = r."pk""#)
+            .map { "\($0[0].text ?? "")\t\($0[1].text ?? "")" }
+        #expect(Set(linkedTrips) == Set(trips) && linkedTrips.count == trips.count)
+        let parents = try csv(zip, "stops.txt", ["stop_id", "parent_station"]).filter { !$0.hasSuffix("\t") }
+        let linkedParents = try db.rows(#"SELECT s."stop_id", p."stop_id" FROM "stops" s JOIN "stops" p ON s."parent_pk" = p."pk""#)
+            .map { "\($0[0].text ?? "")\t\($0[1].text ?? "")" }
+        #expect(Set(linkedParents) == Set(parents) && linkedParents.count == parents.count)
+
+        let before = try ["stops", "routes", "trips", "stop_times"].map { try db.dump($0) }
+        let second = try workspace.sluice(["import", "--db", "gtfs.sqlite", "--model", "model.json", zip])
+        #expect(second.status == 0, "\(second)")
+        #expect(second.entityLines.last?.hasPrefix("total: inserted 0, updated 0, ") == true, "\(second)")
+        #expect(try ["stops", "routes", "trips", "stop_times"].map { try db.dump($0) } == before)
+    }
+
+    /// A zip written by Python's zipfile to a pipe: every entry deflated with its sizes in a
+    /// data descriptor, zip64 ones for one entry; a gzip'd CSV, a JSON file (mapped by
+    /// `--root` with its file name), a folder and entries that are no input among them.
+    @Test func aStreamedArchiveOfMixedEntries() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.gtfsModel, to: "model.json")
+        let script = """
+            import gzip, sys, zipfile
+            class Pipe:
+                def __init__(self, out): self.out = out
+                def write(self, b): self.out.write(b); return len(b)
+                def flush(self): self.out.flush()
+            with zipfile.ZipFile(Pipe(sys.stdout.buffer), "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("feed/", b"")
+                z.writestr("__MACOSX/feed/._stops.txt", b"junk")
+                z.writestr("feed/desktop.ini", b"[x]")
+                with z.open("feed/stops.txt", "w", force_zip64=True) as f:
+                    f.write(b"stop_id,stop_name,parent_station\\r\\nS1,One,\\r\\nS2,Two,S1\\r\\n")
+                z.writestr("feed/routes.txt.gz", gzip.compress(b"route_id,route_type\\nR1,3\\n"))
+                z.writestr("feed/trips.json", b'[{"trip_id": "T1", "route_id": "R1"}]')
+                z.writestr("feed/stop_times.txt", b"trip_id,stop_id,stop_sequence,arrival_time\\nT1,S1,1,25:10:00\\nT1,S2,2,\\n")
+            """
+        let path = workspace.file("feed.zip")
+        try GTFSFixture.python(["-c", script.replacingOccurrences(of: "Pipe(sys.stdout.buffer)", with: "Pipe(open(sys.argv[1], 'wb'))"), path])
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let result = try workspace.sluice(["import", "--db", "out.sqlite", "--model", "model.json", "--root", "trips.json=Trip"],
+                                          stdin: bytes)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.noteLines == [
+            "sluice: note: <stdin>:__MACOSX/feed/._stops.txt: skipped: macOS metadata",
+            "sluice: note: <stdin>:feed/desktop.ini: skipped: not CSV (.csv, .txt), TSV (.tsv) or JSON (.json, .ndjson, .jsonl)",
+        ], "\(result)")
+        #expect(result.entityLines.last == "total: inserted 6, updated 0, unchanged 0, rejected 0, links 6, unresolved 0", "\(result)")
+        let db = try workspace.database("out.sqlite")
+        #expect(try db.rows(#"SELECT st."arrival_time", s."stop_name" FROM "stop_times" st JOIN "stops" s ON s."pk" = st."stop_pk" ORDER BY 2"#)
+            .map { "\($0[0].text ?? "NULL")|\($0[1].text ?? "")" } == ["25:10:00|One", "NULL|Two"])
+        #expect(try db.scalar(#"SELECT r."route_type" FROM "trips" t JOIN "routes" r ON r."pk" = t."route_pk""#)?.integer == 3)
+    }
+
+    @Test func anErrorInAnEntryNamesTheArchiveTheEntryTheLineAndTheColumn() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.gtfsModel, to: "model.json")
+        _ = try workspace.write(try ZipBuilder([
+            .init("stops.txt", Array("stop_id,stop_name\nS1,One\nS2,Two,three\n".utf8)),
+        ]).bytes(), to: "feed.zip")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "feed.zip")
+        #expect(result.status == 65)
+        #expect(result.stderrLines == [
+            "sluice: error: feed.zip:stops.txt:3:1: Stop: a row has more fields than the header's 2 at line 3, column 8",
+        ])
+        var damaged = ZipBuilder.Entry("stops.txt", Array("stop_id\nS1\n".utf8))
+        damaged.crc = 7
+        _ = try workspace.write(try ZipBuilder([damaged]).bytes(), to: "feed.zip")
+        let crc = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "feed.zip")
+        #expect(crc.status == 65)
+        #expect(crc.stderrLines == ["sluice: error: feed.zip:stops.txt: invalid zip archive: CRC-32 mismatch (the archive is damaged)"])
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
+    }
+}

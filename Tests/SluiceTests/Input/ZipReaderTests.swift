@@ -1,0 +1,128 @@
+import Testing
+import SluiceTestSupport
+
+@testable import Sluice
+
+extension InputTests {
+    /// The zip archive reader: entries in order from their local headers, every form, every
+    /// damage one clear error naming the entry.
+    @Suite("Input: zip")
+    struct ZipReaderTests {
+        /// Each entry's path and bytes, read from `archive` fed by `source` (default: whole).
+        private func entries(of archive: [UInt8], trickle: Bool = false, chunkSize: Int = 7)
+            throws(SluiceError) -> [(String, [UInt8])]
+        {
+            let source: ByteSource = trickle ? TrickleSource(archive) : MemorySource(archive, name: "feed.zip")
+            let reader = ZipReader(source: source)
+            var found: [(String, [UInt8])] = []
+            while let entry = try reader.nextEntry() {
+                found.append((entry.path, try readAll(entry, chunkSize: chunkSize)))
+            }
+            return found
+        }
+
+        private func error(of archive: [UInt8]) -> String? {
+            do throws(SluiceError) {
+                _ = try entries(of: archive)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+
+        @Test("stored and deflate entries, in archive order, also from a pipe a byte at a time")
+        func storedAndDeflate() throws {
+            let large = sampleBytes(count: 300_000, seed: 5)
+            let archive = try ZipBuilder([
+                .init("stops.txt", Array("stop_id\n1\n".utf8), method: .stored),
+                .init("dir/stop_times.txt", large),
+                .init("empty.txt", [], method: .deflate),
+            ]).bytes()
+            for trickle in [false, true] {
+                let read = try entries(of: archive, trickle: trickle, chunkSize: trickle ? 4_096 : 7)
+                #expect(read.map(\.0) == ["stops.txt", "dir/stop_times.txt", "empty.txt"])
+                #expect(read.map(\.1) == [Array("stop_id\n1\n".utf8), large, []])
+            }
+        }
+
+        @Test("sizes in a data descriptor, with and without its signature, and zip64 sizes")
+        func descriptorsAndZip64() throws {
+            let data = sampleBytes(count: 70_000, seed: 9)
+            let archive = try ZipBuilder([
+                .init("a.txt", data, descriptor: .withSignature),
+                .init("b.txt", data, descriptor: .withoutSignature),
+                .init("c.txt", data, zip64: true),
+                .init("d.txt", data, descriptor: .withSignature, zip64: true),
+                .init("e.txt", data, method: .stored, zip64: true),
+            ]).bytes()
+            let read = try entries(of: archive)
+            #expect(read.map(\.0) == ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"])
+            #expect(read.allSatisfy { $0.1 == data })
+        }
+
+        @Test("an entry not read to its end is skipped, and still checked")
+        func skipping() throws {
+            var bad = ZipBuilder.Entry("skipped.txt", Array("x".utf8))
+            bad.crc = 1
+            let archive = try ZipBuilder([.init("first.txt", Array("1".utf8)), bad, .init("last.txt", Array("2".utf8))]).bytes()
+            let reader = ZipReader(source: MemorySource(archive, name: "feed.zip"))
+            #expect(try reader.nextEntry()?.path == "first.txt")
+            #expect(try reader.nextEntry()?.path == "skipped.txt")
+            #expect(throws: SluiceError.self) { _ = try reader.nextEntry() }
+        }
+
+        @Test("a wrong CRC-32 is an error naming the entry")
+        func crcMismatch() throws {
+            var entry = ZipBuilder.Entry("stops.txt", Array("stop_id\n1\n".utf8))
+            entry.crc = 0xDEAD_BEEF
+            #expect(error(of: try ZipBuilder([entry]).bytes())
+                == "feed.zip:stops.txt: invalid zip archive: CRC-32 mismatch (the archive is damaged)")
+        }
+
+        @Test("a truncated archive is an error naming the entry it ends in")
+        func truncated() throws {
+            let archive = try ZipBuilder([.init("a.txt", Array("a".utf8)), .init("stops.txt", sampleBytes(count: 5_000))]).bytes()
+            #expect(error(of: Array(archive.prefix(archive.count - 200)))
+                == "feed.zip:stops.txt: invalid zip archive: it ends inside this entry (truncated?)")
+            #expect(error(of: Array(archive.prefix(33)))
+                == "feed.zip: invalid zip archive: the archive ends inside an entry's header (truncated?)")
+            let entriesOnly = Array(archive.prefix(archive.count - 46 - 22))
+            #expect(error(of: entriesOnly) == "feed.zip: invalid zip archive: the archive ends before its central directory (truncated?)")
+        }
+
+        @Test("an encrypted entry, or another compression method, is one error naming the entry")
+        func unsupported() throws {
+            var encrypted = ZipBuilder.Entry("secret.txt", Array("x".utf8))
+            encrypted.flags = 1
+            #expect(error(of: try ZipBuilder([encrypted]).bytes())
+                == "feed.zip:secret.txt: the entry is encrypted: sluice reads archives without encryption")
+            var bzip2 = ZipBuilder.Entry("stops.txt", Array("x".utf8), method: .stored)
+            bzip2.methodNumber = 12
+            #expect(error(of: try ZipBuilder([bzip2]).bytes())
+                == "feed.zip:stops.txt: the entry is compressed with method 12 (bzip2), which sluice does not read: only stored (0) and deflate (8)")
+            var streamedStored = ZipBuilder.Entry("s.txt", Array("x".utf8), method: .stored, descriptor: .withSignature)
+            streamedStored.crc = nil
+            #expect(error(of: try ZipBuilder([streamedStored]).bytes())
+                == "feed.zip:s.txt: the entry is stored with its size after its data, which cannot be read as a stream")
+        }
+
+        @Test("damaged deflate data and bytes that are no entry are errors")
+        func damaged() throws {
+            var archive = try ZipBuilder([.init("a.txt", sampleBytes(count: 2_000))]).bytes()
+            for index in 40..<60 { archive[index] ^= 0xFF }
+            #expect(error(of: archive)?.hasPrefix("feed.zip:a.txt: invalid zip archive: ") == true)
+            #expect(error(of: Array("PK\u{3}\u{4}".utf8) + [UInt8](repeating: 0, count: 26) + Array("garbage".utf8))
+                == "feed.zip: invalid zip archive: no entry begins at offset 30 (not a zip archive, or a damaged one)")
+        }
+
+        @Test("an archive is found by its magic bytes, and an empty one holds no entry")
+        func magic() throws {
+            let archive = try ZipBuilder([.init("a.txt", Array("a".utf8))]).bytes()
+            #expect(InputOpener.isZip(try InputOpener.decompressing(MemorySource(archive))))
+            #expect(!InputOpener.isZip(try InputOpener.decompressing(MemorySource(Array("[1]".utf8)))))
+            let empty: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
+            #expect(InputOpener.isZip(try InputOpener.decompressing(MemorySource(empty))))
+            #expect(try entries(of: empty).isEmpty)
+        }
+    }
+}
