@@ -37,11 +37,17 @@ public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePo
 /// run's whole time goes to the space of models (read once; libFuzzer's flags cannot carry it).
 let onlyModelSpace = getenv("SLUICE_FUZZ_MODEL_SPACE").map { String(cString: $0) == "1" } ?? false
 
+/// `SLUICE_FUZZ_TARGET=csv` or `zip` fuzzes the CSV reader or the zip reader instead
+/// (`CSVZipFuzz.swift`; `Fuzz/run.sh` gives each its own corpus).
+let target = getenv("SLUICE_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
     let config = data[0]
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    if target == "csv" { return fuzzCSV(config, input) }
+    if target == "zip" { return fuzzZip(config, input) }
     if config & 0x80 != 0 || onlyModelSpace { return fuzzModelSpace(input) }
     let chunkSize = Int(config & 7) + 1
     let mode = Int(config >> 3) & 3
@@ -127,7 +133,7 @@ private func sameErrorPlace(_ first: [String], _ second: [String]) -> Bool {
     return place(a) == place(b)
 }
 
-private func report(_ problem: String, _ first: [String], _ second: [String]) -> Never {
+func report(_ problem: String, _ first: [String], _ second: [String]) -> Never {
     var text = "SluiceFuzz: \(problem)\n"
     text += "--- whole\n" + first.joined(separator: "\n") + "\n--- chunked\n" + second.joined(separator: "\n") + "\n"
     _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
@@ -146,7 +152,7 @@ let workDirectory: String = {
 /// formats, a composite identity and an append-only entity; relationships of every storage:
 /// a self to-one by id, a nested to-many through an inverse column, a join table to an
 /// entity without identity (nested objects only), and a to-one with `relatedBy`.
-private let fuzzModel: Model = {
+let fuzzModel: Model = {
     let text = """
         {
           "root": { "items": "Item", "data.things": "Thing", "logs": "Log" },

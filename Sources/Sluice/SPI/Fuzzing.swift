@@ -107,7 +107,7 @@
         return failure
     }
 
-    private final class CollectingSink: RecordSink {
+    final class CollectingSink: RecordSink {
         let plan: MappingPlan
         var outcome = Outcome()
 
