@@ -18,6 +18,8 @@
 /// targets exist); a relationship to an unknown entity references a table of that name.
 public struct DatabaseLayout: Sendable {
     public static let importsTableName = "sluice_imports"
+    /// The INTEGER PRIMARY KEY of every entity table (an alias of SQLite's rowid).
+    public static let keyColumn = "pk"
 
     /// Entity tables and join tables in model order, then `"sluice_imports"`.
     public private(set) var tables: [TableDefinition]
@@ -113,7 +115,7 @@ public struct DatabaseLayout: Sendable {
     // MARK: Building
 
     static func entityTable(_ entity: Model.Entity, in model: Model) -> TableDefinition {
-        var columns = [TableDefinition.ColumnDefinition(name: "pk", sqlType: "INTEGER")]
+        var columns = [TableDefinition.ColumnDefinition(name: keyColumn, sqlType: "INTEGER")]
         for attribute in entity.attributes {
             columns.append(.init(name: attribute.column, sqlType: attribute.type.sqlType, attributeType: attribute.type))
         }
@@ -129,7 +131,7 @@ public struct DatabaseLayout: Sendable {
                 ?? entity.relationships.first { $0.name == name && !$0.toMany }?.column ?? name
         }
         return TableDefinition(name: entity.table, columns: columns, uniqueIndex: identity,
-                               indexes: indexes, primaryKey: ["pk"])
+                               indexes: indexes, primaryKey: [keyColumn])
     }
 
     static func joinTable(named name: String) -> TableDefinition {

@@ -4,7 +4,7 @@ extension SQLRunning {
     func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64] {
         var found: [ColumnValue: Int64] = [:]
         try rowsInSlices(of: keys) { placeholders in
-            "SELECT \(quoteIdentifier(column)), \"pk\" FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(placeholders))"
+            "SELECT \(quoteIdentifier(column)), \(self.keys.quoted(table)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(placeholders))"
         } each: { row in
             if case .integer(let pk) = row[1] { found[row[0]] = pk }
         }

@@ -5,6 +5,8 @@
 /// links through `LinkStore`.
 protocol SQLRunning: AnyObject {
     var dialect: SQLDialect { get }
+    /// The key column of each table, from the layout the store was migrated to.
+    var keys: TableKeys { get }
     /// Runs a statement to its end; returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ arguments: some Collection<ColumnValue>) throws(SluiceError) -> Int

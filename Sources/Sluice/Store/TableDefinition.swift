@@ -60,6 +60,13 @@ public struct TableDefinition: Sendable, Equatable {
         return result
     }
 
+    /// The single-column primary key that numbers the rows (an entity table's); nil for a
+    /// join table's composite key.
+    public var keyColumn: String? {
+        guard let primaryKey, primaryKey.count == 1 else { return nil }
+        return primaryKey[0]
+    }
+
     /// Whether `column` is the single-column primary key.
     func isInlinePrimaryKey(_ column: String) -> Bool {
         primaryKey == [column]
@@ -69,7 +76,7 @@ public struct TableDefinition: Sendable, Equatable {
     public func columnSQL(_ column: ColumnDefinition) -> String {
         var text = "\(quoteIdentifier(column.name)) \(column.sqlType)"
         if isInlinePrimaryKey(column.name) { text += " PRIMARY KEY" }
-        if let target = column.references { text += " REFERENCES \(quoteIdentifier(target))(\"pk\")" }
+        if let target = column.references { text += " REFERENCES \(quoteIdentifier(target))(\(quoteIdentifier(DatabaseLayout.keyColumn)))" }
         return text
     }
 

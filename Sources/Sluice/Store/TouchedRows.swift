@@ -53,13 +53,14 @@ final class TouchedRows: TouchedRowStore {
         for entity in entities.sorted() {
             willDelete(entity)
             let table = quoteIdentifier(tables[entity])
+            let key = sql.keys.quoted(tables[entity])
             try sql.run("DELETE FROM \"sluice_gone\"", [])
             let members = onlyMembers[entity] ?? []
             let ofMembers = members.isEmpty ? ""
                 : " AND \(quoteIdentifier(Model.entityColumn)) IN (\(SQLParameters.placeholders(members.count)))"
             try sql.run("""
-                INSERT INTO "sluice_gone" SELECT "pk" FROM \(table)
-                WHERE "pk" NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)
+                INSERT INTO "sluice_gone" SELECT \(key) FROM \(table)
+                WHERE \(key) NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)
                 """, [.integer(Int64(entity))] + members.map { .text($0) })
             let gone = "(SELECT \"pk\" FROM \"sluice_gone\")"
             // An ordered to-many's places go with its links, before the to-one's own plan
@@ -86,7 +87,7 @@ final class TouchedRows: TouchedRowStore {
                     break
                 }
             }
-            deleted[entity] = try sql.run("DELETE FROM \(table) WHERE \"pk\" IN \(gone)", [])
+            deleted[entity] = try sql.run("DELETE FROM \(table) WHERE \(key) IN \(gone)", [])
         }
         return deleted
     }

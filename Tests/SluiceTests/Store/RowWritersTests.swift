@@ -19,7 +19,7 @@ extension StoreTests {
         @Test func newRowsAreNumberedAfterTheLargestPkAndWrittenManyToAStatement() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT); INSERT INTO t VALUES (41, 0, 'old')")
-            let inserter = try RowInserter(table: "t", columns: ["id", "name"], defaults: [nil, .text("none")],
+            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
                                            connection: connection)
             #expect(inserter.rowsPerInsert == 64)
             var arena: [UInt8] = []
@@ -47,7 +47,7 @@ extension StoreTests {
                 CREATE TABLE t (pk INTEGER PRIMARY KEY AUTOINCREMENT, id INTEGER, name TEXT);
                 INSERT INTO t VALUES (100, 0, 'gone'); DELETE FROM t; INSERT INTO t VALUES (41, 0, 'old');
                 """)
-            let inserter = try RowInserter(table: "t", columns: ["id", "name"], defaults: [nil, nil], connection: connection)
+            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, nil], connection: connection)
             var arena: [UInt8] = []
             let cells = Self.cells((1...70).map { (Int64($0), "n\($0)") }, arena: &arena)
             let pks = try Self.withRows(cells, arena) { rows in
@@ -68,8 +68,8 @@ extension StoreTests {
                 CREATE UNIQUE INDEX t_identity ON t(id);
                 INSERT INTO t VALUES (7, 1, 'a'), (8, 2, 'b');
                 """)
-            let lookup = IdentityLookup(table: "t", columns: ["id", "name"], identity: [0], connection: connection)
-            let updater = RowUpdater(table: "t", columns: ["id", "name"], connection: connection)
+            let lookup = IdentityLookup(table: "t", key: "pk", columns: ["id", "name"], identity: [0], connection: connection)
+            let updater = RowUpdater(table: "t", key: "pk", columns: ["id", "name"], connection: connection)
             #expect(lookup.rowsPerQuery == 512)
             var arena: [UInt8] = []
             let cells = Self.cells([(2, "b"), (3, "c"), (1, "z")], arena: &arena)

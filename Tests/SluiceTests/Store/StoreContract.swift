@@ -5,12 +5,18 @@ import SluiceTestSupport
 /// A store that `StoreContractTests` holds to the engine's seam (`Engine/ImportStore.swift`):
 /// a third store or layout is added here and passes the same cases.
 enum ContractStore: String, CaseIterable, CustomStringConvertible, Sendable {
-    case sqlite, postgres
+    /// `sqliteZPK`: SQLite with every entity table keyed by `"Z_PK"` instead of `"pk"`, as
+    /// another layout (Core Data's) keys them: the stores take each table's key from the layout
+    /// they were migrated to (`TableKeys`), never from a name of their own.
+    case sqlite, postgres, sqliteZPK
 
     var description: String { rawValue }
 
     /// Whether this store can run here (PostgreSQL needs its server binaries).
-    var isAvailable: Bool { self == .sqlite || PostgresServer.isAvailable }
+    var isAvailable: Bool { self != .postgres || PostgresServer.isAvailable }
+
+    /// The key column of the entity tables.
+    var keyColumn: String { self == .sqliteZPK ? "Z_PK" : DatabaseLayout.keyColumn }
 
     static let available = allCases.filter(\.isAvailable)
 }
@@ -36,6 +42,8 @@ final class ContractDatabase {
     let kind: ContractStore
     let store: any ImportStore
     let layout: DatabaseLayout
+    /// The layout's tables, with the entity tables keyed by `kind.keyColumn`.
+    let tableDefinitions: [TableDefinition]
     let plans: [[LinkPlan]]
     let entities: [String]
     /// The entities' tables, in model order.
@@ -50,8 +58,18 @@ final class ContractDatabase {
         plans = LinkPlan.plans(model: mapping.storageModel, mapping: mapping, layout: layout)
         entities = model.entities.map(\.name)
         tables = model.entities.map(\.table)
+        tableDefinitions = layout.tables.map { table in
+            guard kind.keyColumn != DatabaseLayout.keyColumn, table.keyColumn == DatabaseLayout.keyColumn else { return table }
+            var renamed = table
+            renamed.primaryKey = [kind.keyColumn]
+            for index in renamed.columns.indices {
+                if renamed.columns[index].name == DatabaseLayout.keyColumn { renamed.columns[index].name = kind.keyColumn }
+                renamed.columns[index].references = nil
+            }
+            return renamed
+        }
         switch kind {
-        case .sqlite:
+        case .sqlite, .sqliteZPK:
             let folder = TemporaryDirectory()
             self.folder = folder
             store = try SQLiteStore(path: folder.file("db.sqlite"))
@@ -60,7 +78,7 @@ final class ContractDatabase {
             folder = nil
             store = try PostgresStore(uri: server.uri(try server.makeDatabase()), schema: "public")
         }
-        _ = try store.migrate(to: layout.tables)
+        _ = try store.migrate(to: tableDefinitions)
     }
 
     deinit {
@@ -71,9 +89,9 @@ final class ContractDatabase {
 
     func plan(_ name: String) -> LinkPlan { plans.joined().first { $0.name == name }! }
 
-    /// The columns a batch of `entity` holds, in order: the table's, the pk aside.
+    /// The columns a batch of `entity` holds, in order: the table's, the key aside.
     func columns(of table: String) -> [String] {
-        layout.table(named: table)!.columns.map(\.name).filter { $0 != "pk" }
+        tableDefinitions.first { $0.name == table }!.columns.map(\.name).filter { $0 != kind.keyColumn }
     }
 
     /// Runs `body` over `rows` (`nil`: missing) of `table` as cells, as a batch holds them.
@@ -102,13 +120,14 @@ final class ContractDatabase {
     }
 
     /// The rows of a query through the store's own transaction, each a line of `|`-separated
-    /// fields (NULL empty).
+    /// fields (NULL empty). The query names the key `"pk"`, read as the tables' key column.
     func rows(_ sql: String) throws -> [String] {
         let runner: any SQLRunning = switch kind {
-        case .sqlite: (store as! SQLiteStore).runner
+        case .sqlite, .sqliteZPK: (store as! SQLiteStore).runner
         case .postgres: (store as! PostgresStore).runner
         }
-        return try runner.rows(sql, []).map { row in
+        let query = sql.replacingOccurrences(of: "\"pk\"", with: quoteIdentifier(kind.keyColumn))
+        return try runner.rows(query, []).map { row in
             row.map { value in
                 switch value {
                 case .null: ""

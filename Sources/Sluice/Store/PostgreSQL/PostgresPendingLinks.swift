@@ -25,8 +25,12 @@ final class PostgresPendingLinks: PendingLinkStore {
     private var indexedForForgetting = Set<Int>()
     private static let bufferBytes = 1 << 20
 
-    init(connection: PostgresConnection, keyType: @escaping (LinkPlan) -> String) {
+    /// The tables' key columns (`TableKeys`).
+    private let keys: TableKeys
+
+    init(connection: PostgresConnection, keys: TableKeys, keyType: @escaping (LinkPlan) -> String) {
         self.connection = connection
+        self.keys = keys
         self.keyType = keyType
     }
 
@@ -184,6 +188,7 @@ final class PostgresPendingLinks: PendingLinkStore {
     /// PostgreSQL 15's `RETURNING` cannot show.)
     private func linkToOnes(_ pass: [LinkPlan]) throws(SluiceError) -> [Int] {
         let source = quoteIdentifier(pass[0].sourceTable)
+        let sourceKey = keys.quoted(pass[0].sourceTable)
         var from = ""
         var sourcePK = ""
         var values: [String] = []
@@ -193,8 +198,9 @@ final class PostgresPendingLinks: PendingLinkStore {
             // One target row per link: the identity's unique index makes it so; for another
             // attribute, the first row.
             let one = plan.relatedByIsIdentity ? "" : "DISTINCT ON (p.\"source_pk\") "
-            let order = plan.relatedByIsIdentity ? "" : " ORDER BY p.\"source_pk\", t.\"pk\""
-            let found = "(SELECT \(one)p.\"source_pk\", t.\"pk\" FROM \(latest(plan)) AS p JOIN \(quoteIdentifier(plan.targetTable)) AS t "
+            let targetKey = keys.quoted(plan.targetTable)
+            let order = plan.relatedByIsIdentity ? "" : " ORDER BY p.\"source_pk\", t.\(targetKey)"
+            let found = "(SELECT \(one)p.\"source_pk\", t.\(targetKey) AS \"pk\" FROM \(latest(plan)) AS p JOIN \(quoteIdentifier(plan.targetTable)) AS t "
                 + "ON t.\(quoteIdentifier(relatedBy)) = p.\"key\"\(order)) AS l\(index)"
             let foundPK = "l\(index).\"source_pk\""
             if from.isEmpty {
@@ -211,10 +217,10 @@ final class PostgresPendingLinks: PendingLinkStore {
         guard !sets.isEmpty else { return pass.map { _ in 0 } }
         let result = try connection.execute("""
             WITH d AS MATERIALIZED (
-              SELECT s."pk", \(values.joined(separator: ", ")) FROM \(from) JOIN \(source) AS s ON s."pk" = \(sourcePK)
+              SELECT s.\(sourceKey) AS "pk", \(values.joined(separator: ", ")) FROM \(from) JOIN \(source) AS s ON s.\(sourceKey) = \(sourcePK)
             ), u AS (
               UPDATE \(source) AS s SET \(sets.joined(separator: ", ")) FROM d
-              WHERE s."pk" = d."pk" AND (\(pass.indices.map { "d.d\($0)" }.joined(separator: " OR ")))
+              WHERE s.\(sourceKey) = d."pk" AND (\(pass.indices.map { "d.d\($0)" }.joined(separator: " OR ")))
             )
             SELECT \(pass.indices.map { "count(*) FILTER (WHERE d\($0))" }.joined(separator: ", ")) FROM d
             """)

@@ -7,7 +7,7 @@ extension PostgresRunner {
     /// The to-one of every row of `sources` emptied in one statement.
     func clear(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
         guard case .column(_, let name) = plan.storage else { preconditionFailure("only a to-one is cleared") }
-        try connection.query("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL WHERE \"pk\" = ANY($1::bigint[])",
+        try connection.query("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL WHERE \(keys.quoted(plan.sourceTable)) = ANY($1::bigint[])",
                              [Self.array(sources)])
     }
 
@@ -21,7 +21,7 @@ extension PostgresRunner {
             let column = quoteIdentifier(name)
             let place = plan.positionColumn.map { ", \(quoteIdentifier($0)) = NULL" } ?? ""
             sql = "UPDATE \(quoteIdentifier(plan.targetTable)) AS t SET \(column) = NULL\(place) "
-                + "WHERE t.\(column) = ANY($1::bigint[]) AND NOT EXISTS (\(kept)t.\(column) AND k.\"target_pk\" = t.\"pk\")"
+                + "WHERE t.\(column) = ANY($1::bigint[]) AND NOT EXISTS (\(kept)t.\(column) AND k.\"target_pk\" = t.\(keys.quoted(plan.targetTable)))"
         case .joinTable(let table, let sourceColumn, let targetColumn):
             let source = quoteIdentifier(sourceColumn)
             sql = "DELETE FROM \(quoteIdentifier(table)) AS j WHERE j.\(source) = ANY($1::bigint[]) "
@@ -47,8 +47,8 @@ extension PostgresRunner {
             let column = quoteIdentifier(name)
             table = "\(quoteIdentifier(plan.targetTable)) AS t"
             link = "UPDATE \(table) SET \(column) = l.\"source_pk\", \(place) = l.\"place\" FROM \(rows) "
-                + "WHERE t.\"pk\" = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
-            match = "t.\"pk\" = l.\"target_pk\" AND t.\(column) = l.\"source_pk\""
+                + "WHERE t.\(keys.quoted(plan.targetTable)) = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
+            match = "t.\(keys.quoted(plan.targetTable)) = l.\"target_pk\" AND t.\(column) = l.\"source_pk\""
         case .joinTable(let name, let sourceColumn, let targetColumn):
             let source = quoteIdentifier(sourceColumn)
             let target = quoteIdentifier(targetColumn)

@@ -4,6 +4,8 @@
 /// batch's links (`LinkStore`) with one set-based statement each.
 final class PostgresRunner: SQLRunning, LinkStore {
     let connection: PostgresConnection
+    /// Set by `PostgresStore.migrate(to:)`.
+    var keys = TableKeys()
     /// (Used by one thread at a time, never re-entered: no dynamic exclusivity checks.)
     @exclusivity(unchecked) private var translated: [String: String] = [:]
 
@@ -39,11 +41,11 @@ final class PostgresRunner: SQLRunning, LinkStore {
         case .column(_, let name):
             let column = quoteIdentifier(name)
             sql = "UPDATE \(quoteIdentifier(plan.sourceTable)) AS s SET \(column) = l.\"target_pk\" FROM \(links) "
-                + "WHERE s.\"pk\" = l.\"source_pk\" AND s.\(column) IS DISTINCT FROM l.\"target_pk\""
+                + "WHERE s.\(keys.quoted(plan.sourceTable)) = l.\"source_pk\" AND s.\(column) IS DISTINCT FROM l.\"target_pk\""
         case .inverseColumn(_, let name):
             let column = quoteIdentifier(name)
             sql = "UPDATE \(quoteIdentifier(plan.targetTable)) AS t SET \(column) = l.\"source_pk\" FROM \(links) "
-                + "WHERE t.\"pk\" = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
+                + "WHERE t.\(keys.quoted(plan.targetTable)) = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
         case .joinTable(let table, let sourceColumn, let targetColumn):
             sql = "INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))) "
                 + "SELECT DISTINCT l.\"source_pk\", l.\"target_pk\" FROM \(links) ON CONFLICT DO NOTHING"

@@ -65,7 +65,7 @@ enum PostgresSchema {
     /// column (never linked by pk) that no other table's column refers to (never the target of
     /// a to-one or of an inverse to-many's update).
     static func keyIsUnusedDuringTheLoad(_ table: TableDefinition, among tables: [TableDefinition]) -> Bool {
-        table.primaryKey == ["pk"] && table.uniqueIndex.isEmpty && !table.columns.contains { $0.references != nil }
+        table.keyColumn == DatabaseLayout.keyColumn && table.uniqueIndex.isEmpty && !table.columns.contains { $0.references != nil }
             && !tables.contains { $0.columns.contains { $0.references == table.name } }
     }
 
@@ -89,8 +89,9 @@ enum PostgresSchema {
                 statements.append(createTableSQL(table, primaryKey: !laterKey))
                 if laterKey {
                     // Named as an inline key's index would be, and built first of the deferred.
-                    deferred.append(.init(name: "\(table.name)_pkey", table: table.name, columns: ["pk"],
-                                          sql: "ALTER TABLE \(quoteIdentifier(table.name)) ADD PRIMARY KEY (\"pk\")"))
+                    let key = table.keyColumn ?? DatabaseLayout.keyColumn
+                    deferred.append(.init(name: "\(table.name)_pkey", table: table.name, columns: [key],
+                                          sql: "ALTER TABLE \(quoteIdentifier(table.name)) ADD PRIMARY KEY (\(quoteIdentifier(key)))"))
                 }
                 for index in table.indexDefinitions {
                     let sql = createIndexSQL(index, on: table.name)

@@ -64,6 +64,7 @@ final class PostgresStore: ImportStore {
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
         if let refusal = PostgresNames.refusal(of: tables) { throw refusal }
         for table in tables { self.tables[table.name] = table }
+        runner.keys = TableKeys(tables)
         let plan = try PostgresSchema.plan(runner, schema: schema, tables: tables)
         for statement in plan.statements { try connection.execute(statement) }
         let names = tables.map { quoteIdentifier($0.name) }.joined(separator: ", ")
@@ -78,13 +79,13 @@ final class PostgresStore: ImportStore {
             self.tables[table]?.columns.first { $0.name == name } ?? .init(name: name, sqlType: "TEXT")
         }
         entityCount += 1
-        return try PostgresEntityRows(entity: entity, table: table, columns: definitions, defaults: defaults, identity: identity,
-                                      number: entityCount, connection: connection)
+        return try PostgresEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: definitions,
+                                      defaults: defaults, identity: identity, number: entityCount, connection: connection)
     }
 
     func pendingLinks() -> any PendingLinkStore {
         let tables = self.tables
-        return PostgresPendingLinks(connection: connection) { plan in
+        return PostgresPendingLinks(connection: connection, keys: runner.keys) { plan in
             let column = tables[plan.targetTable]?.columns.first { $0.name == plan.relatedByColumn }
             return column.map(PostgresSchema.type(of:)) ?? "text"
         }

@@ -11,6 +11,7 @@ final class IdentityLookup {
     /// statement binds (`SQLParameters.maxPerStatement`).
     let rowsPerQuery: Int
     private let table: String
+    private let key: String
     private let columns: [String]
     /// Indexes into `columns` of the identity, in model order.
     private let identity: [Int]
@@ -19,8 +20,9 @@ final class IdentityLookup {
     private var lookups: [Int: Statement] = [:]
 
     /// Looks up rows of `columns` (the pk aside) of `table` by the columns `identity` names.
-    init(table: String, columns: [String], identity: [Int], connection: Connection) {
+    init(table: String, key: String, columns: [String], identity: [Int], connection: Connection) {
         self.table = table
+        self.key = key
         self.columns = columns
         self.identity = identity
         self.connection = connection
@@ -58,7 +60,7 @@ final class IdentityLookup {
         if let statement = lookups[count] { return statement }
         let identityNames = identity.map { quoteIdentifier(columns[$0]) }
         // The last value of each tuple is the row's number, returned first; then the pk.
-        let selected = (["pk"] + columns).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
+        let selected = ([key] + columns).map { "t.\(quoteIdentifier($0))" }.joined(separator: ", ")
         let tuple = "(\(SQLParameters.placeholders(identityNames.count + 1)))"
         let match = identityNames.enumerated().map { "t.\($1) = k.column\($0 + 1)" }.joined(separator: " AND ")
         let sql = "SELECT k.column\(identityNames.count + 1), \(selected) FROM (VALUES \(Array(repeating: tuple, count: count).joined(separator: ", "))) AS k "

@@ -9,6 +9,8 @@ final class RowInserter {
     /// Rows per multi-row `INSERT`.
     let rowsPerInsert: Int
     private let table: String
+    /// The table's key column, which the rows are numbered in.
+    private let key: String
     /// Per column, the value a missing cell takes (an attribute's default); nil: NULL.
     private let defaults: [ColumnValue?]
     private let connection: Connection
@@ -27,12 +29,13 @@ final class RowInserter {
     /// The row of `rows` whose insert failed last: how the refusal of a value names its record.
     private(set) var refusedRow: Int?
 
-    /// Prepares the insert of rows of `columns` (and the pk) into `table`.
-    init(table: String, columns: [String], defaults: [ColumnValue?], connection: Connection) throws(SluiceError) {
+    /// Prepares the insert of rows of `columns` (and the key, `key`) into `table`.
+    init(table: String, key: String, columns: [String], defaults: [ColumnValue?], connection: Connection) throws(SluiceError) {
         self.table = table
+        self.key = key
         self.defaults = defaults
         self.connection = connection
-        let names = (["pk"] + columns).map(quoteIdentifier).joined(separator: ", ")
+        let names = ([key] + columns).map(quoteIdentifier).joined(separator: ", ")
         let row = "(\(SQLParameters.placeholders(columns.count + 1)))"
         let insert = "INSERT INTO \(quoteIdentifier(table)) (\(names)) VALUES "
         rowsPerInsert = Self.rowsPerInsert(width: columns.count)
@@ -54,7 +57,7 @@ final class RowInserter {
     /// statement: until `flush(_:)`, `rows` must hold the waiting rows unchanged.
     func insert(_ row: Int, of rows: CellRows) throws(SluiceError) -> Int64 {
         do {
-            guard let pk = try numbering.take(table: table, connection: connection) else {
+            guard let pk = try numbering.take(table: table, key: key, connection: connection) else {
                 // The rows numbered before go in first: SQLite's random pick must see their pks taken.
                 try insertQueued(rows)
                 try insertAlone(row, of: rows, pk: nil)

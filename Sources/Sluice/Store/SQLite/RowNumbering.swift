@@ -28,10 +28,10 @@ struct RowNumbering {
     }
 
     /// The pk for the next row of `table`, or nil once the table's largest pk is `Int64.max`.
-    mutating func take(table: String, connection: Connection) throws(SQLiteError) -> Int64? {
+    mutating func take(table: String, key: String, connection: Connection) throws(SQLiteError) -> Int64? {
         if case .unread = next {
             let statement = try connection.prepare("""
-                SELECT max("pk"),
+                SELECT max(\(quoteIdentifier(key))),
                     NOT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence' OR type = 'trigger')
                     AND NOT EXISTS (SELECT 1 FROM sqlite_temp_master WHERE type = 'trigger')
                 FROM \(quoteIdentifier(table))

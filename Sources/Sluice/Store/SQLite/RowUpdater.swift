@@ -3,14 +3,16 @@
 /// rows, or none).
 final class RowUpdater {
     private let table: String
+    private let key: String
     private let columns: [String]
     private let connection: Connection
     /// `UPDATE` statements by the set of columns they write.
     private var updates: [ColumnSet: Statement] = [:]
 
     /// Updates rows of `columns` (the pk aside) of `table`.
-    init(table: String, columns: [String], connection: Connection) {
+    init(table: String, key: String, columns: [String], connection: Connection) {
         self.table = table
+        self.key = key
         self.columns = columns
         self.connection = connection
     }
@@ -34,7 +36,7 @@ final class RowUpdater {
     private func statement(for changed: ColumnSet) throws(SQLiteError) -> Statement {
         if let statement = updates[changed] { return statement }
         let assignments = changed.members.map { "\(quoteIdentifier(columns[$0])) = ?" }
-        let sql = "UPDATE \(quoteIdentifier(table)) SET \(assignments.joined(separator: ", ")) WHERE \"pk\" = ?"
+        let sql = "UPDATE \(quoteIdentifier(table)) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(key)) = ?"
         let statement = try connection.prepare(sql)
         updates[changed] = statement
         return statement

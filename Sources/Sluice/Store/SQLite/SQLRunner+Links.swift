@@ -9,11 +9,11 @@ extension SQLRunner: LinkStore {
         switch plan.storage {
         case .column(_, let name):
             let quoted = quoteIdentifier(name)
-            statement = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1"
+            statement = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoted) = ?1 WHERE \(keys.quoted(plan.sourceTable)) = ?2 AND \(quoted) IS NOT ?1"
             sourceFirst = false
         case .inverseColumn(_, let column):
             let quoted = quoteIdentifier(column)
-            statement = "UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoted) = ?1 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1"
+            statement = "UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoted) = ?1 WHERE \(keys.quoted(plan.targetTable)) = ?2 AND \(quoted) IS NOT ?1"
             sourceFirst = true
         case .joinTable(let table, let sourceColumn, let targetColumn):
             statement = "INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn))) "
@@ -30,7 +30,7 @@ extension SQLRunner: LinkStore {
 
     func clear(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
         guard case .column(_, let name) = plan.storage else { preconditionFailure("only a to-one is cleared") }
-        let clear = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL WHERE \"pk\" = ?1"
+        let clear = "UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL WHERE \(keys.quoted(plan.sourceTable)) = ?1"
         for pk in sources { try run(clear, [.integer(pk)]) }
     }
 
@@ -75,8 +75,9 @@ extension SQLRunner: LinkStore {
         case .inverseColumn(_, let column):
             let table = quoteIdentifier(plan.targetTable)
             let quoted = quoteIdentifier(column)
-            return ("SELECT \"pk\" FROM \(table) WHERE \(quoted) = ?",
-                    "UPDATE \(table) SET \(quoted) = NULL\(place) WHERE \(quoted) = ?1 AND \"pk\" = ?2")
+            let key = keys.quoted(plan.targetTable)
+            return ("SELECT \(key) FROM \(table) WHERE \(quoted) = ?",
+                    "UPDATE \(table) SET \(quoted) = NULL\(place) WHERE \(quoted) = ?1 AND \(key) = ?2")
         case .joinTable(let table, let sourceColumn, let targetColumn):
             let joinTable = quoteIdentifier(table)
             let sourceName = quoteIdentifier(sourceColumn)
@@ -97,8 +98,9 @@ extension SQLRunner: LinkStore {
         case .inverseColumn(_, let column):
             let table = quoteIdentifier(plan.targetTable)
             let quoted = quoteIdentifier(column)
-            return ("UPDATE \(table) SET \(quoted) = ?1, \(place) = ?3 WHERE \"pk\" = ?2 AND \(quoted) IS NOT ?1",
-                    "UPDATE \(table) SET \(place) = ?3 WHERE \"pk\" = ?2 AND \(quoted) = ?1 AND \(condition)")
+            let key = keys.quoted(plan.targetTable)
+            return ("UPDATE \(table) SET \(quoted) = ?1, \(place) = ?3 WHERE \(key) = ?2 AND \(quoted) IS NOT ?1",
+                    "UPDATE \(table) SET \(place) = ?3 WHERE \(key) = ?2 AND \(quoted) = ?1 AND \(condition)")
         case .joinTable(let table, let sourceColumn, let targetColumn):
             let joinTable = quoteIdentifier(table)
             let sourceName = quoteIdentifier(sourceColumn)

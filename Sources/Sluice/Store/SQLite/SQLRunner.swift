@@ -3,6 +3,8 @@
 final class SQLRunner {
     let connection: Connection
     let databaseName: String
+    /// Set by `SQLiteStore.migrate(to:)`.
+    var keys = TableKeys()
     /// (Used by one thread at a time, never re-entered: no dynamic exclusivity checks.)
     @exclusivity(unchecked) private var statements: [String: Statement] = [:]
 

@@ -9,13 +9,14 @@ final class SQLiteEntityRows: EntityRowStore {
     private let inserter: RowInserter
     private let updater: RowUpdater
 
-    init(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int],
+    /// `key`: the table's key column (`TableKeys`).
+    init(entity: String, table: String, key: String, columns: [String], defaults: [ColumnValue?], identity: [Int],
          connection: Connection) throws(SluiceError)
     {
         self.entity = entity
-        inserter = try RowInserter(table: table, columns: columns, defaults: defaults, connection: connection)
-        updater = RowUpdater(table: table, columns: columns, connection: connection)
-        lookup = IdentityLookup(table: table, columns: columns, identity: identity, connection: connection)
+        inserter = try RowInserter(table: table, key: key, columns: columns, defaults: defaults, connection: connection)
+        updater = RowUpdater(table: table, key: key, columns: columns, connection: connection)
+        lookup = IdentityLookup(table: table, key: key, columns: columns, identity: identity, connection: connection)
     }
 
     var firstNewPK: Int64? { inserter.firstNewPK }

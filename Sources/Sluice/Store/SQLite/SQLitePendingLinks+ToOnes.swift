@@ -110,7 +110,7 @@ extension SQLitePendingLinks {
             guard let column = plan.keyColumn else { continue }
             let key = ToOneRows.keyColumn(slot)
             try sql.run("UPDATE \(rows.table) AS p SET \(key) = (SELECT s.\(quoteIdentifier(column)) FROM \(source) AS s "
-                + "WHERE s.\"pk\" = p.\"source_pk\") WHERE p.\(key) IS NOT NULL", [])
+                + "WHERE s.\(sql.keys.quoted(plan.sourceTable)) = p.\"source_pk\") WHERE p.\(key) IS NOT NULL", [])
         }
     }
 
@@ -199,7 +199,8 @@ extension SQLitePendingLinks {
         }
         defer { counter.remove() }
         let slots = pass.map { rows.slot($0)! }
-        let update = rows.keysInRows ? Self.updateFromRowsSQL(pass, slots: slots) : Self.updateSQL(pass, slots: slots, rows: rows)
+        let update = rows.keysInRows ? Self.updateFromRowsSQL(pass, slots: slots, keys: sql.keys)
+            : Self.updateSQL(pass, slots: slots, rows: rows, keys: sql.keys)
         try linkSlices(rows, update: update, done: linked)
         var outcomes = slots.map { LinkOutcome(linked: counter.changed[$0]) }
         // A link is changed at most once: when every waiting one was, none is missing.
@@ -214,7 +215,7 @@ extension SQLitePendingLinks {
             var from = "FROM \(rows.table) AS p "
             if rows.keysInRows, let keyColumn = plan.keyColumn {
                 key = "s." + quoteIdentifier(keyColumn)
-                from += "JOIN \(quoteIdentifier(plan.sourceTable)) AS s ON s.\"pk\" = p.\"source_pk\" "
+                from += "JOIN \(quoteIdentifier(plan.sourceTable)) AS s ON s.\(sql.keys.quoted(plan.sourceTable)) = p.\"source_pk\" "
             }
             let missing = from + "WHERE \(waits) IS NOT NULL AND NOT EXISTS "
                 + "(SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(column)) = \(key))"
@@ -241,8 +242,9 @@ extension SQLitePendingLinks {
     /// The `UPDATE` of one slice of waiting rows (`?1` to `?2`, their pks): each to-one of
     /// `pass` takes its target's pk where the target exists and keeps its value where not; a
     /// row none of whose columns would change is not written.
-    private static func updateSQL(_ pass: [LinkPlan], slots: [Int], rows: ToOneRows) -> String {
+    private static func updateSQL(_ pass: [LinkPlan], slots: [Int], rows: ToOneRows, keys: TableKeys) -> String {
         let source = quoteIdentifier(pass[0].sourceTable)
+        let sourceKey = keys.quoted(pass[0].sourceTable)
         var set: [String] = []
         var joins: [String] = []
         var changes: [String] = []
@@ -251,20 +253,21 @@ extension SQLitePendingLinks {
             let column = "s.\(quoteIdentifier(name))"
             let target = quoteIdentifier(plan.targetTable)
             let alias = quoteIdentifier("t\(slot)")
+            let targetKey = keys.quoted(plan.targetTable)
             let key = "p." + ToOneRows.keyColumn(slot)
-            set.append("\(quoteIdentifier(name)) = \(LinkChangeCounter.functionName)(\(slot), \(alias).\"pk\", \(column))")
+            set.append("\(quoteIdentifier(name)) = \(LinkChangeCounter.functionName)(\(slot), \(alias).\(targetKey), \(column))")
             // One target row per id, so that each row is changed (and counted) once: the
             // identity's unique index makes it so; for another attribute, the first row.
             joins.append(plan.relatedByIsIdentity
                 ? "LEFT JOIN \(target) AS \(alias) ON \(alias).\(quoteIdentifier(relatedBy)) = \(key)"
-                : "LEFT JOIN \(target) AS \(alias) ON \(alias).\"pk\" = "
-                    + "(SELECT u.\"pk\" FROM \(target) AS u WHERE u.\(quoteIdentifier(relatedBy)) = \(key) LIMIT 1)")
-            changes.append("\(column) IS NOT coalesce(\(alias).\"pk\", \(column))")
+                : "LEFT JOIN \(target) AS \(alias) ON \(alias).\(targetKey) = "
+                    + "(SELECT u.\(targetKey) FROM \(target) AS u WHERE u.\(quoteIdentifier(relatedBy)) = \(key) LIMIT 1)")
+            changes.append("\(column) IS NOT coalesce(\(alias).\(targetKey), \(column))")
         }
         return """
             UPDATE \(source) AS s SET \(set.joined(separator: ", "))
             FROM \(rows.table) AS p \(joins.joined(separator: " "))
-            WHERE p."source_pk" BETWEEN ?1 AND ?2 AND s."pk" = p."source_pk"
+            WHERE p."source_pk" BETWEEN ?1 AND ?2 AND s.\(sourceKey) = p."source_pk"
               AND (\(changes.joined(separator: " OR ")))
             """
     }
@@ -273,7 +276,7 @@ extension SQLitePendingLinks {
     /// (`keysInRows`): a to-one whose column is empty while its id column is not waits, and
     /// takes its target's pk where the target exists. The rows are found by pk alone, not
     /// joined to the waiting rows: on W2 that join cost a fifth of the pass.
-    private static func updateFromRowsSQL(_ pass: [LinkPlan], slots: [Int]) -> String {
+    private static func updateFromRowsSQL(_ pass: [LinkPlan], slots: [Int], keys: TableKeys) -> String {
         let source = quoteIdentifier(pass[0].sourceTable)
         var set: [String] = []
         var waiting: [String] = []
@@ -283,14 +286,14 @@ extension SQLitePendingLinks {
             let column = quoteIdentifier(name)
             let key = "s.\(quoteIdentifier(keyColumn))"
             let waits = "s.\(column) IS NULL AND \(key) IS NOT NULL"
-            let target = "(SELECT t.\"pk\" FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(relatedBy)) = \(key)"
+            let target = "(SELECT t.\(keys.quoted(plan.targetTable)) FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(relatedBy)) = \(key)"
                 + (plan.relatedByIsIdentity ? ")" : " LIMIT 1)")
             set.append("\(column) = CASE WHEN \(waits) THEN \(LinkChangeCounter.functionName)(\(slot), \(target), NULL) "
                 + "ELSE s.\(column) END")
             waiting.append("(\(waits))")
         }
         return "UPDATE \(source) AS s SET \(set.joined(separator: ", ")) "
-            + "WHERE s.\"pk\" BETWEEN ?1 AND ?2 AND (\(waiting.joined(separator: " OR ")))"
+            + "WHERE s.\(keys.quoted(pass[0].sourceTable)) BETWEEN ?1 AND ?2 AND (\(waiting.joined(separator: " OR ")))"
     }
 
     /// Runs `update` over the waiting rows in slices of `linksPerSlice` rows, in pk order;

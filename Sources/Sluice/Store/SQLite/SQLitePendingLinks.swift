@@ -180,10 +180,12 @@ final class SQLitePendingLinks: PendingLinkStore {
         case .column(_, let name):
             let source = quoteIdentifier(plan.sourceTable)
             let column = quoteIdentifier(name)
+            let sourceKey = sql.keys.quoted(plan.sourceTable)
+            let targetKey = sql.keys.quoted(plan.targetTable)
             statement = """
-                UPDATE \(source) AS s SET \(column) = t."pk"
+                UPDATE \(source) AS s SET \(column) = t.\(targetKey)
                 FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
-                WHERE s."pk" = p."source_pk" AND s.\(column) IS NOT t."pk"
+                WHERE s.\(sourceKey) = p."source_pk" AND s.\(column) IS NOT t.\(targetKey)
                 """
         case .inverseColumn(_, let name):
             let column = quoteIdentifier(name)
@@ -209,7 +211,7 @@ final class SQLitePendingLinks: PendingLinkStore {
             }
             statement = """
                 INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
-                SELECT p."source_pk", t."pk" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                SELECT p."source_pk", t.\(sql.keys.quoted(plan.targetTable)) FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
                 """
         }
         return try bySlices(plan, [statement], done: done)
@@ -251,12 +253,12 @@ final class SQLitePendingLinks: PendingLinkStore {
         return try bySlices(plan, [
             """
             INSERT OR IGNORE INTO \(table) (\(sourceName), \(targetName), \(place))
-            SELECT p."source_pk", t."pk", p."position" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+            SELECT p."source_pk", t.\(sql.keys.quoted(plan.targetTable)), p."position" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
             """,
             """
             UPDATE \(table) AS j SET \(place) = p."position"
             FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
-            WHERE j.\(sourceName) = p."source_pk" AND j.\(targetName) = t."pk" AND \(condition)
+            WHERE j.\(sourceName) = p."source_pk" AND j.\(targetName) = t.\(sql.keys.quoted(plan.targetTable)) AND \(condition)
             """,
         ], done: done)
     }

@@ -31,6 +31,7 @@ final class SQLiteStore: ImportStore {
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
+        runner.keys = TableKeys(tables)
         createdTables = migration.createdTables
         return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes)
     }
@@ -38,8 +39,8 @@ final class SQLiteStore: ImportStore {
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
         throws(SluiceError) -> any EntityRowStore
     {
-        try SQLiteEntityRows(entity: entity, table: table, columns: columns, defaults: defaults, identity: identity,
-                             connection: database.connection)
+        try SQLiteEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: columns,
+                             defaults: defaults, identity: identity, connection: database.connection)
     }
 
     func pendingLinks() -> any PendingLinkStore { SQLitePendingLinks(sql: runner) }
