@@ -20,12 +20,20 @@ final class MemorySource: ByteSource {
     var waitsForInput: Bool { false }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
-        let count = min(buffer.count, bytes.count - position)
+        bytes.copy(from: &position, into: buffer)
+    }
+}
+
+extension [UInt8] {
+    /// Copies what fits of the bytes from `offset` into `buffer`, moves `offset` past them and
+    /// returns how many (0 at the end): a `ByteSource.read` over bytes in memory.
+    func copy(from offset: inout Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = Swift.min(buffer.count, self.count - offset)
         guard count > 0 else { return 0 }
-        bytes.withUnsafeBytes { source in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position ..< position + count]))
+        withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset ..< offset + count]))
         }
-        position += count
+        offset += count
         return count
     }
 }

@@ -22,12 +22,6 @@ final class ReplaySource: ByteSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         guard replayed < prefix.count else { return try source.read(into: buffer) }
-        let count = min(buffer.count, prefix.count - replayed)
-        guard count > 0 else { return 0 }
-        prefix.withUnsafeBytes { bytes in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[replayed ..< replayed + count]))
-        }
-        replayed += count
-        return count
+        return prefix.copy(from: &replayed, into: buffer)
     }
 }

@@ -31,25 +31,19 @@ struct JSONTextWriter {
     /// The serialisation as a string (one allocation).
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func startObject() {
+    mutating func startObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+    mutating func startArray() { open(UInt8(ascii: "[")) }
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
         beforeValue()
-        bytes.append(UInt8(ascii: "{"))
+        bytes.append(bracket)
         needsComma = false
     }
 
-    mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
-    }
-
-    mutating func startArray() {
-        beforeValue()
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
-    }
-
-    mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
     }
 

@@ -133,30 +133,26 @@ extension MappingPlan {
     }
 
     mutating func addKeyPath(_ path: JSONKeyPath, from root: Int) -> Int {
+        Self.add(path, to: &keyNodes, from: root)
+    }
+
+    /// The node of `nodes` at `path` below `root`, made with the nodes on the way if missing.
+    private static func add<Node: TrieNode>(_ path: JSONKeyPath, to nodes: inout [Node], from root: Int) -> Int {
         var node = root
         for key in path.keys {
-            if let child = keyNodes[node].children.lookup(key) {
+            if let child = nodes[node].children.lookup(key) {
                 node = child
             } else {
-                keyNodes.append(KeyNode())
-                keyNodes[node].children.insert(key, node: keyNodes.count - 1)
-                node = keyNodes.count - 1
+                nodes.append(Node())
+                nodes[node].children.insert(key, node: nodes.count - 1)
+                node = nodes.count - 1
             }
         }
         return node
     }
 
     private mutating func addLocation(_ path: JSONKeyPath, entity: Int, mapAttribute: Int? = nil) {
-        var node = Self.rootLocation
-        for key in path.keys {
-            if let child = locationNodes[node].children.lookup(key) {
-                node = child
-            } else {
-                locationNodes.append(LocationNode())
-                locationNodes[node].children.insert(key, node: locationNodes.count - 1)
-                node = locationNodes.count - 1
-            }
-        }
+        let node = Self.add(path, to: &locationNodes, from: Self.rootLocation)
         locationNodes[node].entity = entity
         locationNodes[node].mapAttribute = mapAttribute
     }

@@ -78,7 +78,13 @@ struct MappingPlan {
     }
 
     /// Where a key path inside a record leads: attributes to fill, and deeper keys.
-    struct KeyNode {
+    /// A node of one of the plan's key tries (`keyNodes`, `locationNodes`).
+    protocol TrieNode {
+        init()
+        var children: KeyTable { get set }
+    }
+
+    struct KeyNode: TrieNode {
         /// Attributes whose value is the value at this path. `priority` is the fallback index
         /// (0 = the first key listed), so the first listed key present in a record wins.
         var targets: [(attribute: Int, priority: Int)] = []
@@ -90,7 +96,7 @@ struct MappingPlan {
     }
 
     /// Where records are, above them: an envelope's keys, or the records themselves.
-    struct LocationNode {
+    struct LocationNode: TrieNode {
         /// The shape of the records here.
         var entity: Int?
         /// The records here are the members of an object used as a map: the entity's attribute
