@@ -52,7 +52,7 @@ final class Monitor: @unchecked Sendable {
 
 /// A thread started with a Swift closure, joined by its owner.
 struct JoinableThread: ~Copyable {
-    private let handle: pthread_t
+    fileprivate let handle: pthread_t
 
     /// Starts a thread running `body`, which is kept alive until it returns. Failing to
     /// start a thread means the process is out of resources: a precondition, not an error.
@@ -80,6 +80,19 @@ struct JoinableThread: ~Copyable {
     /// Waits until the thread's closure has returned.
     consuming func join() {
         pthread_join(handle, nil)
+    }
+}
+
+/// Starts a thread running `body` that nobody joins: its resources go when it returns. For
+/// work handed off by async code, which learns the outcome another way (a continuation).
+func startDetachedThread(_ body: @escaping () -> Void) {
+    JoinableThread(body).detach()
+}
+
+extension JoinableThread {
+    /// Lets the thread end on its own, unjoined.
+    consuming func detach() {
+        pthread_detach(handle)
     }
 }
 
