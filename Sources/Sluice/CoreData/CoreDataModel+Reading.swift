@@ -13,6 +13,7 @@ extension CoreDataModel {
         }
         var reader = CoreDataModelReader(notes: notes)
         entities = reader.entities(of: root)
+        versionIdentifier = root[attribute: "userDefinedModelVersionIdentifier"]
         notes = reader.notes
     }
 }
@@ -81,6 +82,7 @@ private struct CoreDataModelReader {
             switch name {
             case "parentEntity": entity.parentEntity = field
             case "isAbstract": if field.value == "YES" { entity.isAbstract = field }
+            case "versionHashModifier": entity.versionHashModifier = field.value
             default: return false
             }
             return true
@@ -101,8 +103,13 @@ private struct CoreDataModelReader {
             case "userInfo":
                 entity.userInfo += userInfo(child, at: location.member("userInfo", at: first + index))
             case "uniquenessConstraints":
+                entity.uniquenessConstraints = Self.uniquenessConstraints(child)
                 notes.report("not used: the identity is the entity's relatedByAttribute, or its <entity>ID attribute",
                              at: location.member(child.name, at: first + index))
+            case "fetchIndex":
+                entity.fetchIndexes.append(Self.fetchIndex(child))
+            case "compoundIndexes":
+                entity.compoundIndexes += Self.compoundIndexes(child)
             case _ where Self.skippedEntityChildren.contains(child.name):
                 continue
             default:
@@ -124,6 +131,14 @@ private struct CoreDataModelReader {
             case "transient": attribute.isTransient = field.value == "YES"
             case "defaultValueString": attribute.defaultValueString = field
             case "defaultDateTimeInterval": attribute.defaultDateTimeInterval = field
+            case "versionHashModifier": attribute.versionHashModifier = field.value
+            case "allowsExternalBinaryDataStorage": attribute.allowsExternalStorage = field.value == "YES"
+            case "preserveAfterDeletion": attribute.preservesValueInHistoryOnDeletion = field.value == "YES"
+            case "indexed": attribute.isIndexed = field.value == "YES"
+            // Read for Core Data's store, and still noted: an import in Sluice's layout ignores them.
+            case "derived": attribute.isDerived = field.value == "YES"; return false
+            case "derivationExpression": attribute.derivationExpression = field.value; return false
+            case "valueTransformerName": attribute.valueTransformerName = field.value; return false
             default: return false
             }
             return true
@@ -144,10 +159,16 @@ private struct CoreDataModelReader {
             case "toMany": relationship.isToMany = field.value == "YES"
             case "ordered": if field.value == "YES" { relationship.ordered = field }
             case "transient": relationship.isTransient = field.value == "YES"
+            case "optional": relationship.isOptional = field.value == "YES"
+            case "minCount": relationship.minCount = Int(field.value) ?? 0
+            case "maxCount": relationship.maxCount = Int(field.value) ?? 0
+            case "versionHashModifier": relationship.versionHashModifier = field.value
             default: return false
             }
             return true
         }
+        // Xcode writes `maxCount="1"` on every to-one; one without it is still a to-one.
+        if !relationship.isToMany && element[attribute: "maxCount"] == nil { relationship.maxCount = 1 }
         relationship.userInfo = userInfo(in: element, at: location, after: element.attributes.count)
         return relationship
     }
@@ -184,6 +205,31 @@ private struct CoreDataModelReader {
             entries.append(.init(key: key, value: child[attribute: "value"] ?? "", location: place))
         }
         return entries
+    }
+
+    // MARK: What only Core Data's store reads (no notes: an import in Sluice's layout skips them)
+
+    /// `<uniquenessConstraint><constraint value="a"/>…</uniquenessConstraint>…`
+    private static func uniquenessConstraints(_ element: XMLTree.Element) -> [[String]] {
+        element.children.filter { $0.name == "uniquenessConstraint" }.map { constraint in
+            constraint.children.compactMap { $0.name == "constraint" ? $0[attribute: "value"] : nil }
+        }
+    }
+
+    /// `<fetchIndex name="n"><fetchIndexElement property="p" type="Binary" order="ascending"/>…`
+    private static func fetchIndex(_ element: XMLTree.Element) -> CoreDataModel.FetchIndex {
+        CoreDataModel.FetchIndex(name: element[attribute: "name"] ?? "", elements: element.children.compactMap { child in
+            guard child.name == "fetchIndexElement", let property = child[attribute: "property"] else { return nil }
+            return .init(property: property, type: child[attribute: "type"] ?? "Binary",
+                         ascending: child[attribute: "order"] != "descending")
+        })
+    }
+
+    /// `<compoundIndexes><compoundIndex><index value="p"/>…</compoundIndex>…`
+    private static func compoundIndexes(_ element: XMLTree.Element) -> [[String]] {
+        element.children.filter { $0.name == "compoundIndex" }.map { index in
+            index.children.compactMap { $0.name == "index" ? $0[attribute: "value"] : nil }
+        }
     }
 
     private mutating func requiredName(of element: XMLTree.Element, kind: String, at location: ModelLocation) -> String? {

@@ -7,6 +7,9 @@
 /// document order.
 struct CoreDataModel: Sendable {
     var entities: [Entity]
+    /// The model's `userDefinedModelVersionIdentifier`: nil when the XML has none, which Core
+    /// Data records as no identifier at all (an empty one is still one).
+    var versionIdentifier: String?
 
     struct Entity: Sendable {
         var name: String
@@ -17,6 +20,14 @@ struct CoreDataModel: Sendable {
         var attributes: [Attribute] = []
         var relationships: [Relationship] = []
         var userInfo: [UserInfoEntry] = []
+        /// What Core Data's store and version hash read beyond the import (`CoreDataStoreLayout`,
+        /// `VersionHash`).
+        var versionHashModifier: String?
+        /// Each `<uniquenessConstraint>`: the names of its properties, in the order written.
+        var uniquenessConstraints: [[String]] = []
+        var fetchIndexes: [FetchIndex] = []
+        /// Each old-style `<compoundIndex>`: the names of its properties.
+        var compoundIndexes: [[String]] = []
 
         func attribute(named name: String) -> Attribute? {
             attributes.first { $0.name == name }
@@ -34,6 +45,17 @@ struct CoreDataModel: Sendable {
         /// A Date attribute's default: seconds since 2001-01-01T00:00:00Z.
         var defaultDateTimeInterval: Field?
         var userInfo: [UserInfoEntry] = []
+        var versionHashModifier: String?
+        /// `allowsExternalBinaryDataStorage="YES"`.
+        var allowsExternalStorage = false
+        /// `preserveAfterDeletion="YES"` (`preservesValueInHistoryOnDeletion`).
+        var preservesValueInHistoryOnDeletion = false
+        /// `derivationExpression` of a `derived="YES"` attribute.
+        var derivationExpression: String?
+        var isDerived = false
+        var valueTransformerName: String?
+        /// `indexed="YES"`.
+        var isIndexed = false
     }
 
     struct Relationship: Sendable {
@@ -47,6 +69,23 @@ struct CoreDataModel: Sendable {
         var ordered: Field?
         var isTransient: Bool
         var userInfo: [UserInfoEntry] = []
+        var isOptional = false
+        /// As written; absent is 0 (Core Data's "no minimum" and, on a to-many, "no maximum").
+        var minCount = 0
+        var maxCount = 0
+        var versionHashModifier: String?
+    }
+
+    /// A `<fetchIndex>`: its name and elements (property name, `Binary` or `RTree`, ascending).
+    struct FetchIndex: Sendable {
+        var name: String
+        var elements: [Element]
+
+        struct Element: Sendable {
+            var property: String
+            var type: String
+            var ascending: Bool
+        }
     }
 
     /// An XML attribute's value and its place.
