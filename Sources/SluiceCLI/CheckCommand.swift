@@ -10,6 +10,9 @@ struct CheckCommand: ParsableCommand {
         one "sluice: error:" line per problem, each with its path in the model \
         (entities.Stop.attributes.lat.type), and exits 64. A misspelt field or name gets a \
         suggestion. With --entity and --path, also checks where the records would be found. \
+        With --layout coredata, also lists what Core Data's store for a Core Data model could \
+        not hold as Core Data would (derived attributes, external binary storage, \
+        many-to-manys, ...), one line naming each property. \
         A Core Data model's notes (what it holds that Sluice does not read) are printed as \
         "sluice: note:" lines; they do not fail the check.
 
@@ -17,11 +20,16 @@ struct CheckCommand: ParsableCommand {
           sluice check --model model.json
           sluice check --model model.json --entity Item --path data.items
           sluice check --model Model.xcdatamodeld
+          # also what Core Data's own store could not hold as Core Data would
+          sluice check --layout coredata --model Model.xcdatamodeld
         """
     )
 
     @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model).")
     var model: String
+
+    @Option(name: .long, help: StoreLayout.help)
+    var layout: StoreLayout = .sluice
 
     @Option(name: .long, help: "Check the model as if importing with --entity NAME.")
     var entity: String?
@@ -33,11 +41,16 @@ struct CheckCommand: ParsableCommand {
     var mapKey: String?
 
     func run() throws {
+        // Core Data's store first: a model that is not a Core Data model is a usage error then.
+        let store = layout == .coredata ? try CoreDataStoreSchema.load(modelPath: model) : nil
         let file = try ModelFile.load(path: model)
         try file.validateForCheck(entity: entity, path: path, mapKey: mapKey)
         ModelNotes.printAll(of: file)
+        if let store, !store.problems.isEmpty {
+            throw ModelError(source: model, problems: store.problems)
+        }
         let count = file.model.entities.count
         let notes = file.notes.isEmpty ? "" : ", \(ModelNotes.count(file))"
-        print("\(model): ok, \(count) \(count == 1 ? "entity" : "entities")\(notes)")
+        print("\(model): ok, \(count) \(count == 1 ? "entity" : "entities")\(notes)\(store == nil ? "" : ", in Core Data's layout")")
     }
 }

@@ -16,6 +16,8 @@ struct SchemaCommand: ParsableCommand {
           sluice schema --model model.json | sqlite3 empty.sqlite
           # the same tables in the schema gtfs of a PostgreSQL database
           sluice schema --model model.json --dialect postgresql --schema gtfs | psql transit
+          # the empty SQLite store Core Data keeps for a Core Data model (docs/coredata-store.md)
+          sluice schema --layout coredata --model App.xcdatamodeld | sqlite3 Seed.sqlite
         """
     )
 
@@ -26,6 +28,9 @@ struct SchemaCommand: ParsableCommand {
     @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model).")
     var model: String
 
+    @Option(name: .long, help: StoreLayout.help)
+    var layout: StoreLayout = .sluice
+
     @Option(name: .long, help: "The SQL to print: sqlite (default) or postgresql.")
     var dialect: Dialect = .sqlite
 
@@ -33,6 +38,9 @@ struct SchemaCommand: ParsableCommand {
     var schema: String?
 
     func validate() throws {
+        if layout == .coredata, dialect == .postgresql {
+            throw ValidationError("--layout coredata is Core Data's SQLite store: it has no --dialect postgresql")
+        }
         if schema != nil, dialect != .postgresql {
             throw ValidationError("--schema needs --dialect postgresql: SQLite has no schemas")
         }
@@ -42,12 +50,18 @@ struct SchemaCommand: ParsableCommand {
     }
 
     func run() throws {
+        if layout == .coredata {
+            let store = try CoreDataStoreSchema.load(modelPath: model)
+            StoreLayout.printSummary(of: store)
+            print(store.sql, terminator: "")
+            return
+        }
         let file = try ModelFile.load(path: model)
         ModelNotes.printSummary(of: file)
-        let layout = DatabaseLayout(file.model)
+        let tables = DatabaseLayout(file.model)
         switch dialect {
-        case .sqlite: print(layout.ddl, terminator: "")
-        case .postgresql: print(try layout.checkedPostgresDDL(schema: schema), terminator: "")
+        case .sqlite: print(tables.ddl, terminator: "")
+        case .postgresql: print(try tables.checkedPostgresDDL(schema: schema), terminator: "")
         }
     }
 }

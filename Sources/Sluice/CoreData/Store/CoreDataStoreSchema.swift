@@ -1,0 +1,26 @@
+/// Core Data's store for a Core Data model, as the commands show it (`sluice schema --layout
+/// coredata`, `sluice check --layout coredata`; `docs/coredata-store.md`).
+public struct CoreDataStoreSchema: Sendable {
+    /// The model as given on the command line.
+    public let modelPath: String
+    public let entityCount: Int
+    /// What the store could not hold as Core Data would, one per property, at its place in the model.
+    public let problems: [ModelProblem]
+    /// The pragmas and `CREATE` statements of an empty store, each ending with `;` and a line break.
+    public let sql: String
+
+    /// - Throws: `SluiceError` of kind `.usage` when `modelPath` does not name a Core Data model
+    ///   (Core Data's store is defined by one), or it cannot be read; `ModelError` when Core
+    ///   Data could not load it (a type it does not have, a relationship to no entity).
+    public static func load(modelPath: String) throws -> CoreDataStoreSchema {
+        guard ModelFile.isCoreDataModel(path: modelPath) else {
+            throw SluiceError(.usage, "--layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents): "
+                                + "Core Data's store is made from one, and '\(modelPath)' is not one")
+        }
+        let model = try CoreDataModel.read(path: modelPath)
+        let layout = try CoreDataStoreLayout(model, sourceName: modelPath)
+        let statements = CoreDataStoreLayout.pragmas + layout.statements
+        return CoreDataStoreSchema(modelPath: modelPath, entityCount: layout.entities.count, problems: layout.problems,
+                                   sql: statements.map { $0 + ";\n" }.joined())
+    }
+}
