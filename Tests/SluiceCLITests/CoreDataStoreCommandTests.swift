@@ -100,7 +100,7 @@ import Testing
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderrLines == [
-            "sluice: error: --layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents): "
+            "sluice: error: --layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents, or .momd): "
                 + "Core Data's store is made from one, and 'model.json' is not one",
         ], "\(result)")
     }
@@ -112,6 +112,21 @@ import Testing
         #expect(result.status == 64, "\(result)")
         #expect(result.stderrLines.first?.contains("--layout coredata is Core Data's SQLite store: it has no --dialect postgresql") == true,
                 "\(result)")
+    }
+
+    /// The compiled model an app bundle holds gives the same store as its `.xcdatamodeld`, and
+    /// converts to the same Sluice model.
+    @Test func aMomdGivesTheSameSchemaAsItsXcdatamodeld() throws {
+        let workspace = Workspace()
+        let bundle = PackageFiles.path(Self.fixtures + "cartkit/4eee788d/Sources/CartKitStorageCoreData/Resources/")
+        for layout in ["coredata", "sluice"] {
+            let compiled = try workspace.sluice("schema", "--layout", layout, "--model", bundle + "CartStorage.momd")
+            let xml = try workspace.sluice("schema", "--layout", layout, "--model", bundle + "CartStorage.xcdatamodeld")
+            #expect(compiled.status == 0 && xml.status == 0, "\(compiled) \(xml)")
+            #expect(compiled.stdout == xml.stdout, "\(layout)")
+        }
+        let check = try workspace.sluice("check", "--layout", "coredata", "--model", bundle + "CartStorage.momd")
+        #expect(check.stdout == "\(bundle)CartStorage.momd: ok, 3 entities, in Core Data's layout\n", "\(check)")
     }
 
     @Test func theDefaultLayoutIsSluices() throws {

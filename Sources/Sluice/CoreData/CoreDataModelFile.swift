@@ -2,7 +2,7 @@ extension ModelFile {
     /// Whether `path` names a Core Data model (`.xcdatamodeld`, `.xcdatamodel`, or a
     /// `.xcdatamodel`'s `contents`) rather than a Sluice model file.
     public static func isCoreDataModel(path: String) -> Bool {
-        CoreDataBundle.names(path)
+        CoreDataBundle.names(path) || CompiledCoreDataModel.isCompiledModel(path)
     }
 
     public var isCoreDataModel: Bool { Self.isCoreDataModel(path: path) }
@@ -13,6 +13,11 @@ extension ModelFile {
     /// - Throws: `SluiceError` (the model cannot be found or read, or is not XML) or
     ///   `ModelError` (not a Core Data model, or it converts to a model that cannot import).
     static func loadCoreDataModel(path: String) throws -> ModelFile {
+        if CompiledCoreDataModel.isCompiledModel(path) {
+            let (source, bytes) = try CompiledCoreDataModel.read(momd: path)
+            let (model, notes) = try convert(source, sourceName: path, notes: ModelProblemCollector())
+            return ModelFile(path: path, model: model, sha256: SHA256.hex(of: bytes), notes: notes)
+        }
         let contents = try CoreDataBundle.contentsPath(of: path)
         let bytes = try CoreDataBundle.bytes(of: contents)
         let (model, notes) = try convertCoreDataModel(bytes, contentsName: contents, sourceName: path)
@@ -27,6 +32,13 @@ extension ModelFile {
         var notes = ModelProblemCollector()
         let source = try CoreDataModel(try XMLTree.parse(bytes, sourceName: contentsName), sourceName: sourceName,
                                        notes: &notes)
+        return try convert(source, sourceName: sourceName, notes: notes)
+    }
+
+    /// The Sluice model of a Core Data model read from its XML or compiled form.
+    private static func convert(_ source: CoreDataModel, sourceName: String, notes: ModelProblemCollector) throws
+        -> (model: Model, notes: [ModelProblem])
+    {
         var conversion = CoreDataConversion(source, notes: notes)
         let converted = conversion.model()
         // Validated as the model file `sluice convert-model` prints would be.

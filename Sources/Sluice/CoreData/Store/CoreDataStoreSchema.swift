@@ -14,10 +14,11 @@ public struct CoreDataStoreSchema: Sendable {
     ///   Data could not load it (a type it does not have, a relationship to no entity).
     public static func load(modelPath: String) throws -> CoreDataStoreSchema {
         guard ModelFile.isCoreDataModel(path: modelPath) else {
-            throw SluiceError(.usage, "--layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents): "
+            throw SluiceError(.usage, "--layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents, or .momd): "
                                 + "Core Data's store is made from one, and '\(modelPath)' is not one")
         }
-        let model = try CoreDataModel.read(path: modelPath)
+        let model = CompiledCoreDataModel.isCompiledModel(modelPath)
+            ? try CompiledCoreDataModel.read(momd: modelPath).model : try CoreDataModel.read(path: modelPath)
         let layout = try CoreDataStoreLayout(model, sourceName: modelPath)
         let statements = CoreDataStoreLayout.pragmas + layout.statements
         return CoreDataStoreSchema(modelPath: modelPath, entityCount: layout.entities.count, problems: layout.problems,

@@ -1,0 +1,194 @@
+/// A compiled Core Data model (`.momd`, what Xcode builds from a `.xcdatamodeld`), read into
+/// the same `CoreDataModel` as the XML: its `VersionInfo.plist` names the current version, whose
+/// `.mom` is a keyed archive (a binary property list of objects that refer to each other).
+///
+/// Only what the archives seen hold is read; any other key of an entity or property, another
+/// kind of property (fetched, derived, composite) or flags not seen is an error, never
+/// skipped. And the entity hashes computed from what was read must equal those the compiler
+/// wrote in `VersionInfo.plist`: what Sluice cannot read faithfully is refused, not guessed.
+enum CompiledCoreDataModel {
+    static func isCompiledModel(_ path: String) -> Bool {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return path.hasSuffix(".momd")
+    }
+
+    /// The `.momd` bundle's current version.
+    static func read(momd path: String) throws -> (model: CoreDataModel, bytes: [UInt8]) {
+        var folder = Substring(path)
+        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+        let infoPath = folder + "/VersionInfo.plist"
+        let info = try plist(CoreDataBundle.bytes(of: String(infoPath)), source: String(infoPath))
+        guard let version = info["NSManagedObjectModel_CurrentVersionName"]?.string, !version.contains("/") else {
+            throw SluiceError(.usage, "'\(infoPath)' names no current version (NSManagedObjectModel_CurrentVersionName)")
+        }
+        let momPath = folder + "/" + version + ".mom"
+        let bytes = try CoreDataBundle.bytes(of: String(momPath))
+        let model = try read(mom: bytes, source: String(momPath))
+        guard let recorded = info["NSManagedObjectModel_VersionHashes"]?[version]?.dictionary else {
+            throw SluiceError(.usage, "'\(infoPath)' holds no version hashes of \(version)")
+        }
+        let hashes = try VersionHash.entityHashes(of: model, sourceName: path)
+        let differing = recorded.first { hashes[$0.key] != $0.value.data }?.key
+            ?? hashes.keys.sorted().first { name in !recorded.contains { $0.key == name } }
+        if let differing {
+            throw SluiceError(.usage, "'\(path)': the version hash of \(differing) computed from \(version).mom differs from the "
+                                + "one its VersionInfo.plist records: the compiled model holds what Sluice does not read; "
+                                + "give the .xcdatamodeld instead")
+        }
+        return (model, bytes)
+    }
+
+    private static func plist(_ bytes: [UInt8], source: String) throws(SluiceError) -> PropertyList {
+        do {
+            return try BinaryPropertyList.read(bytes)
+        } catch {
+            throw SluiceError(.usage, "'\(source)' is not a binary property list: \(error.message)")
+        }
+    }
+
+    /// One `.mom`: a keyed archive whose root is the `NSManagedObjectModel`.
+    static func read(mom bytes: [UInt8], source: String) throws(SluiceError) -> CoreDataModel {
+        let archive = try plist(bytes, source: source)
+        guard let objects = archive["$objects"]?.array, case .uid(let root)? = archive["$top"]?["root"],
+              Int(exactly: root).map({ $0 > 0 && $0 < objects.count }) == true
+        else {
+            throw SluiceError(.usage, "'\(source)' is not a keyed archive of a Core Data model")
+        }
+        var reader = ArchiveReader(objects: objects, source: source)
+        return try reader.model(objects[Int(root)])
+    }
+
+    private struct ArchiveReader {
+        let objects: [PropertyList]
+        let source: String
+
+        static let modelKeys: Set<String> = ["$class", "NSEntities", "CDMCompilerToolVersion", "CDMCompilerXcodeVersion",
+                                             "NSFetchRequestTemplates", "NSVersionIdentifiers"]
+        static let entityKeys: Set<String> = ["$class", "NSEntityName", "NSClassNameForEntity", "NSUserInfo", "NSSubentities",
+                                              "NSVersionHashModifier", "NSProperties", "NSRenamingIdentifier",
+                                              "NSManagedObjectModel", "NSSuperentity"]
+        static let attributeKeys: Set<String> = ["$class", "_P", "NSDefaultValue", "NSAttributeType", "NSAttributeValueClassName",
+                                                 "NSEntity", "NSValueTransformerName", "NSPropertyName", "NSFlagsKey",
+                                                 "NSRenamingIdentifier", "NSIsOptional"]
+        static let relationshipKeys: Set<String> = ["$class", "_P", "NSDestinationEntity", "NSEntity", "NSDeleteRule",
+                                                    "NSInverseRelationship", "_NSInverseRelationshipName", "NSIsOptional",
+                                                    "NSMaxCount", "NSPropertyName", "NSRenamingIdentifier", "NSMinCount",
+                                                    "_NSDestinationEntityName"]
+        /// The property flags (`_P`) seen: a required and an optional stored property.
+        static let knownFlags: Set<Int64> = [241, 243]
+
+        func fail(_ message: String) -> SluiceError {
+            SluiceError(.usage, "'\(source)': \(message); Sluice reads only what it knows of a compiled model: "
+                            + "give the .xcdatamodeld instead")
+        }
+
+        /// The object a reference names; nil for `$null` (reference 0).
+        func resolve(_ value: PropertyList?) throws(SluiceError) -> PropertyList? {
+            guard case .uid(let index)? = value else { return value }
+            guard let index = Int(exactly: index), index < objects.count else { throw fail("a reference leads nowhere") }
+            return index == 0 ? nil : objects[index]
+        }
+
+        func string(_ value: PropertyList?) throws(SluiceError) -> String? {
+            try resolve(value)?.string
+        }
+
+        func className(_ object: PropertyList) throws(SluiceError) -> String? {
+            try resolve(object["$class"])?["$classname"]?.string
+        }
+
+        /// An archived `NSDictionary`: its keys (strings) and values, in the archive's order.
+        func dictionary(_ value: PropertyList?) throws(SluiceError) -> [(key: String, value: PropertyList)] {
+            guard let object = try resolve(value) else { return [] }
+            guard let keys = object["NS.keys"]?.array, let values = object["NS.objects"]?.array, keys.count == values.count else {
+                throw fail("a dictionary is not one")
+            }
+            var members: [(key: String, value: PropertyList)] = []
+            for (key, value) in zip(keys, values) {
+                guard let name = try string(key), let resolved = try resolve(value) else { throw fail("a dictionary key is not a string") }
+                members.append((name, resolved))
+            }
+            return members
+        }
+
+        func checkKeys(_ object: PropertyList, _ known: Set<String>, of what: String) throws(SluiceError) {
+            guard let members = object.dictionary else { throw fail("\(what) is not an object") }
+            if let unknown = members.first(where: { !known.contains($0.key) }) {
+                throw fail("\(what) holds \(unknown.key)")
+            }
+        }
+
+        mutating func model(_ root: PropertyList) throws(SluiceError) -> CoreDataModel {
+            try checkKeys(root, Self.modelKeys, of: "the model")
+            var identifiers: [String] = []
+            if let set = try resolve(root["NSVersionIdentifiers"]) {
+                for element in set["NS.objects"]?.array ?? [] {
+                    guard let identifier = try string(element) else { throw fail("a version identifier is not a string") }
+                    identifiers.append(identifier)
+                }
+            }
+            guard identifiers.count <= 1 else { throw fail("the model has \(identifiers.count) version identifiers") }
+            let entities = try dictionary(root["NSEntities"]).sorted { VersionHash.codeUnitOrder($0.key, $1.key) }
+            let location = ModelLocation.document.member("entities", at: 0)
+            var model = CoreDataModel(entities: [], versionIdentifier: identifiers.first)
+            for (index, (name, object)) in entities.enumerated() {
+                model.entities.append(try entity(object, named: name, at: location.member(name, at: index)))
+            }
+            return model
+        }
+
+        func entity(_ object: PropertyList, named name: String, at location: ModelLocation) throws(SluiceError) -> CoreDataModel.Entity {
+            try checkKeys(object, Self.entityKeys, of: "the entity \(name)")
+            var entity = CoreDataModel.Entity(name: name, location: location)
+            if let parent = try resolve(object["NSSuperentity"]) {
+                guard let parentName = try string(parent["NSEntityName"]) else { throw fail("\(name)'s parent has no name") }
+                entity.parentEntity = .init(value: parentName, location: location.member("parentEntity", at: 0))
+            }
+            entity.versionHashModifier = try string(object["NSVersionHashModifier"])
+            entity.userInfo = try dictionary(object["NSUserInfo"]).enumerated().map { index, member in
+                .init(key: member.key, value: member.value.string ?? "", location: location.member("userInfo", at: 1).member(member.key, at: index))
+            }
+            for (index, (propertyName, property)) in try dictionary(object["NSProperties"])
+                .sorted(by: { VersionHash.codeUnitOrder($0.key, $1.key) }).enumerated()
+            {
+                let what = "\(name).\(propertyName)"
+                guard case .integer(let flags)? = property["_P"], Self.knownFlags.contains(flags) else {
+                    throw fail("\(what) has property flags Sluice does not know")
+                }
+                let isOptional = property["NSIsOptional"] == .bool(true)
+                switch try className(property) {
+                case "NSAttributeDescription":
+                    try checkKeys(property, Self.attributeKeys, of: what)
+                    guard case .integer(let code)? = property["NSAttributeType"],
+                          let type = VersionHash.attributeTypeCodes.first(where: { Int64($0.value) == code })?.key
+                    else { throw fail("\(what) has an attribute type Sluice does not know") }
+                    let place = location.member("attributes", at: 2 + index).member(propertyName, at: 0)
+                    var attribute = CoreDataModel.Attribute(name: propertyName, location: place,
+                                                            attributeType: .init(value: type, location: place.member("attributeType", at: 0)),
+                                                            isOptional: isOptional, isTransient: false)
+                    attribute.valueTransformerName = try string(property["NSValueTransformerName"])
+                    entity.attributes.append(attribute)
+                case "NSRelationshipDescription":
+                    try checkKeys(property, Self.relationshipKeys, of: what)
+                    guard let destination = try string(property["_NSDestinationEntityName"]),
+                          case .integer(let minCount)? = property["NSMinCount"], case .integer(let maxCount)? = property["NSMaxCount"]
+                    else { throw fail("\(what) has no destination or counts") }
+                    let place = location.member("relationships", at: 2 + index).member(propertyName, at: 0)
+                    var relationship = CoreDataModel.Relationship(
+                        name: propertyName, location: place, destinationEntity: .init(value: destination, location: place),
+                        isToMany: maxCount != 1, isTransient: false)
+                    if let inverse = try string(property["_NSInverseRelationshipName"]) {
+                        relationship.inverseName = .init(value: inverse, location: place)
+                        relationship.inverseEntity = .init(value: destination, location: place)
+                    }
+                    (relationship.isOptional, relationship.minCount, relationship.maxCount) = (isOptional, Int(minCount), Int(maxCount))
+                    entity.relationships.append(relationship)
+                default:
+                    throw fail("\(what) is a kind of property Sluice does not read")
+                }
+            }
+            return entity
+        }
+    }
+}
