@@ -31,8 +31,20 @@
 # stop_times.trip_pk, stop_times.stop_pk and stops.parent_pk, and the rows themselves (their
 # values, links compared by the target's identity). Checks that the re-import wrote no row.
 #
+# W3 (--workload w3): a GTFS feed, Benchmarks/peers/gen_gtfs.py's zip (13,000 stops, 900 routes,
+# 100,000 trips, 3,000,000 stop times at scale 1), into the built-in GTFS model:
+#
+#   sluice            sluice import --model gtfs w3.zip (cold)
+#   sluice re-import  the same command again on the same database: must write nothing
+#   sqlite3           the expert's script, Benchmarks/peers/w3_sqlite3.sh w3.zip OUT.db: unzip,
+#                     .import each file, build the linked tables with joins, then the indexes
+#
+# Both databases name their columns as the GTFS files do, so they are compared on the rows of
+# stop_times, trips, routes and stops, the links stop_times.trip_pk and stop_pk, trips.route_pk
+# and stops.parent_station_pk, and the rows themselves (links compared by the target's id).
+#
 # Prints the targets as docs/performance.md states them: W1 <= 0.8x DuckDB and <= 1.5x the
-# pipeline floor; W2 cold <= 0.5x the expert script; re-import <= 0.35x cold; peak RSS < 48 MiB.
+# pipeline floor; W2 and W3 cold <= 0.5x the expert script; re-import <= 0.35x cold; peak RSS < 48 MiB.
 #
 # Python tools go into a venv in a temporary folder, removed at the end with the inputs and
 # databases; missing Debian packages (sqlite3, time, and for W1 gcc, libsqlite3-dev,
@@ -63,7 +75,10 @@
 # (default 3) in interleaved rounds, and the tables show each tool's median with the range;
 # peak RSS is the largest of the runs.
 #
-#   Benchmarks/compare.sh [--workload w1|w2|all|pg] [--scale S] [--runs N] [--only "sluice duckdb ..."] [--keep]
+# --bin DIR takes sluice and sluice-fixtures from DIR instead of building them in release mode
+# (e.g. --bin .build/debug --scale 0.01 --runs 1, to check that the script runs; never for figures).
+#
+#   Benchmarks/compare.sh [--workload w1|w2|w3|all|pg] [--scale S] [--runs N] [--only "sluice duckdb ..."] [--bin DIR] [--keep]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=1
@@ -72,7 +87,8 @@ keep=""
 workload=all
 runs=3
 onlyGiven=""
-usage() { echo "usage: $0 [--workload w1|w2|all|pg] [--scale S] [--runs N] [--only \"TOOLS\"] [--keep]" >&2; exit 64; }
+bindir=""
+usage() { echo "usage: $0 [--workload w1|w2|w3|all|pg] [--scale S] [--runs N] [--only \"TOOLS\"] [--bin DIR] [--keep]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --workload) workload=${2:-}; shift 2 || usage ;;
@@ -80,14 +96,17 @@ while [ $# -gt 0 ]; do
         --only) only=$2; onlyGiven=1; shift 2 ;;
         --runs) runs=${2:-}; shift 2 || usage; [[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage ;;
         --keep) keep=1; shift ;;
+        --bin) bindir=${2:-}; shift 2 || usage; [ -x "$bindir/sluice" ] || usage ;;
         *) usage ;;
     esac
 done
 pg=""
+w3=""
 case "$workload" in
     w1) w1=1; w2="" ;;
     w2) w1=""; w2=1 ;;
-    all) w1=1; w2=1 ;;
+    w3) w1=""; w2=""; w3=1 ;;
+    all) w1=1; w2=1; w3=1 ;;
     pg) w1=""; w2=""; pg=1; [ -n "$onlyGiven" ] || only="sluice duckdb copy" ;;
     *) usage ;;
 esac
@@ -96,6 +115,7 @@ status=0
 need=()
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 [ -x /usr/bin/time ] || need+=(time)
+[ -z "$w3" ] || command -v unzip >/dev/null || need+=(unzip)
 if [ -n "$w1" ]; then
     command -v gcc >/dev/null || need+=(gcc)
     [ -e /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
@@ -122,10 +142,15 @@ trap cleanup EXIT
 [ -z "$keep" ] || echo "keeping $tmp"
 
 scratch=${SLUICE_SCRATCH:-.build-bench}
-echo "building sluice and sluice-fixtures (release)..." >&2
-swift build -c release --scratch-path "$scratch" --product sluice >/dev/null
-swift build -c release --scratch-path "$scratch" --product sluice-fixtures >/dev/null
-bin=$scratch/release
+if [ -n "$bindir" ]; then
+    bin=$bindir
+    echo "using sluice and sluice-fixtures from $bin (not a release build: the figures mean nothing)" >&2
+else
+    echo "building sluice and sluice-fixtures (release)..." >&2
+    swift build -c release --scratch-path "$scratch" --product sluice >/dev/null
+    swift build -c release --scratch-path "$scratch" --product sluice-fixtures >/dev/null
+    bin=$scratch/release
+fi
 
 timed() {  # name, command...: runs it under /usr/bin/time -v (output in $tmp/name.out); sets wall (s) and rss (KiB)
     local name=$1; shift
@@ -373,6 +398,122 @@ if [ -n "$w2" ]; then
         fi
         if [ "$differing" != "0 0 0" ]; then
             echo "ERROR: rows in sluice's database missing from sqlite3's (stop_times trips stops): $differing"; status=1
+        fi
+    fi
+fi
+if [ -n "$w3" ]; then
+    [ -n "$keep" ] || rm -f "$tmp/w1.json" "$tmp/w1.ndjson" "$tmp/w1.tsv" "$tmp/w2.json"
+    feed=$tmp/w3.zip
+    sluicedb=$tmp/w3-sluice.sqlite
+    shelldb=$tmp/w3-sqlite3.sqlite
+    echo "generating W3 (GTFS zip) at scale $scale..." >&2
+    python3 Benchmarks/peers/gen_gtfs.py "$scale" "$feed"
+    bytes=$(stat -c %s "$feed")
+    # Every row of every file of the feed: its records.
+    records=$(python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$feed")
+    sync
+
+    run3() {  # name, command...: a W3 run, kept in $tmp/results3 as name, seconds, KiB
+        local name=$1 wall rss; shift
+        if timed "w3-$name" "$@"; then
+            printf '%s\t%s\t%s\n' "$name" "$wall" "$rss" >>"$tmp/results3"
+        else
+            printf '%s\tfailed\t-\n' "$name" >>"$tmp/results3"; status=1; return 1
+        fi
+    }
+    w3tables() {  # database: a digest of the feed's tables' content
+        sqlite3 "$1" '.sha3sum stop_times' '.sha3sum trips' '.sha3sum routes' '.sha3sum stops' '.sha3sum agency' '.sha3sum calendar' | tr '\n' ' '
+    }
+
+    : >"$tmp/results3"
+    haveSluice="" haveShell=""
+    for n in $(seq "$runs"); do
+        round "$n"
+        rm -f "$sluicedb" "$shelldb"
+        if [[ " $only " == *" sluice "* ]] &&
+            run3 sluice "$bin/sluice" import --quiet --stats "$tmp/w3-cold.stats" --db "$sluicedb" --model gtfs "$feed"; then
+            haveSluice=1
+            before=$(w3tables "$sluicedb")
+            if run3 "sluice re-import" "$bin/sluice" import --quiet --stats "$tmp/w3-reimport.stats" --db "$sluicedb" --model gtfs "$feed"; then
+                after=$(w3tables "$sluicedb")
+                logged=$(sqlite3 "$sluicedb" 'SELECT inserted, updated FROM sluice_imports ORDER BY id DESC LIMIT 1')
+                totals=$(sqlite3 :memory: "SELECT json_extract(s, '\$.totals.inserted'), json_extract(s, '\$.totals.updated'),
+                    json_extract(s, '\$.totals.deleted'), json_extract(s, '\$.totals.links') FROM (SELECT readfile('$tmp/w3-reimport.stats') AS s)")
+                if [ "$logged" != "0|0" ] || [ "$totals" != "0|0|0|0" ] || [ "$before" != "$after" ]; then
+                    echo "ERROR: the W3 re-import wrote rows: sluice_imports inserted|updated = $logged," \
+                        "--stats inserted|updated|deleted|links = $totals, tables $([ "$before" = "$after" ] && echo unchanged || echo CHANGED)"
+                    status=1
+                fi
+            fi
+        fi
+        if [[ " $only " == *" sqlite3 "* ]] && run3 sqlite3 bash Benchmarks/peers/w3_sqlite3.sh "$feed" "$shelldb"; then
+            haveShell=1
+        fi
+    done
+    medians "$tmp/results3" >"$tmp/medians3"
+
+    counts='SELECT (SELECT count(*) FROM stop_times), (SELECT count(*) FROM trips), (SELECT count(*) FROM routes), (SELECT count(*) FROM stops),
+        (SELECT count(trip_pk) FROM stop_times), (SELECT count(stop_pk) FROM stop_times), (SELECT count(route_pk) FROM trips),
+        (SELECT count(parent_station_pk) FROM stops)'
+    labels="stop_times trips routes stops stop_times.trip_pk stop_times.stop_pk trips.route_pk stops.parent_station_pk"
+    [ -z "$haveSluice" ] || sluiceCounts=$(sqlite3 -separator ' ' "$sluicedb" "$counts")
+    [ -z "$haveShell" ] || shellCounts=$(sqlite3 -separator ' ' "$shelldb" "$counts")
+    if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
+        # The rows where both hold the same values: the expert's script keeps an empty field of
+        # the columns it does not NULLIF as '' (sluice: NULL), so those are left out; and
+        # coordinates are compared to 9 decimals, as SQLite 3.40's own text-to-REAL conversion
+        # in .import can be 1 ulp off the correctly rounded double sluice stores (52.342333).
+        differing=$(sqlite3 -separator ' ' "$sluicedb" "ATTACH '$shelldb' AS q;
+            SELECT (SELECT count(*) FROM (
+                SELECT a.trip_id, a.stop_sequence, a.arrival_time, a.departure_time, t.trip_id, s.stop_id
+                  FROM main.stop_times a LEFT JOIN main.trips t ON t.pk = a.trip_pk LEFT JOIN main.stops s ON s.pk = a.stop_pk
+                EXCEPT
+                SELECT a.trip_id, a.stop_sequence, a.arrival_time, a.departure_time, t.trip_id, s.stop_id
+                  FROM q.stop_times a LEFT JOIN q.trips t ON t.pk = a.trip_pk LEFT JOIN q.stops s ON s.pk = a.stop_pk)),
+            (SELECT count(*) FROM (
+                SELECT a.trip_id, a.service_id, a.trip_headsign, r.route_id FROM main.trips a LEFT JOIN main.routes r ON r.pk = a.route_pk
+                EXCEPT
+                SELECT a.trip_id, a.service_id, a.trip_headsign, r.route_id FROM q.trips a LEFT JOIN q.routes r ON r.pk = a.route_pk)),
+            (SELECT count(*) FROM (
+                SELECT a.stop_id, a.stop_name, round(a.stop_lat, 9), round(a.stop_lon, 9), p.stop_id
+                  FROM main.stops a LEFT JOIN main.stops p ON p.pk = a.parent_station_pk
+                EXCEPT
+                SELECT a.stop_id, a.stop_name, round(a.stop_lat, 9), round(a.stop_lon, 9), p.stop_id
+                  FROM q.stops a LEFT JOIN q.stops p ON p.pk = a.parent_station_pk))")
+    fi
+
+    echo
+    echo "W3: GTFS feed (zip), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') zipped, $records records; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d); median of $runs runs"
+    awk -F'\t' -v records="$records" '
+        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $5 } ; next }
+        FNR == 1 { printf "%-17s %9s %11s %10s %12s %12s %12s\n", "tool", "seconds", "range", "records/s", "peak RSS MiB", "time/sluice", "RSS/sluice" }
+        $2 == "failed" { printf "%-17s %9s\n", $1, "failed"; next }
+        {
+            printf "%-17s %9.2f %11s %10s %12.1f %12s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4),
+                ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $5 / 1024,
+                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $5 / baseRss) : "-"
+        }' "$tmp/medians3" "$tmp/medians3"
+    echo
+    awk -F'\t' "$targets"'
+        $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
+        END {
+            target("W3 cold <= 0.5x the expert script", ratio("sluice", "sqlite3"), 0.5, "")
+            target("W3 re-import <= 0.35x cold", ratio("sluice re-import", "sluice"), 0.35, "")
+            mib("W3 peak RSS < 48 MiB", rss["sluice"])
+        }' "$tmp/medians3"
+    echo
+
+    if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
+        printf '%-24s %10s %10s\n' "rows / links" "sluice" "sqlite3"
+        paste <(tr ' ' '\n' <<<"$labels") <(tr ' ' '\n' <<<"$sluiceCounts") <(tr ' ' '\n' <<<"$shellCounts") |
+            awk -F'\t' '{ printf "%-24s %10s %10s%s\n", $1, $2, $3, $2 == $3 ? "" : "   DIFFERENT" }'
+        if [ "$sluiceCounts" != "$shellCounts" ]; then
+            echo "ERROR: sluice's and sqlite3's W3 databases hold different row or link counts"; status=1
+        fi
+        if [ "$differing" != "0 0 0" ]; then
+            echo "ERROR: W3 rows in sluice's database missing from sqlite3's (stop_times trips stops): $differing"; status=1
         fi
     fi
 fi

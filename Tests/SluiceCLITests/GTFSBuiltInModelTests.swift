@@ -4,11 +4,17 @@ import Testing
 @testable import Sluice
 
 /// `--model gtfs`, the built-in model of the GTFS Schedule reference, with the real feeds of
-/// `Examples/gtfs/feeds/`: their CSV files, extracted, imported with `--format csv` (each file's
-/// rows to the entity the model's root names for its name) and checked against the CSV as
-/// Python's csv module reads it.
+/// `Examples/gtfs/feeds/`: each zip imported as it is (from the file, and from stdin), its CSV
+/// files' rows to the entities the model's root names for their file names, and checked
+/// against the CSV as Python's csv module reads it.
 @Suite struct GTFSBuiltInModelTests {
     static let feeds = ["cairns_gtfs.zip", "nyc_subway_gtfs.zip"]
+
+    /// The `.txt` files of `feed`.
+    static func files(of feed: String) throws -> [String] {
+        let script = "import sys, zipfile; print('\\n'.join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if n.endswith('.txt')))"
+        return try GTFSFixture.python(["-c", script, GTFSFixture.directory + feed]).split(separator: "\n").map(String.init)
+    }
 
     /// Extracts the `.txt` files of `feed` into `workspace`; returns their names.
     static func extract(_ feed: String, into workspace: Workspace) throws -> [String] {
@@ -39,8 +45,8 @@ import Testing
     @Test(arguments: feeds)
     func aRealFeedImportsLinkExactAndAgainWritesNothing(_ feed: String) throws {
         let workspace = Workspace()
-        let files = try Self.extract(feed, into: workspace)
-        let arguments = ["--model", "gtfs", "--format", "csv"] + files
+        let files = try Self.files(of: feed)
+        let arguments = ["--model", "gtfs", GTFSFixture.directory + feed]
         let db = try StoreKind.sqlite.makeDatabase(in: workspace)
         let first = try workspace.sluice(["import", "--db", db.target] + arguments)
         try #require(first.status == 0, "\(first)")
@@ -66,6 +72,27 @@ import Testing
         #expect(try tables.map { try workspace.database(db.target).dump($0) } == before)
     }
 
+    /// The zip from standard input: found by its magic bytes, read as it streams.
+    @Test func aFeedFromStandardInput() throws {
+        let feed = "cairns_gtfs.zip"
+        let workspace = Workspace()
+        let result = try workspace.sluice(["import", "--db", "out.sqlite", "--model", "gtfs"],
+                                          stdin: try PackageFiles.bytes("Examples/gtfs/feeds/" + feed))
+        #expect(result.status == 0, "\(result)")
+        try checkLinks(of: feed, files: try Self.files(of: feed), in: StoreDatabase(kind: .sqlite, target: "out.sqlite",
+                                                                                    workspace: workspace, name: ""))
+    }
+
+    /// The extracted files, given one by one with `--format csv` (`.txt` is CSV only in a zip).
+    @Test func theExtractedFiles() throws {
+        let feed = "nyc_subway_gtfs.zip"
+        let workspace = Workspace()
+        let files = try Self.extract(feed, into: workspace)
+        let result = try workspace.sluice(["import", "--db", "db.sqlite", "--model", "gtfs", "--format", "csv"] + files)
+        #expect(result.status == 0, "\(result)")
+        try checkLinks(of: feed, files: files, in: try StoreKind.sqlite.makeDatabase(in: workspace))
+    }
+
     /// One file from standard input: `--format csv` says it is CSV, `--entity` whose rows they are.
     @Test func oneFileFromStandardInput() throws {
         let feed = "nyc_subway_gtfs.zip"
@@ -87,9 +114,9 @@ import Testing
     func aRealFeedImportsIntoPostgreSQL() throws {
         let feed = "nyc_subway_gtfs.zip"
         let workspace = Workspace()
-        let files = try Self.extract(feed, into: workspace)
+        let files = try Self.files(of: feed)
         let db = try StoreKind.postgres.makeDatabase(in: workspace)
-        let arguments = ["import", "--db", db.target, "--model", "gtfs", "--format", "csv"] + files
+        let arguments = ["import", "--db", db.target, "--model", "gtfs", GTFSFixture.directory + feed]
         let first = try workspace.sluice(arguments)
         try #require(first.status == 0, "\(first)")
         try checkLinks(of: feed, files: files, in: db)

@@ -84,6 +84,36 @@ import Testing
             == [[.text("zone1"), .text("Zone 1"), .text("north"), .text(#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#)]])
     }
 
+    /// A feed in a zip with what the reference does not have: a field (named in a note), a file
+    /// (skipped with a note saying how to map it), locations.geojson (its features are
+    /// `locations`), and a stray entry that is no input at all.
+    @Test func aZipWithExtensionsAndStrayEntries() throws {
+        let workspace = Workspace()
+        let geojson = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "z1", "properties": {"stop_name": "Zone"}, "geometry": {"type": "Point", "coordinates": [1, 2]}}]}"#
+        let zip = try ZipBuilder([
+            .init("feed/stops.txt", Array("stop_id,stop_name,platform_name\r\ns1,One,A\r\ns2,\"Two, Main\",\r\n".utf8)),
+            .init("feed/vehicles.txt", Array("vehicle_id\nv1\n".utf8)),
+            .init("feed/locations.geojson", Array(geojson.utf8), method: .stored),
+            .init("feed/desktop.ini", Array("[x]\n".utf8)),
+            .init("feed/stop_times.txt", Array("trip_id,stop_sequence,stop_id,arrival_time\nt1,1,s2,25:10:00\n".utf8)),
+        ]).bytes()
+        try workspace.write(zip, to: "feed.zip")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "gtfs", "feed.zip")
+        #expect(result.status == 0, "\(result)")
+        let notes = result.stderrLines.filter { $0.hasPrefix("sluice: note:") }
+        #expect(notes.contains { $0.contains("vehicles.txt") && $0.contains("--root vehicles.txt=ENTITY") }, "\(result)")
+        #expect(notes.contains { $0.contains("desktop.ini") && $0.contains("skipped") }, "\(result)")
+        #expect(notes.contains(#"sluice: note: stops: the 2 stops records held a key the model does not know, not imported: "platform_name"; to keep it, add attributes to a copy of the model"#), "\(result)")
+        let database = try workspace.database("out.sqlite")
+        #expect(try database.rows(#"SELECT "stop_id", "stop_name" FROM "stops" ORDER BY "pk""#)
+            == [[.text("s1"), .text("One")], [.text("s2"), .text("Two, Main")]])
+        #expect(try database.rows(#"SELECT "id", "stop_name" FROM "locations""#) == [[.text("z1"), .text("Zone")]])
+        #expect(try database.rows(#"SELECT st."arrival_time", s."stop_id" FROM "stop_times" st JOIN "stops" s ON s."pk" = st."stop_pk""#)
+            == [[.text("25:10:00"), .text("s2")]])
+        // The trip is in no file: its link is left empty and counted, not guessed.
+        #expect(result.entityLines.contains { $0.hasPrefix("stop_times: inserted 1,") && $0.hasSuffix("unresolved 1") }, "\(result)")
+    }
+
     /// Any model: an identity attribute whose default is used when its key is missing keeps
     /// the identity whole, so the note does not say its records are inserted again.
     @Test func anIdentityKeyWithADefaultIsNotSaidToBeInsertedAgain() throws {
