@@ -137,4 +137,23 @@ import Testing
         #expect(crc.stderrLines == ["sluice: error: feed.zip:stops.txt: invalid zip archive: CRC-32 mismatch (the archive is damaged)"])
         #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
     }
+
+    @Test func zeroConfigPutsEachEntryInATableNamedAfterItsFile() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(try ZipBuilder([
+            .init("gtfs/stops.txt", Array("stop_id,stop_name\nS1,One\nS2,Two\n".utf8)),
+            .init("gtfs/routes.txt", Array("route_id,route_type\nR1,3\n".utf8), method: .stored),
+            .init("gtfs/extra.json", Array(#"[{"a": 1}, {"a": 2, "b": "x"}]"#.utf8)),
+        ]).bytes(), to: "feed.zip")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "feed.zip")
+        #expect(result.status == 0, "\(result)")
+        let db = try workspace.database("out.sqlite")
+        #expect(try db.rows(#"SELECT "stop_id", "stop_name" FROM "stops" ORDER BY "pk""#).map { $0.map { $0.text ?? "" } }
+            == [["S1", "One"], ["S2", "Two"]])
+        #expect(try db.rows(#"SELECT "route_id", "route_type" FROM "routes""#).map { $0.map { $0.text ?? "" } } == [["R1", "3"]])
+        #expect(try db.count("extra") == 2)
+        // The import's own table (named after the archive) holds nothing: it is not made.
+        #expect(try db.tables().sorted() == ["extra", "routes", "sluice_imports", "stops"])
+        #expect(result.entityLines.map { $0.split(separator: ":")[0] } == ["stops", "routes", "extra", "total"], "\(result)")
+    }
 }

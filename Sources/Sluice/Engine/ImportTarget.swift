@@ -3,7 +3,7 @@
 /// reports progress and commits; what differs between the two is here, behind these calls.
 protocol ImportTarget: AnyObject {
     /// The handler of the next input's events; `source` names it, `input` numbers it.
-    func stream(for source: String, input: Int) -> any RecordEventHandler
+    func stream(for source: String, input: Int) throws(SluiceError) -> any RecordEventHandler
     /// The model's `root` table of rows, read when `--entity` does not override it; nil for
     /// records that are objects.
     var rootTable: (path: JSONKeyPath, header: TabularHeader)? { get }
@@ -12,6 +12,9 @@ protocol ImportTarget: AnyObject {
     /// in turn), or the top level when `--entity` or a root of one entity says what the records
     /// are. Nil when nothing says which entity its rows are.
     func recordPath(forFileNames fileNames: [String]) -> [String]?
+    /// Zero-config: the table the next inputs go to (an entry of a zip archive, by its file
+    /// name), or nil for the import's own; a model's entities say where records go instead.
+    func selectTable(named name: String?) throws(SluiceError)
     /// Writes what is left after the last input: the last batch, the second pass, the deferred
     /// indexes, `--delete-missing`. `enter` begins a stage of `finish()`; `update` reports
     /// progress within it. Returns the first unresolved references, described for the report.
@@ -59,6 +62,8 @@ final class ModelTarget: ImportTarget {
     }
 
     var rootTable: (path: JSONKeyPath, header: TabularHeader)? { plan.table }
+
+    func selectTable(named _: String?) {}
 
     func recordPath(forFileNames fileNames: [String]) -> [String]? {
         if options.entity != nil { return options.path.map { JSONKeyPath(parsing: $0).keys } ?? [] }
@@ -134,17 +139,37 @@ final class ModelTarget: ImportTarget {
 /// One zero-config table (`docs/cli.md`): one stream for all the inputs, so a key is the same
 /// column in every file.
 final class FreeformTarget: ImportTarget {
-    let writer: FreeformWriter
-    let freeform: FreeformStream
+    typealias Table = (name: String, writer: FreeformWriter, stream: FreeformStream)
+    /// The import's table, then one per entry of a zip archive (`selectTable`), each made when
+    /// its first input comes: an import of archives alone makes no table of its own.
+    private var tables: [Table] = []
+    private let table: String
+    private var selected: String
+    private let makeTable: (String) throws(SluiceError) -> Table
 
-    init(writer: FreeformWriter, stream: FreeformStream) {
-        self.writer = writer
-        freeform = stream
+    init(table: String, makeTable: @escaping (String) throws(SluiceError) -> Table) {
+        self.table = table
+        selected = table
+        self.makeTable = makeTable
     }
 
-    func stream(for source: String, input _: Int) -> any RecordEventHandler {
-        writer.source = source
-        return freeform
+    func stream(for source: String, input _: Int) throws(SluiceError) -> any RecordEventHandler {
+        let current: Table
+        // Names that differ only in case are one table, as they are in the database.
+        if let found = tables.first(where: { $0.name.lowercased() == selected.lowercased() }) {
+            current = found
+        } else {
+            current = try makeTable(selected)
+            tables.append(current)
+        }
+        current.writer.source = source
+        return current.stream
+    }
+
+    /// An entry of a zip archive goes to a table of its own, named after its file (`stops.txt`
+    /// → `stops`); nil is the import's own table again.
+    func selectTable(named name: String?) {
+        selected = name ?? table
     }
 
     var rootTable: (path: JSONKeyPath, header: TabularHeader)? { nil }
@@ -155,12 +180,12 @@ final class FreeformTarget: ImportTarget {
     func finish(sources _: [String], enter _: (ImportProgress.Stage) -> Void, update _: (ImportProgress.Stage) -> Void)
         throws(SluiceError) -> [String]
     {
-        try writer.finish()
+        for table in tables { try table.writer.finish() }
         return []
     }
 
-    var counts: [ImportReport.EntityCounts] { [writer.counts] }
-    var notes: [String] { writer.notes }
+    var counts: [ImportReport.EntityCounts] { tables.map(\.writer.counts) }
+    var notes: [String] { tables.flatMap(\.writer.notes) }
     var dropsTablesLeftEmpty: Bool { false }
 
     func close() -> SluiceError? { nil }

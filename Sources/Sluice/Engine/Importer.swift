@@ -117,11 +117,14 @@ public final class Importer {
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable]) { store, rejects, _ throws(SluiceError) in
-            let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
-            return FreeformTarget(writer: writer, stream: FreeformStream(
-                table: table, path: path, mapKey: options.mapKey, numbersAsText: writer.storesNumbersAsText, sink: writer,
-                capturesRejectedRecords: rejects != nil, maxValueBytes: options.maxValueBytes, maxKeys: writer.maxKeysPerTable,
-                columnLimitOwner: writer.columnLimitOwner))
+            FreeformTarget(table: table) { table throws(SluiceError) in
+                if let refusal = ImportStores.refusal(ofTable: table, in: databasePath) { throw refusal }
+                let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
+                return (table, writer, FreeformStream(
+                    table: table, path: path, mapKey: options.mapKey, numbersAsText: writer.storesNumbersAsText, sink: writer,
+                    capturesRejectedRecords: rejects != nil, maxValueBytes: options.maxValueBytes, maxKeys: writer.maxKeysPerTable,
+                    columnLimitOwner: writer.columnLimitOwner))
+            }
         }
     }
 
@@ -298,11 +301,13 @@ public final class Importer {
                         + (isMetadata ? "macOS metadata" : "not CSV (.csv, .txt), TSV (.tsv) or JSON (.json, .ndjson, .jsonl)"))
                     continue
                 }
+                try target?.selectTable(named: InputNames.stem(of: entry.path))
                 try read(InputOpener.decompressing(entry), format: format, fileNames: InputNames.fileNames(of: entry.path),
                          inArchive: true)
                 // A reader stopped early (the entry was skipped): its CRC is still checked.
                 try entry.drain()
             }
+            try target?.selectTable(named: nil)
         } catch {
             var error = error
             if let earlier = target?.close() { error = earlier }
@@ -339,7 +344,7 @@ public final class Importer {
                 recordPath = match.path.keys
             }
             sources.append(source.name)
-            let stream = target.stream(for: source.name, input: sources.count - 1)
+            let stream = try target.stream(for: source.name, input: sources.count - 1)
             let recordsBefore = stream.recordCount
             var json: JSONParser?
             var csv: CSVReader?

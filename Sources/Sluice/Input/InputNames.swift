@@ -11,4 +11,10 @@ enum InputNames {
         if let dot = base.lastIndex(of: "."), dot != base.startIndex { names.append(String(base[..<dot])) }
         return names.filter { !$0.isEmpty }
     }
+
+    /// The file name without its directory and extension (`.gz` first): `gtfs/stops.txt` → `stops`.
+    static func stem(of path: String) -> String {
+        let names = fileNames(of: path)
+        return names.last ?? path
+    }
 }
