@@ -403,9 +403,10 @@ final class CSVReader: EventReader {
     private func problem(_ message: String, at index: Int) throws(SluiceError) {
         guard !rowHasProblem else { return }
         let offset = chunkStart + Int64(index)
-        // In the header the error ends the input: the row too large first, as a chunk ending
-        // before this byte would have found.
+        // A field (in the header, the row) already too large is that error first, as a chunk
+        // ending before this byte would have found.
         if inHeader, offset - rowStart > Int64(options.maxValueBytes) { throw headerTooLarge() }
+        if !inHeader, offset - fieldStart > Int64(options.maxValueBytes) { throw tooLarge(at: fieldStartPosition()) }
         _ = fieldStartPosition()
         lines.advance(to: offset, in: chunk, chunkStart: chunkStart)
         try problem(message, position: lines.position(of: offset))

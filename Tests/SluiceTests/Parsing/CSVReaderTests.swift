@@ -174,6 +174,17 @@ private func expectSameWhateverTheChunks(_ bytes: [UInt8], options: CSVReader.Op
         expectSameWhateverTheChunks(Array("a\nxxxxxxxxxxxxxxxxxxxxxxxxxxx".utf8), options: options)
     }
 
+    /// Fuzz finding (crash-a351fad0): a problem in a field already over the limit was reported
+    /// before the size error when read whole, and not when a chunk had ended before it.
+    @Test func aFieldOverTheLimitIsThatErrorBeforeAnyProblemLaterInIt() {
+        let options = CSVReader.Options(maxValueBytes: 16)
+        let bytes = Array("a,b\n\"x,Close\u{0}\u{0}\u{0}dRang\"enC,x\n".utf8)
+        #expect(readCSV([bytes], options: options).events
+            == ["{@2:1", "error: in.csv:2:1: a single value is larger than 16 bytes (--max-value-bytes)"])
+        expectSameWhateverTheChunks(bytes, options: options)
+        expectSameWhateverTheChunks(Array("a\n12345678901234567\"8\n".utf8), options: options)
+    }
+
     @Test func aHeaderLargerThanTheLimitIsAnInputError() {
         let options = CSVReader.Options(maxValueBytes: 8)
         #expect(readCSV("abc,def,ghi\n1\n", options: options)
