@@ -79,14 +79,16 @@ final class ZipReader {
         let extraEnd = field + extraLength
         while field + 4 <= extraEnd {
             let id = load16(field), size = Int(load16(field + 2))
+            // A field that says it is longer than the extra field ends with it.
+            let fieldEnd = min(field + 4 + size, extraEnd)
             if id == 0x0001 {
                 zip64 = true
                 var value = field + 4
-                if uncompressedSize == 0xFFFF_FFFF, value + 8 <= field + 4 + size {
+                if uncompressedSize == 0xFFFF_FFFF, value + 8 <= fieldEnd {
                     uncompressedSize = load64(value)
                     value += 8
                 }
-                if compressedSize == 0xFFFF_FFFF, value + 8 <= field + 4 + size { compressedSize = load64(value) }
+                if compressedSize == 0xFFFF_FFFF, value + 8 <= fieldEnd { compressedSize = load64(value) }
             }
             field += 4 + size
         }

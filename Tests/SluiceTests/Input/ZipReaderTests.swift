@@ -115,6 +115,28 @@ extension InputTests {
                 == "feed.zip: invalid zip archive: no entry begins at offset 30 (not a zip archive, or a damaged one)")
         }
 
+        /// Fuzz finding (crash-313cd5e0): a zip64 field longer than the extra field that holds
+        /// it was read past the header, into bytes not yet read (or into the entry's data).
+        @Test("a zip64 field is read only inside the extra field")
+        func zip64FieldPastTheExtraField() throws {
+            let data = Array("ab".utf8)
+            var archive: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 45, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+            archive += withUnsafeBytes(of: Gzip.crc32(data).littleEndian, Array.init)
+            archive += [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 5, 0, 4, 0] + Array("a.txt".utf8)
+            archive += [1, 0, 16, 0] + data + [UInt8](repeating: 0, count: 16)
+            // The field holds no size: the header's 0xFFFFFFFF stands, and the archive ends first.
+            #expect(error(of: archive) == "feed.zip:a.txt: invalid zip archive: it ends inside this entry (truncated?)")
+            for step in 1...8 {
+                do throws(SluiceError) {
+                    let reader = ZipReader(source: TrickleSource(archive, step: step))
+                    while let entry = try reader.nextEntry() { _ = try readAll(entry) }
+                    Issue.record("no error reading \(step) bytes at a time")
+                } catch {
+                    #expect(error.message == "<trickle>:a.txt: invalid zip archive: it ends inside this entry (truncated?)", "step \(step)")
+                }
+            }
+        }
+
         @Test("an archive is found by its magic bytes, and an empty one holds no entry")
         func magic() throws {
             let archive = try ZipBuilder([.init("a.txt", Array("a".utf8))]).bytes()
