@@ -182,6 +182,18 @@ for name, results in runs.items():
 PY
 }
 
+record_table() {  # medians file, records: a workload's table of times, rates and peaks, against sluice
+    awk -F'\t' -v records="$2" '
+        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $5 } ; next }
+        FNR == 1 { printf "%-17s %9s %11s %10s %12s %12s %12s\n", "tool", "seconds", "range", "records/s", "peak RSS MiB", "time/sluice", "RSS/sluice" }
+        $2 == "failed" { printf "%-17s %9s\n", $1, "failed"; next }
+        {
+            printf "%-17s %9.2f %11s %10s %12.1f %12s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4),
+                ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $5 / 1024,
+                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $5 / baseRss) : "-"
+        }' "$1" "$1"
+}
+
 # awk functions printing one target of docs/performance.md per line: its wording, the result,
 # and whether it is met. A ratio of "" is a tool that did not run.
 targets='
@@ -370,15 +382,7 @@ if [ -n "$w2" ]; then
     records=$(sed 's/[^0-9 ]//g' "$tmp/w2.counts" | awk '{ print $2 + $3 + $4 + $5 }')
     echo
     echo "W2: document (stop times, trips, routes, stops; references forward), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') JSON, $records records; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d); median of $runs runs"
-    awk -F'\t' -v records="$records" '
-        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $5 } ; next }
-        FNR == 1 { printf "%-17s %9s %11s %10s %12s %12s %12s\n", "tool", "seconds", "range", "records/s", "peak RSS MiB", "time/sluice", "RSS/sluice" }
-        $2 == "failed" { printf "%-17s %9s\n", $1, "failed"; next }
-        {
-            printf "%-17s %9.2f %11s %10s %12.1f %12s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4),
-                ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $5 / 1024,
-                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $5 / baseRss) : "-"
-        }' "$tmp/medians2" "$tmp/medians2"
+    record_table "$tmp/medians2" "$records"
     echo
     awk -F'\t' "$targets"'
         $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
@@ -486,15 +490,7 @@ print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$feed")
 
     echo
     echo "W3: GTFS feed (zip), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') zipped, $records records; $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'); $(date -u +%Y-%m-%d); median of $runs runs"
-    awk -F'\t' -v records="$records" '
-        NR == FNR { if ($1 == "sluice" && $2 != "failed") { base = $2; baseRss = $5 } ; next }
-        FNR == 1 { printf "%-17s %9s %11s %10s %12s %12s %12s\n", "tool", "seconds", "range", "records/s", "peak RSS MiB", "time/sluice", "RSS/sluice" }
-        $2 == "failed" { printf "%-17s %9s\n", $1, "failed"; next }
-        {
-            printf "%-17s %9.2f %11s %10s %12.1f %12s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4),
-                ($2 > 0 ? sprintf("%.0f", records / $2) : "-"), $5 / 1024,
-                base ? sprintf("%.2fx", $2 / base) : "-", baseRss ? sprintf("%.2fx", $5 / baseRss) : "-"
-        }' "$tmp/medians3" "$tmp/medians3"
+    record_table "$tmp/medians3" "$records"
     echo
     awk -F'\t' "$targets"'
         $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }

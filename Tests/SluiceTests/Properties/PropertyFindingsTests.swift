@@ -17,6 +17,13 @@ import Testing
         return try Model.parse(Array(text.utf8), sourceName: "model.json")
     }
 
+    /// The codes of the kids linked to a parent of `parents(merge:inverse:)`.
+    private static func linkedKids(inverse: Bool) -> String {
+        inverse
+            ? "SELECT k.code FROM kids k JOIN parents p ON k.owner_pk = p.pk ORDER BY 1"
+            : "SELECT k.code FROM parents_kids j JOIN kids k ON k.pk = j.target_pk ORDER BY 1"
+    }
+
     /// Finding 1: two records of one parent in one batch, each with a `merge: replace` list.
     /// The later list must leave exactly its own links, as it does when the records are in
     /// different batches (`--batch-size 1`); `EntityBatch.merge` added the lists up.
@@ -27,9 +34,7 @@ import Testing
             {"id": 2, "kids": [{"code": "b"}]}
             {"id": 2, "kids": [{"code": "a"}]}
             """
-        let linked = inverse
-            ? "SELECT k.code FROM kids k JOIN parents p ON k.owner_pk = p.pk ORDER BY 1"
-            : "SELECT k.code FROM parents_kids j JOIN kids k ON k.pk = j.target_pk ORDER BY 1"
+        let linked = Self.linkedKids(inverse: inverse)
         for batchSize in [1, 5_000] {
             let directory = PropertyCase.scratchDirectory()
             let db = directory.file("p.sqlite")
@@ -48,9 +53,7 @@ import Testing
             {"id": 2, "kids": [{"code": "b"}]}
             {"id": 2, "kids": [{"code": "a"}]}
             """
-        let linked = inverse
-            ? "SELECT k.code FROM kids k JOIN parents p ON k.owner_pk = p.pk ORDER BY 1"
-            : "SELECT k.code FROM parents_kids j JOIN kids k ON k.pk = j.target_pk ORDER BY 1"
+        let linked = Self.linkedKids(inverse: inverse)
         for batchSize in [1, 5_000] {
             let directory = PropertyCase.scratchDirectory()
             let db = directory.file("p.sqlite")
@@ -135,9 +138,7 @@ extension PropertyFindingsTests {
     @Test(arguments: [false, true])
     func aNullThenAnAddListInOneBatchUnlinksTheOthers(inverse: Bool) throws {
         let model = try Self.parents(merge: "add", inverse: inverse)
-        let linked = inverse
-            ? "SELECT k.code FROM kids k JOIN parents p ON k.owner_pk = p.pk ORDER BY 1"
-            : "SELECT k.code FROM parents_kids j JOIN kids k ON k.pk = j.target_pk ORDER BY 1"
+        let linked = Self.linkedKids(inverse: inverse)
         for batchSize in [1, 5_000] {
             let directory = PropertyCase.scratchDirectory()
             let db = directory.file("p.sqlite")
