@@ -120,22 +120,21 @@ struct CoreDataStoreLayout: Sendable {
 
     /// The table and column of an attribute of `entity`, declared by it or inherited.
     func column(ofAttribute attribute: String, in entity: String) -> (table: String, column: String)? {
-        var current: String? = entity
-        var steps = 0
-        while let name = current, steps <= entities.count {
-            if let found = columnsByAttribute[name + "." + attribute] { return found }
-            current = parentName(of: name)
-            steps += 1
-        }
-        return nil
+        inherited(attribute, of: entity, in: columnsByAttribute)
     }
 
     func storage(ofRelationship relationship: String, in entity: String) -> RelationshipStorage? {
+        inherited(relationship, of: entity, in: storages)
+    }
+
+    /// What `entries` holds for the property `name` of `entity` or of its nearest ancestor
+    /// declaring it (keys `"<Entity>.<property>"`); a cycle of parents ends the walk.
+    private func inherited<Value>(_ name: String, of entity: String, in entries: [String: Value]) -> Value? {
         var current: String? = entity
         var steps = 0
-        while let name = current, steps <= entities.count {
-            if let found = storages[name + "." + relationship] { return found }
-            current = parentName(of: name)
+        while let owner = current, steps <= entities.count {
+            if let found = entries[owner + "." + name] { return found }
+            current = parentName(of: owner)
             steps += 1
         }
         return nil
