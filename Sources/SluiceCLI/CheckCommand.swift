@@ -4,7 +4,7 @@ import Sluice
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate a model; list every problem with its path.",
+        abstract: "Validate a model (JSON, Core Data or gtfs); list every problem with its path.",
         discussion: """
         Prints "MODEL: ok, N entities" and exits 0 when the model is valid; otherwise prints \
         one "sluice: error:" line per problem, each with its path in the model \

@@ -4,17 +4,21 @@ import Sluice
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import JSON files (or standard input) into a SQLite database.",
+        abstract: "Import JSON, CSV, zip archives (GTFS feeds) or standard input into SQLite or PostgreSQL.",
         discussion: """
         Input may be a JSON array, one object, an object holding record arrays, or a stream of \
-        values (NDJSON, concatenated JSON), optionally gzip-compressed. With no FILE, or with -, \
-        standard input is read. The import is one transaction: on any error the database is \
-        left as it was.
+        values (NDJSON, concatenated JSON); CSV or TSV (by the file's name or --format); or a \
+        zip archive of such files, as a GTFS feed is (--model gtfs is the built-in GTFS \
+        model); each optionally gzip-compressed. With no FILE, or with -, standard input is \
+        read. --db is a SQLite file or a PostgreSQL URI. The import is one transaction: on \
+        any error the database is left as it was.
 
-        Without --model the import is zero-config: the records go to one table (--table, by \
-        default the first FILE's name without its extensions, or "records" for standard input), \
-        one column per key seen, added as new keys appear; nested objects and arrays are stored \
-        as JSON text. Every record is appended as a new row.
+        --model takes a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, \
+        .momd) or gtfs. Without --model the import is zero-config: the records go to one \
+        table (--table, by default the first FILE's name without its extensions, or \
+        "records" for standard input), one column per key seen, added as new keys appear; \
+        nested objects and arrays are stored as JSON text. Every record is appended as a new \
+        row.
 
         A progress bar is shown while stderr is a terminal (--progress/--no-progress), and a \
         summary table at the end (--stats FILE writes the same as JSON; --quiet prints only \
@@ -24,8 +28,19 @@ struct ImportCommand: ParsableCommand {
           # any JSON array or NDJSON file, no model: one table named after the file
           sluice import --db out.sqlite data.ndjson
 
+          # a CSV file, no model: the table stops
+          sluice import --db out.sqlite stops.csv
+
+          # a GTFS feed with the built-in model, into SQLite or PostgreSQL
+          sluice import --db transit.sqlite --model gtfs feed.zip
+          sluice import --db postgresql://me@localhost/transit --model gtfs feed.zip
+
           # several files, one all-or-nothing import driven by a model
           sluice import --db transit.sqlite --model model.json stops.json trips.json
+
+          # the records of one entity of a Core Data model
+          sluice import --db app.sqlite --model App.xcdatamodeld \\
+            --entity Item items.json
 
           # NDJSON from another program, records of one entity
           curl -s https://example.org/stops.ndjson |
@@ -91,7 +106,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the summary's figures as JSON to this file.", valueName: "file"))
     var stats: String?
 
-    @Flag(name: .long, help: "Run ANALYZE after the import.")
+    @Flag(name: .long, help: "Run ANALYZE before committing, so the query planner's statistics include the new rows.")
     var analyze = false
 
     @Flag(name: .long, help: "Run VACUUM after the import.")

@@ -6,19 +6,21 @@ import Sluice
 struct InferCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "infer",
-        abstract: "Write a starter model derived from the first records of the input.",
+        abstract: "Write a starter model derived from the first records of a JSON, CSV or TSV input.",
         discussion: """
-        Reads the first records of FILE (or standard input; gzip is inflated) and stops reading \
-        there. Prints a model on standard output: one entity for the top-level records (or one \
-        per record array of an object such as {"stops": [...], "trips": [...]}), attribute \
-        types from the values seen, an id-like key as identity, nested objects with ids as \
-        related entities, and relationships by id between entities. Notes on fallback \
-        choices go to standard error. Edit the model, check it with `sluice check`, then \
-        import with it.
+        Reads the first records of FILE, JSON, CSV or TSV (or standard input; gzip is \
+        inflated), and stops reading there. Prints a model on standard output: one entity \
+        for the top-level records (or one per record array of an object such as \
+        {"stops": [...], "trips": [...]}), attribute types from the values seen, an id-like \
+        key as identity, nested objects with ids as related entities, and relationships by \
+        id between entities. Notes on fallback choices go to standard error. Edit the model, \
+        check it with `sluice check`, then import with it.
 
         Examples:
           sluice infer orders.ndjson > model.json
-          curl -s https://example.org/items.json | sluice infer --entity Item --sample 200
+          sluice infer --format csv stops.txt > model.json
+          curl -s https://example.org/items.json |
+            sluice infer --entity Item --sample 200
         """
     )
 

@@ -4,19 +4,21 @@ import Sluice
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the SQL that the model creates.",
+        abstract: "Print the SQL that the model creates: for SQLite, PostgreSQL, or Core Data's store.",
         discussion: """
-        The tables, columns, indexes and join tables an import with this model creates, and \
-        the sluice_imports log, as CREATE ... IF NOT EXISTS statements: SQLite's, or with \
-        --dialect postgresql PostgreSQL's (the types an import into PostgreSQL gives them).
+        The tables, columns, indexes and join tables an import with this model (a JSON model \
+        file, a Core Data model, or gtfs) creates, and the sluice_imports log, as CREATE ... \
+        IF NOT EXISTS statements: SQLite's, or with --dialect postgresql PostgreSQL's (the \
+        types an import into PostgreSQL gives them). With --layout coredata, the SQLite store \
+        Core Data itself keeps for a Core Data model.
 
         Examples:
           sluice schema --model model.json
           # an empty database with the model's tables
           sluice schema --model model.json | sqlite3 empty.sqlite
-          # the same tables in the schema gtfs of a PostgreSQL database
-          sluice schema --model model.json --dialect postgresql --schema gtfs | psql transit
-          # the empty SQLite store Core Data keeps for a Core Data model (docs/coredata-store.md)
+          # the GTFS tables in the schema gtfs of a PostgreSQL database
+          sluice schema --model gtfs --dialect postgresql --schema gtfs | psql transit
+          # Core Data's empty store for a Core Data model (docs/coredata-store.md)
           sluice schema --layout coredata --model App.xcdatamodeld | sqlite3 Seed.sqlite
         """
     )

@@ -5,10 +5,24 @@ import Sluice
 struct SluiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sluice",
-        abstract: "Stream JSON of any size into SQLite, driven by a declarative model.",
+        abstract: "Stream JSON, CSV and GTFS feeds of any size into SQLite or PostgreSQL, driven by a model.",
         discussion: """
-        Shell completion: sluice --generate-completion-script bash|zsh|fish (`docs/cli.md` says \
-        where to put it).
+        Inputs: JSON (an array, NDJSON, concatenated values), CSV or TSV, and zip archives of \
+        them such as GTFS feeds, gzip-compressed or not, from files or standard input. \
+        Databases: a SQLite file, or a PostgreSQL URI (postgresql://user@host/db). Models: a \
+        JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, .momd), gtfs (the \
+        built-in GTFS model), or none for a zero-config import. `schema` and `check` with \
+        --layout coredata are about Core Data's own SQLite store for a Core Data model.
+
+        Examples:
+          sluice import --db out.sqlite data.ndjson
+          sluice import --db out.sqlite stops.csv
+          sluice import --db transit.sqlite --model gtfs feed.zip
+          sluice import --db postgresql:///transit --model model.json stops.json
+          sluice infer data.ndjson > model.json
+          sluice check --layout coredata --model App.xcdatamodeld
+          # shell completion for bash, zsh or fish (docs/cli.md: where to put it)
+          sluice --generate-completion-script bash
         """,
         version: SluiceVersion.current,
         subcommands: [ImportCommand.self, SchemaCommand.self, CheckCommand.self, InferCommand.self, ConvertModelCommand.self]
