@@ -179,24 +179,33 @@ struct ImportCommand: ParsableCommand {
         options.cancellation = Interruption.install(clearsLine: bar != nil)
         defer { Interruption.uninstall() }
 
+        let inputs = files.isEmpty ? ["-"] : files
         let importer: Importer
+        var keptNotes: [String] = []
         if let model {
             let file = try ModelFile.load(path: model)
-            // A feed holds a few of the reference's fields: the notes name those it does not know.
-            if BuiltInModel(rawValue: model) != nil { options.keyNotes = .unmappedKeys }
             try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots)
             if !quiet { ModelNotes.printSummary(of: file) }
-            importer = try Importer(databasePath: db, model: file.model, options: options, modelSHA256: file.sha256)
+            var importModel = file.model
+            if BuiltInModel(rawValue: model) != nil {
+                // A feed holds a few of the reference's fields: the notes name those it does not
+                // know, and what its files' headers show is kept (`docs/gtfs.md`).
+                options.keyNotes = .unmappedKeys
+                let kept = UnknownCSV.keep(in: importModel, inputs: inputs, options: options)
+                importModel = kept.model
+                keptNotes = kept.notes
+            }
+            importer = try Importer(databasePath: db, model: importModel, options: options, modelSHA256: file.sha256)
         } else {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)
         }
-        let inputs = files.isEmpty ? ["-"] : files
         if !quiet { Diagnostics.sayWhenReadingTheTerminal(inputs) }
         for (index, input) in inputs.enumerated() {
             bar?.bytesToCome = ProgressBar.totalSize(of: inputs.dropFirst(index + 1))
             try importer.importFile(input)
         }
-        let report = try importer.finish()
+        var report = try importer.finish()
+        report.notes = keptNotes + report.notes
         bar?.clear()
         if let statsFile { try StatsFile.write(report, to: statsFile) }
         if !quiet {

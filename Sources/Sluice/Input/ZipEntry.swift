@@ -83,6 +83,22 @@ final class ZipEntry: ByteSource {
         while try read(into: scratch) > 0 {}
     }
 
+    /// Passes over what is left of the entry without inflating or checking it, when the local
+    /// header gave its size and no data descriptor follows: for a look at the entries' first
+    /// bytes ahead of the import (`CSVHeaders`), which reads the archive again. Otherwise its
+    /// end can only be found by reading it, as `drain` does.
+    func skipUnchecked() throws(SluiceError) {
+        guard !ended else { return }
+        guard let size = compressedSize, descriptor == nil else { return try drain() }
+        while compressedRead < size {
+            if reader.available == 0, try !reader.refill() { throw truncated() }
+            let count = Int(min(UInt64(reader.available), size - compressedRead))
+            reader.consume(count)
+            compressedRead += UInt64(count)
+        }
+        ended = true
+    }
+
     private func copy(into base: UnsafeMutableRawPointer, capacity: Int) throws(SluiceError) -> Int {
         let remaining = compressedSize! - compressedRead
         guard remaining > 0 else { return 0 }

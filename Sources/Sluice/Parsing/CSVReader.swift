@@ -99,6 +99,9 @@ final class CSVReader: EventReader {
         nameStorage?.deallocate()
     }
 
+    /// The header's names once its row has ended; nil before.
+    var header: [String]? { inHeader ? nil : names.map { String(decoding: $0, as: UTF8.self) } }
+
     /// Total bytes fed so far.
     var bytesParsed: Int64 { chunkStart + Int64(chunk.count) }
 
