@@ -8,9 +8,6 @@ let package = Package(
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .executable(name: "sluice", targets: ["SluiceCLI"]),
-        // Large deterministic inputs for benchmarks (LargeFixtures/README.md).
-        .library(name: "SluiceFixtures", targets: ["SluiceFixtures"]),
-        .executable(name: "sluice-fixtures", targets: ["sluice-fixtures"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -5,15 +5,13 @@
 //   swift package benchmark                       # every suite
 //   swift package benchmark --target Import       # one suite
 //
-// Fixtures are generated in-process by SluiceFixtures (../LargeFixtures) into a temporary folder.
+// Fixtures are generated in-process by SluiceFixtures (../LargeFixtures, through the link
+// Fixtures) into a temporary folder.
 import PackageDescription
 
 let benchmark = Target.Dependency.product(name: "Benchmark", package: "package-benchmark")
 let plugin = Target.PluginUsage.plugin(name: "BenchmarkPlugin", package: "package-benchmark")
-let sluice: [Target.Dependency] = [
-    .product(name: "Sluice", package: "Sluice"),
-    .product(name: "SluiceFixtures", package: "Sluice"),
-]
+let sluice: [Target.Dependency] = [.product(name: "Sluice", package: "Sluice"), "SluiceFixtures"]
 
 let package = Package(
     name: "SluiceBenchmarks",
@@ -25,6 +23,9 @@ let package = Package(
     targets: [
         // SQLite itself, for the plain insert loop (the storage floor): a module map and a shim.
         .systemLibrary(name: "CSQLiteBench", path: "CSQLiteBench", pkgConfig: "sqlite3"),
+        // The generator of large inputs, LargeFixtures/Sources/SluiceFixtures through a symbolic
+        // link: Sluice keeps it out of the products its consumers see.
+        .target(name: "SluiceFixtures", path: "Fixtures"),
         .target(name: "BenchmarkSupport", dependencies: sluice + ["CSQLiteBench", benchmark], path: "Support"),
         // End-to-end import at three sizes, parse only, and the plain SQLite insert loop.
         .executableTarget(name: "Import", dependencies: [benchmark, "BenchmarkSupport"] + sluice,

@@ -6,9 +6,11 @@ import Testing
 @Suite struct CIScriptTests {
     @Test func ciInstallsWhatInstallDepsNames() throws {
         let ci = try Self.packages(in: ".ci/run", after: "apt-get install -y")
-        let script = try Self.packages(in: "scripts/install-deps", after: "for package in")
+        let script = try ReleaseTests.run(PackageFiles.path("scripts/install-deps"), ["--list"])
         #expect(ci.contains("libyajl-dev") && ci.contains("libsqlite3-dev"))
-        #expect(ci == script)
+        #if os(Linux)
+        #expect(ci == Set(script.stdout.split(separator: "\n").map(String.init)), "\(script)")
+        #endif
     }
 
     /// The words after `marker` on its line (line continuations joined), up to a `do`.
