@@ -49,7 +49,10 @@
 # Python tools go into a venv in a temporary folder, removed at the end with the inputs and
 # databases; missing Debian packages (sqlite3, time, and for W1 gcc, libsqlite3-dev,
 # libyajl-dev, python3-venv) are installed with apt-get. --only names W1's tools; of them
-# "sluice" (cold and re-import) and "sqlite3" also run in W2. Exits 1 if a check fails.
+# "sluice" (cold and re-import) and "sqlite3" also run in W2, where "sluice" also imports W2 into
+# a Core Data store (--layout coredata, LargeFixtures/models/Document.xcdatamodel, the same model
+# as a Core Data model: "sluice coredata", at most 1.1x the cold import, the same rows and links).
+# Exits 1 if a check fails.
 #
 # PostgreSQL (--workload pg, docs/postgresql.md): a throwaway PostgreSQL 15 cluster that the
 # script starts itself (initdb and pg_ctl from /usr/lib/postgresql/15/bin or $SLUICE_PG_BIN, a
@@ -307,6 +310,8 @@ if [ -n "$w2" ]; then
     doc=$tmp/w2.json
     sluicedb=$tmp/w2-sluice.sqlite
     shelldb=$tmp/w2-sqlite3.sqlite
+    coredatadb=$tmp/w2-coredata.sqlite
+    haveCoreData=""
     echo "generating W2 (document) at scale $scale..." >&2
     "$bin/sluice-fixtures" --shape document --scale "$scale" --counts --output "$doc" 2>"$tmp/w2.counts"
     bytes=$(stat -c %s "$doc")
@@ -349,6 +354,14 @@ if [ -n "$w2" ]; then
         if [[ " $only " == *" sqlite3 "* ]] && run2 sqlite3 env -C "$tmp" sqlite3 -bail "$shelldb" ".read $PWD/Benchmarks/peers/w2_sqlite3.sql"; then
             haveShell=1
         fi
+        # The same input into Core Data's store, through the same model as a Core Data model.
+        rm -f "$coredatadb"
+        if [[ " $only " == *" sluice "* ]] &&
+            run2 "sluice coredata" "$bin/sluice" import --quiet --db "$coredatadb" --layout coredata \
+                --model LargeFixtures/models/Document.xcdatamodel \
+                --root stop_times=StopTime --root trips=Trip --root routes=Route --root stops=Stop "$doc"; then
+            haveCoreData=1
+        fi
     done
     medians "$tmp/results2" >"$tmp/medians2"
 
@@ -359,6 +372,15 @@ if [ -n "$w2" ]; then
         (SELECT count(trip_pk) FROM stop_times), (SELECT count(stop_pk) FROM stop_times), (SELECT count(parent_pk) FROM stops)'
     labels="stop_times trips stops stop_times.trip_pk stop_times.stop_pk stops.parent_pk"
     [ -z "$haveSluice" ] || sluiceCounts=$(sqlite3 -separator ' ' "$sluicedb" "$counts")
+    if [ -n "$haveSluice" ] && [ -n "$haveCoreData" ]; then
+        coreDataCounts=$(sqlite3 -separator ' ' "$coredatadb" 'SELECT (SELECT count(*) FROM ZSTOPTIME), (SELECT count(*) FROM ZTRIP),
+            (SELECT count(*) FROM ZSTOP), (SELECT count(ZTRIP) FROM ZSTOPTIME), (SELECT count(ZSTOP) FROM ZSTOPTIME),
+            (SELECT count(ZPARENT) FROM ZSTOP)')
+        if [ "$coreDataCounts" != "$sluiceCounts" ]; then
+            echo "ERROR: the Core Data store holds other rows or links ($coreDataCounts) than Sluice's layout ($sluiceCounts)"
+            status=1
+        fi
+    fi
     [ -z "$haveShell" ] || shellCounts=$(sqlite3 -separator ' ' "$shelldb" "$counts")
     if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
         differing=$(sqlite3 -separator ' ' "$sluicedb" "ATTACH '$shelldb' AS q;
@@ -389,7 +411,9 @@ if [ -n "$w2" ]; then
         END {
             target("W2 cold <= 0.5x the expert script", ratio("sluice", "sqlite3"), 0.5, "")
             target("W2 re-import <= 0.35x cold", ratio("sluice re-import", "sluice"), 0.35, "")
+            target("W2 into a Core Data store <= 1.1x Sluice layout", ratio("sluice coredata", "sluice"), 1.1, "")
             mib("W2 peak RSS < 48 MiB", rss["sluice"])
+            mib("W2 Core Data store peak RSS < 48 MiB", rss["sluice coredata"])
         }' "$tmp/medians2"
     echo
 
@@ -463,6 +487,15 @@ print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$feed")
         (SELECT count(parent_station_pk) FROM stops)'
     labels="stop_times trips routes stops stop_times.trip_pk stop_times.stop_pk trips.route_pk stops.parent_station_pk"
     [ -z "$haveSluice" ] || sluiceCounts=$(sqlite3 -separator ' ' "$sluicedb" "$counts")
+    if [ -n "$haveSluice" ] && [ -n "$haveCoreData" ]; then
+        coreDataCounts=$(sqlite3 -separator ' ' "$coredatadb" 'SELECT (SELECT count(*) FROM ZSTOPTIME), (SELECT count(*) FROM ZTRIP),
+            (SELECT count(*) FROM ZSTOP), (SELECT count(ZTRIP) FROM ZSTOPTIME), (SELECT count(ZSTOP) FROM ZSTOPTIME),
+            (SELECT count(ZPARENT) FROM ZSTOP)')
+        if [ "$coreDataCounts" != "$sluiceCounts" ]; then
+            echo "ERROR: the Core Data store holds other rows or links ($coreDataCounts) than Sluice's layout ($sluiceCounts)"
+            status=1
+        fi
+    fi
     [ -z "$haveShell" ] || shellCounts=$(sqlite3 -separator ' ' "$shelldb" "$counts")
     if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
         # The rows where both hold the same values: the expert's script keeps an empty field of

@@ -61,6 +61,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model). Without it the import is zero-config.")
     var model: String?
 
+    @Option(name: .long, help: StoreLayout.help)
+    var layout: StoreLayout = .sluice
+
     @Option(name: .long, help: "Without --model: the table to import into (default: the first FILE's stem, or records).")
     var table: String?
 
@@ -131,6 +134,10 @@ struct ImportCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
+        if layout == .coredata, model == nil || model.flatMap(BuiltInModel.init(rawValue:)) != nil {
+            throw ValidationError("--layout coredata needs --model with a Core Data model (.xcdatamodeld, .xcdatamodel or .momd): "
+                                    + "Core Data's store is made from one")
+        }
         if model != nil {
             guard table == nil else {
                 throw ValidationError("--table is only for imports without --model; a model names its own tables")
@@ -159,6 +166,7 @@ struct ImportCommand: ParsableCommand {
         options.vacuum = vacuum
         options.rejectsPath = rejects
         options.schema = schema
+        options.layout = layout == .coredata ? .coreData : .sluice
         return options
     }
 
@@ -186,16 +194,16 @@ struct ImportCommand: ParsableCommand {
             let file = try ModelFile.load(path: model)
             try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots)
             if !quiet { ModelNotes.printSummary(of: file) }
-            var importModel = file.model
             if BuiltInModel(rawValue: model) != nil {
                 // A feed holds a few of the reference's fields: the notes name those it does not
                 // know, and what its files' headers show is kept (`docs/gtfs.md`).
                 options.keyNotes = .unmappedKeys
-                let kept = UnknownCSV.keep(in: importModel, inputs: inputs, options: options)
-                importModel = kept.model
+                let kept = UnknownCSV.keep(in: file.model, inputs: inputs, options: options)
                 keptNotes = kept.notes
+                importer = try Importer(databasePath: db, model: kept.model, options: options, modelSHA256: file.sha256)
+            } else {
+                importer = try Importer(databasePath: db, modelFile: file, options: options)
             }
-            importer = try Importer(databasePath: db, model: importModel, options: options, modelSHA256: file.sha256)
         } else {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)
         }

@@ -14,8 +14,31 @@ import Testing
     @Test(.enabled(if: sqlite3 != nil, "needs the sqlite3 shell (scripts/install-deps installs it)"),
           .timeLimit(.minutes(3)))
     func theTutorialRunsAsWritten() throws {
+        let (status, stdout, stderr) = try runTutorial()
+        #expect(status == 0, "\(stdout)\n\(stderr)")
+        #expect(stdout.contains("""
+            stop_name|departures|routes
+            The Pier Cairns - Terminus Stop E|607|17
+            """), "\(stdout)")
+        #expect(stdout.hasSuffix("tutorial: every step ran and showed what docs/tutorial.md shows\n"), "\(stdout)")
+    }
+
+    /// docs/coredata-tutorial.md: the app's seed store made from the feed through the app's
+    /// Core Data model, queried, updated and compacted, as written.
+    @Test(.enabled(if: sqlite3 != nil, "needs the sqlite3 shell (scripts/install-deps installs it)"),
+          .timeLimit(.minutes(3)))
+    func theCoreDataTutorialRunsAsWritten() throws {
+        let (status, stdout, stderr) = try runTutorial("docs/coredata-tutorial.md")
+        #expect(status == 0, "\(stdout)\n\(stderr)")
+        #expect(stdout.contains("Route|22\nStop|416\nTrip|1339\n"), "\(stdout)")
+        #expect(stdout.hasSuffix("tutorial: every step ran and showed what docs/coredata-tutorial.md shows\n"), "\(stdout)")
+    }
+
+    /// Runs `scripts/tutorial [page]` with this build's `sluice`: exit status, stdout, stderr.
+    private func runTutorial(_ page: String? = nil) throws -> (Int32, String, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PackageFiles.path("scripts/tutorial"))
+        process.arguments = page.map { [$0] } ?? []
         process.currentDirectoryURL = URL(fileURLWithPath: PackageFiles.root)
         var environment = ProcessInfo.processInfo.environment
         environment["SLUICE"] = SluiceRunner.executable.path
@@ -33,12 +56,7 @@ import Testing
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         while !collected.isSet { usleep(1_000) }
-        #expect(process.terminationStatus == 0, "\(stdout)\n\(collected.text)")
-        #expect(stdout.contains("""
-            stop_name|departures|routes
-            The Pier Cairns - Terminus Stop E|607|17
-            """), "\(stdout)")
-        #expect(stdout.hasSuffix("tutorial: every step ran and showed what docs/tutorial.md shows\n"), "\(stdout)")
+        return (process.terminationStatus, stdout, collected.text)
     }
 
     private final class ErrorText: @unchecked Sendable {

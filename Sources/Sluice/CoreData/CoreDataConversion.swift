@@ -27,10 +27,19 @@ struct CoreDataConversion {
         for entity in source.entities where identities[entity.name] == nil {
             identities[entity.name] = identityFromRelationships(to: entity)
         }
+        var constrained: [String: [String]] = [:]
+        for entity in source.entities {
+            if identities[entity.name] == nil { constrained[entity.name] = identityFromConstraint(of: entity) }
+            if let location = entity.uniquenessConstraintsLocation, constrained[entity.name] == nil {
+                notes.report(identities[entity.name] != nil
+                                ? "not used: the identity is the entity's relatedByAttribute, or its <entity>ID attribute"
+                                : "not used: no constraint is made of imported attributes only", at: location)
+            }
+        }
         noteChildIdentities()
         return Model(entities: source.entities.map { entity in
             Model.Entity(name: entity.name,
-                         identity: parent(of: entity) == nil ? identities[entity.name].map { [$0] } ?? [] : [],
+                         identity: parent(of: entity) == nil ? identities[entity.name].map { [$0] } ?? constrained[entity.name] ?? [] : [],
                          attributes: attributesWithoutIdentityDefault(of: entity),
                          relationships: entity.relationships.filter { !$0.isTransient }.compactMap { convert($0, of: entity) },
                          parent: parent(of: entity), isAbstract: entity.isAbstract != nil)
@@ -94,6 +103,15 @@ struct CoreDataConversion {
             identity = entry.value
         }
         return identity
+    }
+
+    /// For an entity MagicalRecord's keys give no identity: its first uniqueness constraint
+    /// made only of imported attributes (`tripID, sequence`), Core Data's own word for what
+    /// identifies an object; nil when it has none.
+    private func identityFromConstraint(of entity: CoreDataModel.Entity) -> [String]? {
+        entity.uniquenessConstraints.first { names in
+            !names.isEmpty && names.allSatisfy { isImported($0, in: entity.name) }
+        }
     }
 
     /// For an entity without a primary attribute of its own: the attribute that the

@@ -104,8 +104,7 @@ private struct CoreDataModelReader {
                 entity.userInfo += userInfo(child, at: location.member("userInfo", at: first + index))
             case "uniquenessConstraints":
                 entity.uniquenessConstraints = Self.uniquenessConstraints(child)
-                notes.report("not used: the identity is the entity's relatedByAttribute, or its <entity>ID attribute",
-                             at: location.member(child.name, at: first + index))
+                entity.uniquenessConstraintsLocation = location.member(child.name, at: first + index)
             case "fetchIndex":
                 entity.fetchIndexes.append(Self.fetchIndex(child))
             case "compoundIndexes":

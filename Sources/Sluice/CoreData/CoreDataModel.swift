@@ -25,6 +25,8 @@ struct CoreDataModel: Sendable {
         var versionHashModifier: String?
         /// Each `<uniquenessConstraint>`: the names of its properties, in the order written.
         var uniquenessConstraints: [[String]] = []
+        /// Where `<uniquenessConstraints>` is, for the note when it does not give the identity.
+        var uniquenessConstraintsLocation: ModelLocation?
         var fetchIndexes: [FetchIndex] = []
         /// Each old-style `<compoundIndex>`: the names of its properties.
         var compoundIndexes: [[String]] = []

@@ -72,6 +72,15 @@ public struct ImportOptions: Sendable {
 
     /// `--schema`: the PostgreSQL schema of the tables (`docs/postgresql.md`); SQLite has none.
     public var schema = "public"
+    /// The tables the import writes (`--layout`): Sluice's own, or the SQLite store Core Data
+    /// keeps for a Core Data model (`docs/coredata-store.md#importing`), which needs the model's
+    /// file (`Importer(databasePath:modelFile:options:)`).
+    public var layout = Layout.sluice
+
+    public enum Layout: String, Sendable, CaseIterable {
+        case sluice
+        case coreData = "coredata"
+    }
 
     public init() {}
 

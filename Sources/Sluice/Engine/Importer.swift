@@ -59,6 +59,38 @@ public final class Importer {
     public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
                             modelSHA256: String = "") throws(SluiceError)
     {
+        guard options.layout == .sluice else {
+            throw SluiceError(.usage, "the Core Data layout is made from the Core Data model's file: "
+                                + "use Importer(databasePath:modelFile:options:)")
+        }
+        try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
+    }
+
+    /// Opens (or prepares to create) the database for an import through the model of
+    /// `modelFile`, recording its digest. With `options.layout` `.coreData` the database is the
+    /// SQLite store Core Data keeps for that Core Data model (`docs/coredata-store.md#importing`).
+    public convenience init(databasePath: String, modelFile: ModelFile, options: ImportOptions = ImportOptions())
+        throws(SluiceError)
+    {
+        var coreData: CoreDataImportLayout?
+        if options.layout == .coreData {
+            do {
+                coreData = try CoreDataImportLayout.load(modelFile: modelFile)
+            } catch let error as SluiceError {
+                throw error
+            } catch let error as ModelError {
+                throw SluiceError(error)
+            } catch {
+                throw SluiceError(.usage, "\(error)")
+            }
+        }
+        try self.init(databasePath: databasePath, model: modelFile.model, options: options, modelSHA256: modelFile.sha256,
+                      coreData: coreData)
+    }
+
+    private convenience init(databasePath: String, model: Model, options: ImportOptions, modelSHA256: String,
+                             coreData: CoreDataImportLayout?) throws(SluiceError)
+    {
         try options.validate(withModel: true)
         do {
             try model.validate()
@@ -66,22 +98,30 @@ public final class Importer {
             throw SluiceError(error)
         }
         try HookedSink.validate(options.hooks, model: model)
+        if let coreData, !coreData.problems.isEmpty {
+            throw SluiceError(ModelError(source: coreData.sourceName, problems: coreData.problems))
+        }
+        // Core Data's store names tables and columns its own way (`ZSTOP`, `ZNAME`).
+        let stored = coreData?.model ?? model
         let plan: MappingPlan
         do {
-            plan = try MappingPlan(model: model, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
+            plan = try MappingPlan(model: stored, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
                                                                   mapKey: options.mapKey, roots: options.roots),
                                    rawAttributes: HookedSink.rawAttributes(options.hooks),
-                                   rawRelationships: HookedSink.rawRelationships(options.hooks, model: model))
+                                   rawRelationships: HookedSink.rawRelationships(options.hooks, model: stored),
+                                   values: coreData?.values ?? .sluice)
         } catch {
             throw SluiceError(error)
         }
         // From here on the model's `root` includes `--root`: what an input's records are (a
         // file or zip entry by its name) is read from `Importer.model`.
-        let model = model.addingRoots(options.roots)
-        let layout = DatabaseLayout(model)
+        let model = stored.addingRoots(options.roots)
+        let sluiceLayout = coreData == nil ? DatabaseLayout(model) : nil
+        let layout: any RelationshipLayout = coreData ?? sluiceLayout!
         let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout, hooks: !options.hooks.isEmpty)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
-                      tables: layout.tables) { store, rejects, indexes throws(SluiceError) in
+                      tables: coreData?.tables ?? sluiceLayout!.tables,
+                      file: coreData?.file) { store, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
@@ -115,8 +155,11 @@ public final class Importer {
         if let refusal = ImportStores.refusal(ofTable: table, in: databasePath) { throw refusal }
         try options.validate(withModel: false)
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
+        guard options.layout == .sluice else {
+            throw SluiceError(.usage, "the Core Data layout needs a Core Data model: a zero-config import writes Sluice's layout")
+        }
         try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
-                      tables: [DatabaseLayout.importsTable]) { store, rejects, _ throws(SluiceError) in
+                      tables: [DatabaseLayout.importsTable], file: nil) { store, rejects, _ throws(SluiceError) in
             FreeformTarget(table: table) { table throws(SluiceError) in
                 if let refusal = ImportStores.refusal(ofTable: table, in: databasePath) { throw refusal }
                 let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
@@ -130,7 +173,7 @@ public final class Importer {
 
     /// Begins the import's transaction, brings `tables` up to date, then makes the target.
     private init(databasePath: String, model: Model?, options: ImportOptions, modelSHA256: String,
-                 tables: [TableDefinition],
+                 tables: [TableDefinition], file: LayoutFile?,
                  makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> any ImportTarget)
         throws(SluiceError)
     {
@@ -146,7 +189,7 @@ public final class Importer {
         }
         rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
         do {
-            database = try ImportStores.begin(databasePath, schema: options.schema)
+            database = try ImportStores.begin(databasePath, schema: options.schema, file: file)
         } catch {
             rejects?.discard()
             throw error

@@ -24,25 +24,17 @@ struct LinkPlan {
     var relatedByIsIdentity = false
     var merge: Model.MergePolicy
     var unresolved: Model.UnresolvedPolicy
-    /// An ordered to-many (`LinkWriter+ToMany.swift`). A flag, not the column's name: a plan
-    /// is copied per link, and one more string to retain showed on W2.
-    var ordered = false
+    /// An ordered to-many's column, beside its links, that holds each link's place in the
+    /// list (the layout's `positionColumn`); nil for links without order. A name that fits a
+    /// small string (15 bytes) is copied with a plan, per link, without a retain.
+    var positionColumn: String?
+    /// An ordered to-many (`LinkWriter+ToMany.swift`).
+    var ordered: Bool { positionColumn != nil }
     /// The entity a stub row of the target names in its family's `"entity"` column (nil: the
     /// target's table has none).
     var stubEntity: String?
     /// A to-one whose bare id the source's row holds too (`keyColumn(…)`): the column, else nil.
     var keyColumn: String?
-
-    /// An ordered to-many's column, beside its links, that holds each link's place in the
-    /// list (`DatabaseLayout.positionColumn`); nil for links without order.
-    var positionColumn: String? {
-        guard ordered else { return nil }
-        switch storage {
-        case .column: return nil
-        case .inverseColumn(_, let column): return DatabaseLayout.positionColumn(ofToOne: column)
-        case .joinTable(_, let sourceColumn, _): return DatabaseLayout.positionColumn(ofJoinTableReadFrom: sourceColumn)
-        }
-    }
 
     /// A to-one that links by id: its link may wait for the second pass in the source's row
     /// of waiting to-ones (`PendingLinkStore.addToOnes`).
@@ -53,7 +45,7 @@ struct LinkPlan {
 
     /// One plan per relationship of every entity: `plans[entity][relationship]`. `hooks`: the
     /// import runs hooks, which may change an attribute or a link on their own.
-    static func plans(model: Model, mapping: MappingPlan, layout: DatabaseLayout, hooks: Bool = false) -> [[LinkPlan]] {
+    static func plans(model: Model, mapping: MappingPlan, layout: some RelationshipLayout, hooks: Bool = false) -> [[LinkPlan]] {
         var id = 0
         var result: [[LinkPlan]] = []
         for (entityIndex, entity) in model.entities.enumerated() {
@@ -76,7 +68,7 @@ struct LinkPlan {
                     relatedByAttribute: mapped.relatedBy?.attribute,
                     relatedByIsIdentity: mapped.relatedBy.map { target.identity == [$0.attribute] } ?? false,
                     merge: relationship.merge, unresolved: relationship.unresolved,
-                    ordered: layout.positionColumn(of: relationship, in: entity) != nil,
+                    positionColumn: layout.positionColumn(of: relationship, in: entity),
                     stubEntity: relationship.storedEntityName,
                     keyColumn: hooks ? nil : keyColumn(of: relationship, in: entity, entity: entityIndex, mapping: mapping,
                                                        relatedBy: mapped.relatedBy.map { target.attributes[$0.attribute] })))

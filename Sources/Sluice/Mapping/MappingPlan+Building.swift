@@ -24,9 +24,9 @@ extension MappingPlan {
     /// `rawAttributes` (`Entity.attribute`) are read as raw JSON text whatever their type, for a
     /// hook that converts them itself (`EntityHooks.attributes`); `rawRelationships` the same for
     /// relationships (`EntityHooks.relationships`), read into `EntityPlan.rawLinks` instead of
-    /// being linked.
+    /// being linked. `values`: how the store's layout keeps values (`StoreValues`).
     init(model: Model, locations: Locations = Locations(), sourceName: String = "model",
-         rawAttributes: Set<String> = [], rawRelationships: Set<String> = []) throws(ModelError) {
+         rawAttributes: Set<String> = [], rawRelationships: Set<String> = [], values: StoreValues = .sluice) throws(ModelError) {
         var problems: [ModelProblem] = []
         if let problem = Self.lineageProblem(model) {
             throw ModelError(source: sourceName, problems: [problem])
@@ -36,7 +36,8 @@ extension MappingPlan {
         // A family's root first, in the order of the storage entities, then the other members.
         let members = storage.entities.compactMap { model.entity(named: $0.name) }
             + model.entities.filter { storage.entity(named: $0.name) == nil }
-        var compiler = AttributeCompiler(matched: AttributeCompiler.matchedDeclarations(in: model))
+        storeValues = values
+        var compiler = AttributeCompiler(matched: AttributeCompiler.matchedDeclarations(in: model), encoding: values.encoding)
         for entity in members {
             let stored = storage.entities.firstIndex { $0.name == model.familyRoot(of: entity.name) }!
             shapes.append(buildShape(entity, storage: stored, model: model, compiler: &compiler,

@@ -13,9 +13,11 @@ extension MappingPlan {
         /// `relatedBy` targets. A decimal or json value among them converts to its value's one
         /// spelling (`ValueConverter.canonical`), so that `1.0` and `1` are one identity.
         let matched: Set<String>
+        let encoding: ValueEncoding
 
-        init(matched: Set<String> = []) {
+        init(matched: Set<String> = [], encoding: ValueEncoding = .sluice) {
             self.matched = matched
+            self.encoding = encoding
         }
 
         /// `matched` for `model`: each identity's and `relatedBy`'s attribute, by the entity
@@ -47,7 +49,7 @@ extension MappingPlan {
             var result: (converter: ValueConverter, defaultValue: ColumnValue?)
             do {
                 result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits,
-                                             canonical: matched.contains(key)), nil)
+                                             canonical: matched.contains(key), encoding: encoding), nil)
             } catch {
                 let field = attribute.bits != nil && attribute.dateFormat == nil ? "bits" : "dateFormat"
                 problems.append(ModelProblem(path: "\(path).\(field)", message: error.message))
@@ -114,9 +116,9 @@ extension MappingPlan {
                 // The `"entity"` column: the entity's name, or the `entityBy` key's value
                 // until the assembler replaces it with the name of the entity it chooses.
                 attributes.append(AttributePlan(
-                    name: Model.entityColumn, column: Model.entityColumn, type: .string,
+                    name: Model.entityColumn, column: storeValues.entityColumn, type: .string,
                     converter: try! ValueConverter(type: .string, dateFormat: nil), optional: true,
-                    defaultValue: .text(entity.name), defaultWhenMissing: true))
+                    defaultValue: storeValues.entityValue(entity.name), defaultWhenMissing: true))
                 members.append(true)
                 if let key = entity.entityBy?.key {
                     let node = addKeyPath(key, from: rootNode)

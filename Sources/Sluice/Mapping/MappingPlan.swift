@@ -114,6 +114,8 @@ struct MappingPlan {
     var shapes: [EntityPlan] = []
     /// The model as the store sees it (`Model.storageModel`).
     var storageModel = Model(entities: [])
+    /// How the store's layout keeps values, and names a family row's entity.
+    var storeValues = StoreValues.sluice
     /// The model's `root` location whose records are rows of a table, and their header; the
     /// import reads it through `TabularRows`.
     var table: (path: JSONKeyPath, header: TabularHeader)?

@@ -51,7 +51,9 @@ extension RecordAssembler {
                 // An identity's value is matched by its canonical text (`CanonicalJSON`).
                 let first = Int(events.entities[records[open - 1].entity].firstAttribute)
                 let canonical = events.converters[first + Int(target.index)].canonical
+                let transformable = events.converters[first + Int(target.index)].encoding == .coreData
                 set(Int(target.index), priority: Int(target.priority)) { arena throws(ConversionError) in
+                    guard !transformable else { throw ConversionError.transformable }
                     guard !capture.overflowed else {
                         throw ConversionError(message: "a json value larger than \(limit) bytes (--max-value-bytes)")
                     }

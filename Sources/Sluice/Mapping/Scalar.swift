@@ -27,6 +27,10 @@ struct ConversionError: Error, Equatable, Sendable, CustomStringConvertible {
         if let reason { message += ": \(reason)" }
         return ConversionError(message)
     }
+
+    /// A value for a transformable attribute in Core Data's store (`ValueEncoding.coreData`).
+    static let transformable = ConversionError(
+        "a transformable attribute: Core Data's store keeps its value as the value transformer's archive, which Sluice does not write")
 }
 
 extension ConversionError {

@@ -79,4 +79,21 @@ enum UUIDText {
             return 36
         }
     }
+
+    /// The 16 bytes of a UUID in the form `lowercased` returns.
+    static func bytes(ofLowercased text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var high: UInt8?
+        for byte in text.utf8 where byte != UInt8(ascii: "-") {
+            let digit = NumberText.isDigit(byte) ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10
+            if let first = high {
+                bytes.append(first << 4 | digit)
+                high = nil
+            } else {
+                high = digit
+            }
+        }
+        return bytes
+    }
 }

@@ -35,6 +35,14 @@
 ///   value's one spelling (`CanonicalJSON`). Objects and arrays are written by
 ///   `JSONTextWriter` and never reach a converter (the assembler makes them canonical).
 ///
+/// With `encoding` `.coreData` (`--layout coredata`, `docs/coredata-store.md#values`) the
+/// values are Core Data's instead: a date is seconds since 2001-01-01T00:00:00Z (`.integer`
+/// when whole, as SQLite keeps them in Core Data's TIMESTAMP columns, else `.real`), a
+/// uuid its 16 bytes (`.blob`), a decimal a number (`.integer` when whole and within 64 bits,
+/// else the nearest `.real`; one beyond the double range is an error), and a json value (a
+/// transformable attribute's) an error: Core Data keeps it as its value transformer's archive,
+/// which Sluice does not write. The other types are stored alike.
+///
 /// Decided details: numeric strings follow the JSON number grammar exactly (no surrounding
 /// whitespace, no leading `+` or zeros, no hex, `inf` or `nan`), so `"007"` is not an integer;
 /// a number given to a `uuid` or `binary` attribute is an error; `dateFormat` is accepted for
@@ -54,12 +62,15 @@ struct ValueConverter: Sendable {
     /// A decimal's or json value's text is its value's one spelling (see above); in the
     /// padding beside `bits`.
     let canonical: Bool
+    /// How the store keeps dates, uuids and decimals; in the padding too.
+    let encoding: ValueEncoding
     let dateInput: DateInput
 
     /// The longest canonical decimal, in bytes.
     static let canonicalDecimalLimit = 1_000
 
-    init(type: AttributeType, dateFormat: String? = nil, bits: Int? = nil, canonical: Bool = false) throws(ConversionError) {
+    init(type: AttributeType, dateFormat: String? = nil, bits: Int? = nil, canonical: Bool = false,
+         encoding: ValueEncoding = .sluice) throws(ConversionError) {
         if dateFormat != nil && type != .date {
             throw ConversionError("dateFormat applies only to date attributes, not \(type.rawValue)")
         }
@@ -72,6 +83,7 @@ struct ValueConverter: Sendable {
         self.type = type
         self.bits = UInt8(bits ?? 64)
         self.canonical = canonical && (type == .decimal || type == .json)
+        self.encoding = encoding
         self.dateInput = try DateInput(dateFormat: dateFormat)
     }
 
@@ -86,7 +98,10 @@ struct ValueConverter: Sendable {
         case .date: return try toDate(scalar)
         case .uuid: return try toUUID(scalar)
         case .binary: return try toBinary(scalar)
-        case .json: return toJSON(scalar)
+        case .json:
+            // In Core Data's store only a transformable attribute is `json` (`CoreDataConversion`).
+            guard encoding == .sluice else { throw .transformable }
+            return toJSON(scalar)
         }
     }
 
@@ -227,6 +242,7 @@ struct ValueConverter: Sendable {
         case .bool: throw fail(scalar)
         case .number(let bytes), .string(let bytes):
             guard let number = NumberText(bytes) else { throw fail(scalar) }
+            if encoding == .coreData { return try coreDataDecimal(scalar, number, bytes) }
             guard canonical else { return .text(String(decoding: bytes, as: UTF8.self)) }
             guard let text = number.canonicalDecimal(in: bytes, maxLength: Self.canonicalDecimalLimit) else {
                 throw fail(scalar, "over \(Self.canonicalDecimalLimit) digits written out, too long to match as an identity")
@@ -294,7 +310,27 @@ struct ValueConverter: Sendable {
                 }
             }
         }
+        if encoding == .coreData {
+            // Whole seconds as an integer: what SQLite keeps of a whole REAL in a TIMESTAMP
+            // column (NUMERIC affinity), so a re-import compares equal to the stored value.
+            // Else one rounding from the exact instant, as in `Double(ms) / 1000`.
+            let milliseconds = instant - ValueEncoding.referenceDateMilliseconds
+            if milliseconds % 1000 == 0 { return .integer(milliseconds / 1000) }
+            return .real(Double(milliseconds) / 1000)
+        }
         return .text(CivilTime.iso8601(milliseconds: instant))
+    }
+
+    /// A decimal as Core Data keeps an `NSDecimalNumber` in SQLite: whole and within 64 bits,
+    /// an integer; else the nearest double, which must be finite.
+    private func coreDataDecimal(_ scalar: Scalar, _ number: NumberText, _ bytes: UnsafeRawBufferPointer)
+        throws(ConversionError) -> ColumnValue {
+        if case .value(let whole) = number.integer(in: bytes) { return .integer(whole) }
+        if let value = number.exactDouble(in: bytes) { return .real(value) }
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
+            throw fail(scalar, "out of the range Core Data's store keeps a decimal in (a double)")
+        }
+        return .real(value)
     }
 
     private func unixInstant(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer, milliseconds: Bool)
@@ -314,7 +350,8 @@ struct ValueConverter: Sendable {
             if case .null = scalar { return .null }
             throw fail(scalar)
         }
-        return .text(text)
+        guard encoding == .coreData else { return .text(text) }
+        return .blob(UUIDText.bytes(ofLowercased: text))
     }
 
     private func toBinary(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {

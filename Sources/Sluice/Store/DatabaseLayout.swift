@@ -16,7 +16,7 @@
 ///
 /// Pure: building a layout reads only the model. The model is assumed valid (relationship
 /// targets exist); a relationship to an unknown entity references a table of that name.
-public struct DatabaseLayout: Sendable {
+public struct DatabaseLayout: Sendable, RelationshipLayout {
     public static let importsTableName = "sluice_imports"
     /// The INTEGER PRIMARY KEY of every entity table (an alias of SQLite's rowid).
     public static let keyColumn = "pk"
@@ -199,4 +199,12 @@ public struct DatabaseLayout: Sendable {
         }
         return position(a) < position(b)
     }
+}
+
+/// Where a layout keeps each relationship's links: Sluice's (`DatabaseLayout`) or Core Data's.
+/// `entity` is an entity of the storage model (`Model.storageModel`), `relationship` one of its.
+protocol RelationshipLayout {
+    func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> DatabaseLayout.RelationshipStorage
+    /// The column keeping an ordered to-many's order; nil for any other relationship.
+    func positionColumn(of relationship: Model.Relationship, in entity: Model.Entity) -> String?
 }

@@ -23,7 +23,8 @@ enum ImportStores {
         return nil
     }
 
-    static func begin(_ database: String, schema: String) throws(SluiceError) -> any ImportStore {
+    /// `file`: the file of a layout other than Sluice's (an SQLite file only).
+    static func begin(_ database: String, schema: String, file: LayoutFile? = nil) throws(SluiceError) -> any ImportStore {
         if let scheme = unknownScheme(of: database) {
             let schemes = ["postgresql", "postgres"]
             let suggestion = NameSuggestion.nearest(to: scheme, among: schemes).map { "; did you mean '\($0)://'?" } ?? ""
@@ -31,9 +32,13 @@ enum ImportStores {
                 + "Sluice writes to (postgresql:// or postgres:// for PostgreSQL; an SQLite database is a file's path)\(suggestion)")
         }
         if PostgresURI.isURI(database) {
+            if let file {
+                throw SluiceError(.usage, "database '\(PostgresURI.displayName(database))': \(file.description) is an SQLite file; "
+                                    + "give its path with --db")
+            }
             return try PostgresStore(uri: database, schema: schema)
         }
-        return try SQLiteStore(path: database)
+        return try SQLiteStore(path: database, file: file)
     }
 
     /// The scheme of a database written as a URI that names no store Sluice writes to

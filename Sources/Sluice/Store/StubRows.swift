@@ -1,15 +1,31 @@
 /// The statement that makes the rows `--unresolved stub` asks for: one per distinct id that
-/// names no row, holding the id and, in a family's table, the name of the entity the
-/// relationship names in the `"entity"` column (a row of a family always names its entity).
-/// The same text on both stores.
+/// names no row, holding the id, in a family's table the entity the relationship names (a row
+/// of a family always names its entity), and the columns the store fills itself (Core Data's
+/// `Z_ENT`, `Z_OPT`). The same text on both stores.
 enum StubRows {
     /// `missing` is the `FROM … WHERE …` clause that yields the ids as `id`.
-    static func insert(into table: String, idColumn: String, id: String, entity: String?, missing: String) -> String {
-        guard let entity else {
-            return "INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(idColumn))) SELECT DISTINCT \(id) \(missing)"
+    static func insert(into table: String, idColumn: String, id: String, entity: String?, keys: TableKeys,
+                       missing: String) -> String {
+        var columns = [quoteIdentifier(idColumn)]
+        var values = ["DISTINCT \(id)"]
+        if let entity {
+            let (column, value) = keys.entityColumn(of: table, entity: entity)
+            columns.append(quoteIdentifier(column))
+            values.append(literal(value))
         }
-        let literal = "'" + entity.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
-        return "INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(idColumn)), \(quoteIdentifier(Model.entityColumn))) "
-            + "SELECT DISTINCT \(id), \(literal) \(missing)"
+        for (column, fill) in keys.filled(of: table) {
+            columns.append(quoteIdentifier(column))
+            values.append(fill.insertedSQL)
+        }
+        return "INSERT INTO \(quoteIdentifier(table)) (\(columns.joined(separator: ", "))) "
+            + "SELECT \(values.joined(separator: ", ")) \(missing)"
+    }
+
+    private static func literal(_ value: ColumnValue) -> String {
+        switch value {
+        case .integer(let number): return String(number)
+        case .text(let text): return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        default: preconditionFailure("an entity is named by text or a number")
+        }
     }
 }

@@ -10,12 +10,44 @@ public struct TableDefinition: Sendable, Equatable {
         /// The attribute type the column holds, for stores whose types say more than SQLite's
         /// four (PostgreSQL: numeric, timestamptz, uuid…); nil for keys and plain integers.
         public var attributeType: AttributeType?
+        /// A column the store fills itself, never from a record's values (Core Data's `Z_ENT`
+        /// of a table of one entity, `Z_OPT`); nil for the columns records fill.
+        public var fill: Fill?
 
-        public init(name: String, sqlType: String, references: String? = nil, attributeType: AttributeType? = nil) {
+        public init(name: String, sqlType: String, references: String? = nil, attributeType: AttributeType? = nil,
+                    fill: Fill? = nil) {
             self.name = name
             self.sqlType = sqlType
             self.references = references
             self.attributeType = attributeType
+            self.fill = fill
+        }
+    }
+
+    /// What the store writes into a column it fills itself.
+    public enum Fill: Sendable, Equatable {
+        /// This number in every row.
+        case constant(Int64)
+        /// A row's version (Core Data's optimistic locking, `Z_OPT`): 1 in a new row, one more
+        /// each time a row's values are updated.
+        case version
+    }
+
+    /// In a family's table, the column naming each row's entity: its name as text (Sluice's
+    /// `"entity"`), or its number (Core Data's `Z_ENT`).
+    public struct EntityColumn: Sendable, Equatable {
+        public var name: String
+        /// Each entity's number; nil: the entity's name.
+        public var numbers: [String: Int64]?
+
+        public init(name: String = Model.entityColumn, numbers: [String: Int64]? = nil) {
+            self.name = name
+            self.numbers = numbers
+        }
+
+        /// What the column holds for a row of `entity`.
+        public func value(of entity: String) -> ColumnValue {
+            numbers?[entity].map(ColumnValue.integer) ?? .text(entity)
         }
     }
 
@@ -30,9 +62,13 @@ public struct TableDefinition: Sendable, Equatable {
     public var primaryKey: [String]?
     /// `WITHOUT ROWID`: for join tables, whose composite key is then the only b-tree.
     public var withoutRowID: Bool
+    /// How a family's table names each row's entity; nil: as Sluice does, when it has the column.
+    public var entityColumn: EntityColumn?
 
     public init(name: String, columns: [ColumnDefinition], uniqueIndex: [String] = [],
-                indexes: [[String]] = [], primaryKey: [String]? = nil, withoutRowID: Bool = false) {
+                indexes: [[String]] = [], primaryKey: [String]? = nil, withoutRowID: Bool = false,
+                entityColumn: EntityColumn? = nil) {
+        self.entityColumn = entityColumn
         self.name = name
         self.columns = columns
         self.uniqueIndex = uniqueIndex

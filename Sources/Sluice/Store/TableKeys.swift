@@ -1,15 +1,23 @@
-/// The column that keys each table's rows, as the layout a store was migrated to gives it
-/// (`TableDefinition.keyColumn`): `"pk"` in Sluice's layout, `Z_PK` in Core Data's. The stores'
-/// statements take it from here instead of spelling a name, so that the tables of another
-/// layout are written by the same statements.
+/// What the stores' statements need to know of each table, as the layout a store was migrated
+/// to gives it (`TableDefinition`): the column that keys its rows (`"pk"` in Sluice's layout,
+/// `Z_PK` in Core Data's), the columns the store fills itself, and how a family's table names a
+/// row's entity. The statements take these from here instead of spelling them, so that the
+/// tables of another layout are written by the same statements.
 struct TableKeys: Sendable {
     private var keys: [String: String] = [:]
+    private var fills: [String: [(column: String, fill: TableDefinition.Fill)]] = [:]
+    private var entityColumns: [String: TableDefinition.EntityColumn] = [:]
+    /// The largest key a layout records as issued per table, beyond the rows (Core Data's `Z_MAX`).
+    var issuedKeys: [String: Int64] = [:]
 
     init() {}
 
     init(_ tables: [TableDefinition]) {
         for table in tables {
             if let key = table.keyColumn { keys[table.name] = key }
+            let filled = table.columns.compactMap { column in column.fill.map { (column.name, $0) } }
+            if !filled.isEmpty { fills[table.name] = filled }
+            if let entityColumn = table.entityColumn { entityColumns[table.name] = entityColumn }
         }
     }
 
@@ -21,5 +29,31 @@ struct TableKeys: Sendable {
     /// `column(of:)` quoted for SQL.
     func quoted(_ table: String) -> String {
         quoteIdentifier(column(of: table))
+    }
+
+    /// The columns of `table` the store fills itself, in table order.
+    func filled(of table: String) -> [(column: String, fill: TableDefinition.Fill)] {
+        fills[table] ?? []
+    }
+
+    /// The largest key issued in `table` before the import; 0 when the layout records none.
+    func issued(in table: String) -> Int64 {
+        issuedKeys[table] ?? 0
+    }
+
+    /// The column of `table` naming a row's entity, and its value for `entity`.
+    func entityColumn(of table: String, entity: String) -> (column: String, value: ColumnValue) {
+        let column = entityColumns[table] ?? TableDefinition.EntityColumn()
+        return (column.name, column.value(of: entity))
+    }
+}
+
+extension TableDefinition.Fill {
+    /// The value SQL gives a new row's column: the constant, or version 1.
+    var insertedSQL: String {
+        switch self {
+        case .constant(let number): return String(number)
+        case .version: return "1"
+        }
     }
 }

@@ -55,13 +55,15 @@ final class TouchedRows: TouchedRowStore {
             let table = quoteIdentifier(tables[entity])
             let key = sql.keys.quoted(tables[entity])
             try sql.run("DELETE FROM \"sluice_gone\"", [])
-            let members = onlyMembers[entity] ?? []
-            let ofMembers = members.isEmpty ? ""
-                : " AND \(quoteIdentifier(Model.entityColumn)) IN (\(SQLParameters.placeholders(members.count)))"
+            // The family's column naming each row's entity, as the layout names it (`TableKeys`).
+            let members = (onlyMembers[entity] ?? []).map { sql.keys.entityColumn(of: tables[entity], entity: $0) }
+            let ofMembers = members.first.map { member in
+                " AND \(quoteIdentifier(member.column)) IN (\(SQLParameters.placeholders(members.count)))"
+            } ?? ""
             try sql.run("""
                 INSERT INTO "sluice_gone" SELECT \(key) FROM \(table)
                 WHERE \(key) NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)
-                """, [.integer(Int64(entity))] + members.map { .text($0) })
+                """, [.integer(Int64(entity))] + members.map(\.value))
             let gone = "(SELECT \"pk\" FROM \"sluice_gone\")"
             // An ordered to-many's places go with its links, before the to-one's own plan
             // clears the column they are found by.

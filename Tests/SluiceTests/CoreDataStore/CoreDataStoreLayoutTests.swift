@@ -242,35 +242,53 @@ import Testing
     }
 }
 
+/// Core Data's values, as the converters make them for `--layout coredata` (`ValueEncoding`).
 @Suite struct CoreDataValuesTests {
-    @Test func datesAreSecondsSince2001() {
-        #expect(CoreDataValues.encode(.text("2001-01-01T00:00:00Z"), attributeType: "Date") == .real(0))
-        #expect(CoreDataValues.encode(.text("2026-01-30T04:39:31.290Z"), attributeType: "Date") == .real(791_440_771.29))
-        #expect(CoreDataValues.encode(.text("1970-01-01T00:00:00Z"), attributeType: "Date") == .real(-978_307_200))
-        #expect(CoreDataValues.encode(.text("2026-02-30T00:00:00Z"), attributeType: "Date") == nil)
-        #expect(CoreDataValues.encode(.text("yesterday"), attributeType: "Date") == nil)
+    private func convert(_ text: String, _ type: AttributeType, number: Bool = false, canonical: Bool = false) -> ColumnValue? {
+        let converter = try! ValueConverter(type: type, canonical: canonical, encoding: .coreData)
+        return try? converter.convert(number ? JSONValue.number(text) : JSONValue.string(text))
+    }
+
+    @Test func datesAreSecondsSince2001IntegersWhenWhole() {
+        #expect(convert("2001-01-01T00:00:00Z", .date) == .integer(0))
+        #expect(convert("2026-01-30T04:39:31.290Z", .date) == .real(791_440_771.29))
+        #expect(convert("1970-01-01T00:00:00Z", .date) == .integer(-978_307_200))
+        #expect(convert("2001-01-01T00:00:00.5+00:00", .date) == .real(0.5))
+        #expect(convert("978307201", .date, number: true) == .integer(1))
+        #expect(convert("2026-02-30T00:00:00Z", .date) == nil)
+        #expect(convert("yesterday", .date) == nil)
     }
 
     @Test func uuidsAreTheirSixteenBytes() {
-        #expect(CoreDataValues.encode(.text("0a1B2c3d-4e5f-6071-8293-a4b5c6d7e8f9"), attributeType: "UUID")
+        #expect(convert("0a1B2c3d-4e5f-6071-8293-a4b5c6d7e8f9", .uuid)
                 == .blob([0x0A, 0x1B, 0x2C, 0x3D, 0x4E, 0x5F, 0x60, 0x71, 0x82, 0x93, 0xA4, 0xB5, 0xC6, 0xD7, 0xE8, 0xF9]))
-        #expect(CoreDataValues.encode(.text("0a1b2c3d4e5f60718293a4b5c6d7e8f9"), attributeType: "UUID") == nil)
-        #expect(CoreDataValues.encode(.text("0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8fg"), attributeType: "UUID") == nil)
+        #expect(convert("0a1b2c3d4e5f60718293a4b5c6d7e8f9", .uuid) == nil)
+        #expect(convert("0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8fg", .uuid) == nil)
     }
 
+    /// Whole decimals are integers in every spelling, so `5`, `5.0` and `5e0` are one identity.
     @Test func decimalsAreIntegersWhenWholeElseReals() {
-        #expect(CoreDataValues.encode(.text("5"), attributeType: "Decimal") == .integer(5))
-        #expect(CoreDataValues.encode(.text("-12.000"), attributeType: "Decimal") == .integer(-12))
-        #expect(CoreDataValues.encode(.text("3.3333333333"), attributeType: "Decimal") == .real(3.3333333333))
-        #expect(CoreDataValues.encode(.text("99999999999999999999"), attributeType: "Decimal") == .real(1e20))
-        #expect(CoreDataValues.encode(.text("abc"), attributeType: "Decimal") == nil)
+        #expect(convert("5", .decimal) == .integer(5))
+        #expect(convert("-12.000", .decimal, number: true) == .integer(-12))
+        #expect(convert("5e0", .decimal, number: true, canonical: true) == .integer(5))
+        #expect(convert("3.3333333333", .decimal) == .real(3.3333333333))
+        #expect(convert("99999999999999999999", .decimal) == .real(1e20))
+        #expect(convert("1e400", .decimal, number: true) == nil)
+        #expect(convert("abc", .decimal) == nil)
     }
 
     @Test func booleansAreZeroOrOneAndOtherValuesStayAsTheyAre() {
-        #expect(CoreDataValues.encode(.integer(1), attributeType: "Boolean") == .integer(1))
-        #expect(CoreDataValues.encode(.integer(0), attributeType: "Boolean") == .integer(0))
-        #expect(CoreDataValues.encode(.null, attributeType: "Date") == .null)
-        #expect(CoreDataValues.encode(.text("x"), attributeType: "String") == .text("x"))
-        #expect(CoreDataValues.encode(.blob([1]), attributeType: "Binary") == .blob([1]))
+        #expect(convert("yes", .boolean) == .integer(1))
+        #expect(convert("0", .boolean, number: true) == .integer(0))
+        #expect(convert("x", .string) == .text("x"))
+        #expect(convert("AQ==", .binary) == .blob([1]))
+        #expect(try! ValueConverter(type: .date, encoding: .coreData).convert(JSONValue.null) == .null)
+    }
+
+    /// A transformable attribute's value (a json attribute in the converted model) is refused.
+    @Test func transformableValuesAreRefused() {
+        let converter = try! ValueConverter(type: .json, encoding: .coreData)
+        #expect(throws: ConversionError.transformable) { try converter.convert(JSONValue.string("a")) }
+        #expect(try! converter.convert(JSONValue.null) == .null)
     }
 }

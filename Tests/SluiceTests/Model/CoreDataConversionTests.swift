@@ -353,7 +353,7 @@ import Testing
     // MARK: What is noted, what is skipped
 
     @Test func unsupportedUserInfoKeysAndCoreDataSettingsAreNoted() throws {
-        let (_, notes) = try convert("""
+        let (model, notes) = try convert("""
             <entity name="E" representedClassName="EClass" syncable="YES" codeGenerationType="class" color="red">
                 <attribute name="n" optional="YES" attributeType="Integer 32" minValueString="0" maxValueString="9" usesScalarValueType="YES" syncable="YES">
                     <userInfo><entry key="className" value="X"/></userInfo>
@@ -386,11 +386,38 @@ import Testing
             "entities.E.attributes.c.valueTransformerName: not applied: the value is stored as JSON text",
             "entities.E.attributes.c.userInfo.attributeValueClassName: not supported: the value is stored as JSON text, not converted to an object of a class",
             "entities.E.relationships.r.userInfo.type: not supported: Sluice does not read this userInfo key",
-            "entities.E.uniquenessConstraints: not used: the identity is the entity's relatedByAttribute, or its <entity>ID attribute",
             "entities.E.userInfo.primaryKey: not supported: Sluice does not read this userInfo key",
             "entities.E.userInfo.primaryKey: not used: the key is given twice, and the first value is used",
             "entities.E.widget: not read: Sluice does not know <widget>",
             "surprise: not read: Sluice does not know <surprise>",
+        ])
+        // No relatedByAttribute nor "eID": the uniqueness constraint is the identity.
+        #expect(model.entities[0].identity == ["n"])
+    }
+
+    /// A uniqueness constraint is the identity only when MagicalRecord's keys give none, and
+    /// only when it is made of imported attributes; otherwise it is noted as not used.
+    @Test func aUniquenessConstraintIsTheIdentityWhenNothingElseIs() throws {
+        let (model, notes) = try convert("""
+            <entity name="Visit">
+                <attribute name="personID" attributeType="String"/>
+                <attribute name="day" attributeType="Date"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="personID"/><constraint value="day"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="Person">
+                <attribute name="personID" attributeType="String"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="personID"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            <entity name="Tag">
+                <attribute name="label" attributeType="String"/>
+                <attribute name="cache" optional="YES" attributeType="String" transient="YES"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="cache"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            """)
+        #expect(model.entities.map(\.identity) == [["personID", "day"], ["personID"], []])
+        #expect(notes == [
+            "entities.Person.uniquenessConstraints: not used: the identity is the entity's relatedByAttribute, or its <entity>ID attribute",
+            "entities.Tag.uniquenessConstraints: not used: no constraint is made of imported attributes only",
         ])
     }
 

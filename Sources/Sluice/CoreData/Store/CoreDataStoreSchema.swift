@@ -13,15 +13,21 @@ public struct CoreDataStoreSchema: Sendable {
     ///   (Core Data's store is defined by one), or it cannot be read; `ModelError` when Core
     ///   Data could not load it (a type it does not have, a relationship to no entity).
     public static func load(modelPath: String) throws -> CoreDataStoreSchema {
-        guard ModelFile.isCoreDataModel(path: modelPath) else {
-            throw SluiceError(.usage, "--layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents, or .momd): "
-                                + "Core Data's store is made from one, and '\(modelPath)' is not one")
-        }
-        let model = CompiledCoreDataModel.isCompiledModel(modelPath)
-            ? try CompiledCoreDataModel.read(momd: modelPath).model : try CoreDataModel.read(path: modelPath)
+        let model = try coreDataModel(at: modelPath)
         let layout = try CoreDataStoreLayout(model, sourceName: modelPath)
         let statements = CoreDataStoreLayout.pragmas + layout.statements
         return CoreDataStoreSchema(modelPath: modelPath, entityCount: layout.entities.count, problems: layout.problems,
                                    sql: statements.map { $0 + ";\n" }.joined())
+    }
+
+    /// The Core Data model at `path`: a compiled `.momd`, or a `.xcdatamodeld` (its current
+    /// version), `.xcdatamodel` or its `contents`.
+    static func coreDataModel(at path: String) throws -> CoreDataModel {
+        guard ModelFile.isCoreDataModel(path: path) else {
+            throw SluiceError(.usage, "--layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents, or .momd): "
+                                + "Core Data's store is made from one, and '\(path)' is not one")
+        }
+        return CompiledCoreDataModel.isCompiledModel(path) ? try CompiledCoreDataModel.read(momd: path).model
+            : try CoreDataModel.read(path: path)
     }
 }

@@ -168,7 +168,7 @@ final class PostgresPendingLinks: PendingLinkStore {
             switch policy(plan) {
             case .stub:
                 outcomes[index].stubs = try connection.execute(StubRows.insert(
-                    into: plan.targetTable, idColumn: column, id: "p.\"key\"", entity: plan.stubEntity, missing: missing)).changes
+                    into: plan.targetTable, idColumn: column, id: "p.\"key\"", entity: plan.stubEntity, keys: self.keys, missing: missing)).changes
                 stubbed = true
             case .null, .fail:
                 let examples = try PostgresRunner(connection: connection)
@@ -251,7 +251,7 @@ final class PostgresPendingLinks: PendingLinkStore {
         switch policy {
         case .stub:
             outcome.stubs = try connection.execute(StubRows.insert(
-                into: plan.targetTable, idColumn: column, id: "p.\"key\"", entity: plan.stubEntity, missing: missing)).changes
+                into: plan.targetTable, idColumn: column, id: "p.\"key\"", entity: plan.stubEntity, keys: self.keys, missing: missing)).changes
             outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy)
         case .null, .fail:
             let rows = try PostgresRunner(connection: connection)

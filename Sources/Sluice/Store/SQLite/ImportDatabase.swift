@@ -67,7 +67,11 @@ final class ImportDatabase {
     /// no write bit, checked even for root, or SQLite opened it read-only), a file that is not
     /// a database, a database locked for longer than `busyTimeout` ms, or a directory where
     /// the file cannot be created.
-    static func begin(path: String, busyTimeout: Int32 = 2000) throws(SluiceError) -> ImportDatabase {
+    ///
+    /// `fileFormat`: the pragmas that fix a new file's format (page size, auto-vacuum), run
+    /// before anything is written; Sluice's 16 KiB pages by default.
+    static func begin(path: String, busyTimeout: Int32 = 2000, fileFormat: [String] = sluiceFileFormat)
+        throws(SluiceError) -> ImportDatabase {
         if let info = SystemCalls.status(ofPath: path) {
             if info.isDirectory {
                 throw SluiceError(.cannotCreate, "cannot write database '\(path)': it is a directory")
@@ -85,8 +89,11 @@ final class ImportDatabase {
             throw SluiceError(.cannotCreate,
                               "cannot create database '\(path)': it is a symbolic link to '\(pointee)', which does not exist")
         }
-        return try createNew(path: path)
+        return try createNew(path: path, fileFormat: fileFormat)
     }
+
+    /// A new file's format in Sluice's layout: 16 KiB pages (see the type's comment).
+    static let sluiceFileFormat = ["PRAGMA page_size=16384"]
 
     private static func openExisting(path: String, busyTimeout: Int32) throws(SluiceError) -> ImportDatabase {
         do {
@@ -111,7 +118,7 @@ final class ImportDatabase {
         }
     }
 
-    private static func createNew(path: String) throws(SluiceError) -> ImportDatabase {
+    private static func createNew(path: String, fileFormat: [String]) throws(SluiceError) -> ImportDatabase {
         let directory = TemporaryFiles.splitPath(path).directory
         let temporaryPath = TemporaryFiles.path(for: path)
         // Say why the file cannot be made (a missing directory, a read-only file system, no
@@ -129,8 +136,7 @@ final class ImportDatabase {
             throw error.sluiceError(creatingDatabase: path)
         }
         do {
-            try connection.execute("""
-                PRAGMA page_size=16384;
+            try connection.execute(fileFormat.map { $0 + ";\n" }.joined() + """
                 PRAGMA journal_mode=OFF;
                 PRAGMA synchronous=OFF;
                 PRAGMA locking_mode=EXCLUSIVE;
@@ -159,7 +165,10 @@ final class ImportDatabase {
     /// Makes the import permanent. On failure everything is rolled back (a new database
     /// leaves no file) and the error is thrown. `vacuum` runs VACUUM after the commit, once
     /// `willVacuum` has been called (to report it).
-    func commit(vacuum: Bool = false, willVacuum: () -> Void = {}) throws(SluiceError) {
+    ///
+    /// `journalMode`: the journal mode the file is left in (a WAL checkpointed into the file
+    /// on the way); nil keeps the one it had.
+    func commit(vacuum: Bool = false, journalMode: String? = nil, willVacuum: () -> Void = {}) throws(SluiceError) {
         precondition(state == .active, "commit() after commit() or rollback()")  // our bug
         do {
             try connection.execute("COMMIT")
@@ -175,6 +184,15 @@ final class ImportDatabase {
             } catch {
                 // The import itself is committed; for a new database nothing is renamed yet.
                 if isNew { discardTemporaryFile() } else { connection.close() }
+                throw error.sluiceError(database: path)
+            }
+        }
+        if let journalMode, !isNew {
+            // A new file has none (journal_mode=OFF is not kept in the file).
+            do {
+                try connection.execute("PRAGMA journal_mode=\(journalMode)")
+            } catch {
+                connection.close()
                 throw error.sluiceError(database: path)
             }
         }

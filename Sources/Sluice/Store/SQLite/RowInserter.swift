@@ -22,6 +22,8 @@ final class RowInserter {
     private var insertMany: Statement?
     private let insertManySQL: String
     private var numbering = RowNumbering()
+    /// The largest pk issued before (`RowNumbering.take`).
+    private let issued: Int64
     /// Rows from this pk up were inserted here (`RowNumbering.first`).
     var firstNewPK: Int64? { numbering.first }
     /// Rows numbered and waiting for `insertMany` (fewer than `rowsPerInsert`).
@@ -29,14 +31,17 @@ final class RowInserter {
     /// The row of `rows` whose insert failed last: how the refusal of a value names its record.
     private(set) var refusedRow: Int?
 
-    /// Prepares the insert of rows of `columns` (and the key, `key`) into `table`.
-    init(table: String, key: String, columns: [String], defaults: [ColumnValue?], connection: Connection) throws(SluiceError) {
+    /// Prepares the insert of rows of `columns` (and the key, `key`) into `table`; the columns
+    /// the store fills itself (`filled`) are written as constants of the statement.
+    init(table: String, key: String, columns: [String], filled: [(column: String, fill: TableDefinition.Fill)] = [],
+         issued: Int64 = 0, defaults: [ColumnValue?], connection: Connection) throws(SluiceError) {
+        self.issued = issued
         self.table = table
         self.key = key
         self.defaults = defaults
         self.connection = connection
-        let names = ([key] + columns).map(quoteIdentifier).joined(separator: ", ")
-        let row = "(\(SQLParameters.placeholders(columns.count + 1)))"
+        let names = ([key] + columns + filled.map(\.column)).map(quoteIdentifier).joined(separator: ", ")
+        let row = "(\(([SQLParameters.placeholders(columns.count + 1)] + filled.map(\.fill.insertedSQL)).joined(separator: ", ")))"
         let insert = "INSERT INTO \(quoteIdentifier(table)) (\(names)) VALUES "
         rowsPerInsert = Self.rowsPerInsert(width: columns.count)
         insertManySQL = insert + Array(repeating: row, count: rowsPerInsert).joined(separator: ", ")
@@ -57,7 +62,7 @@ final class RowInserter {
     /// statement: until `flush(_:)`, `rows` must hold the waiting rows unchanged.
     func insert(_ row: Int, of rows: CellRows) throws(SluiceError) -> Int64 {
         do {
-            guard let pk = try numbering.take(table: table, key: key, connection: connection) else {
+            guard let pk = try numbering.take(table: table, key: key, issued: issued, connection: connection) else {
                 // The rows numbered before go in first: SQLite's random pick must see their pks taken.
                 try insertQueued(rows)
                 try insertAlone(row, of: rows, pk: nil)

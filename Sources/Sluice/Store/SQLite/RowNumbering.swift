@@ -28,7 +28,9 @@ struct RowNumbering {
     }
 
     /// The pk for the next row of `table`, or nil once the table's largest pk is `Int64.max`.
-    mutating func take(table: String, key: String, connection: Connection) throws(SQLiteError) -> Int64? {
+    /// `issued`: the largest pk handed out before, when the layout records one beyond the
+    /// table's rows (Core Data's `Z_MAX`: a deleted row's pk is not used again).
+    mutating func take(table: String, key: String, issued: Int64 = 0, connection: Connection) throws(SQLiteError) -> Int64? {
         if case .unread = next {
             let statement = try connection.prepare("""
                 SELECT max(\(quoteIdentifier(key))),
@@ -37,8 +39,9 @@ struct RowNumbering {
                 FROM \(quoteIdentifier(table))
                 """)
             _ = try statement.step()
-            let largest = statement.isNull(at: 0) ? nil : statement.int64(at: 0)
-            sqlitePicksTheSamePK = statement.int64(at: 1) == 1
+            let inTable = statement.isNull(at: 0) ? nil : statement.int64(at: 0)
+            let largest = issued > (inTable ?? 0) ? issued : inTable
+            sqlitePicksTheSamePK = statement.int64(at: 1) == 1 && largest == inTable
             next = largest.map { $0 == .max ? .exhausted : .pk($0 + 1) } ?? .pk(1)
             if case .pk(let pk) = next { first = pk }
         }

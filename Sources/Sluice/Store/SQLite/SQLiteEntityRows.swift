@@ -9,13 +9,14 @@ final class SQLiteEntityRows: EntityRowStore {
     private let inserter: RowInserter
     private let updater: RowUpdater
 
-    /// `key`: the table's key column (`TableKeys`).
-    init(entity: String, table: String, key: String, columns: [String], defaults: [ColumnValue?], identity: [Int],
-         connection: Connection) throws(SluiceError)
+    /// `key`: the table's key column, `filled` the columns the store fills itself (`TableKeys`).
+    init(entity: String, table: String, key: String, columns: [String], filled: [(column: String, fill: TableDefinition.Fill)],
+         issued: Int64, defaults: [ColumnValue?], identity: [Int], connection: Connection) throws(SluiceError)
     {
         self.entity = entity
-        inserter = try RowInserter(table: table, key: key, columns: columns, defaults: defaults, connection: connection)
-        updater = RowUpdater(table: table, key: key, columns: columns, connection: connection)
+        inserter = try RowInserter(table: table, key: key, columns: columns, filled: filled, issued: issued, defaults: defaults,
+                                   connection: connection)
+        updater = RowUpdater(table: table, key: key, columns: columns, filled: filled, connection: connection)
         lookup = IdentityLookup(table: table, key: key, columns: columns, identity: identity, connection: connection)
     }
 

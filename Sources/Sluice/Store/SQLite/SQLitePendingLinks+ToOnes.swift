@@ -223,7 +223,7 @@ extension SQLitePendingLinks {
             switch policy(plan) {
             case .stub:
                 outcomes[index].stubs = try sql.run(StubRows.insert(into: plan.targetTable, idColumn: column, id: key,
-                                                                    entity: plan.stubEntity, missing: missing))
+                                                                    entity: plan.stubEntity, keys: sql.keys, missing: missing))
                 stubbed = true
             case .null, .fail:
                 let examples = try sql.rows("SELECT \(key), p.\"input\", p.\"line\", p.\"column\" \(missing) "

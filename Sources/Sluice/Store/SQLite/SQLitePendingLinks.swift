@@ -152,7 +152,7 @@ final class SQLitePendingLinks: PendingLinkStore {
         switch policy {
         case .stub:
             outcome.stubs = try sql.run(StubRows.insert(into: plan.targetTable, idColumn: column, id: "p.\"key\"",
-                                                        entity: plan.stubEntity, missing: missing))
+                                                        entity: plan.stubEntity, keys: sql.keys, missing: missing))
             outcome.linked += try link(plan, pending: pending, target: target, relatedBy: relatedBy, done: linked)
         case .null, .fail:
             let rows = try sql.rows("SELECT p.\"key\", p.\"input\", p.\"line\", p.\"column\" \(missing) ORDER BY p.rowid LIMIT 3")

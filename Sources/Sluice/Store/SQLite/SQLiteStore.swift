@@ -6,8 +6,12 @@ final class SQLiteStore: ImportStore {
     let database: ImportDatabase
     let runner: SQLRunner
 
-    init(path: String) throws(SluiceError) {
-        database = try ImportDatabase.begin(path: path)
+    /// The file of a layout other than Sluice's (Core Data's store); nil for Sluice's.
+    private let file: LayoutFile?
+
+    init(path: String, file: LayoutFile? = nil) throws(SluiceError) {
+        self.file = file
+        database = try ImportDatabase.begin(path: path, fileFormat: file?.fileFormat ?? ImportDatabase.sluiceFileFormat)
         runner = SQLRunner(connection: database.connection, databaseName: path)
     }
 
@@ -29,9 +33,11 @@ final class SQLiteStore: ImportStore {
     }
 
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
+        if let file { try prepare(file) }
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
         runner.keys = TableKeys(tables)
+        if let file { runner.keys.issuedKeys = try issuedKeys(file) }
         createdTables = migration.createdTables
         return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes)
     }
@@ -40,7 +46,8 @@ final class SQLiteStore: ImportStore {
         throws(SluiceError) -> any EntityRowStore
     {
         try SQLiteEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: columns,
-                             defaults: defaults, identity: identity, connection: database.connection)
+                             filled: runner.keys.filled(of: table), issued: runner.keys.issued(in: table), defaults: defaults, identity: identity,
+                             connection: database.connection)
     }
 
     func pendingLinks() -> any PendingLinkStore { SQLitePendingLinks(sql: runner) }
@@ -66,18 +73,65 @@ final class SQLiteStore: ImportStore {
         }
     }
 
+    /// A layout of its own keeps no `sluice_imports` (Core Data's store holds only its tables).
     func log(_ record: ImportRecord) throws(SluiceError) {
+        guard file == nil else { return }
         try ImportLog.insert(record, into: database.connection)
     }
 
     func analyze() throws(SluiceError) { try database.analyze() }
     func commit(vacuum: Bool, willVacuum: () -> Void) throws(SluiceError) {
+        if let file {
+            do {
+                for statement in file.finishing { try connection.execute(statement) }
+            } catch {
+                throw error.sluiceError(database: displayName)
+            }
+        }
         runner.finalizeStatements()
-        try database.commit(vacuum: vacuum, willVacuum: willVacuum)
+        try database.commit(vacuum: vacuum, journalMode: file?.journalMode, willVacuum: willVacuum)
     }
     func rollback() {
         runner.finalizeStatements()
         database.rollback()
+    }
+}
+
+extension SQLiteStore {
+    /// An empty file becomes a store of the layout; an existing one must be one, written for
+    /// this model (`LayoutFile.verify`), before anything is written.
+    private func prepare(_ file: LayoutFile) throws(SluiceError) {
+        do {
+            guard try connection.scalar("SELECT 1 FROM sqlite_schema LIMIT 1") != nil else {
+                for (sql, values) in file.creation { _ = try connection.rows(sql, values) }
+                return
+            }
+            guard try connection.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                                        [.text(file.markerTable)]) != nil else {
+                throw SluiceError(.data, "database '\(displayName)' is not \(file.description) (it has tables but no "
+                                    + "\(file.markerTable)); nothing was written: import into a new file, or into \(file.description)")
+            }
+            if let problem = file.verify(try connection.rows(file.verifyQuery), displayName) { throw problem }
+        } catch let error as SQLiteError {
+            throw error.sluiceError(database: displayName)
+        } catch let error as SluiceError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")  // the do block throws only these two
+        }
+    }
+
+    /// The largest key issued per table, as the layout's file records it.
+    private func issuedKeys(_ file: LayoutFile) throws(SluiceError) -> [String: Int64] {
+        do {
+            var result: [String: Int64] = [:]
+            for row in try connection.rows(file.issuedKeysQuery) {
+                if case .text(let table) = row[0], case .integer(let issued) = row[1] { result[table] = issued }
+            }
+            return result
+        } catch {
+            throw error.sluiceError(database: displayName)
+        }
     }
 }
 

@@ -1,0 +1,24 @@
+/// What a layout other than Sluice's asks of the SQLite file it is written in, beyond its
+/// tables (`TableDefinition`): Core Data's store (`CoreDataImportLayout`). Plain statements and
+/// values, so that the store runs them without knowing whose layout it is.
+struct LayoutFile: Sendable {
+    /// What the layout is called in messages: "a Core Data store".
+    var description: String
+    /// Pragmas fixing a new file's format, before anything is written (`ImportDatabase`).
+    var fileFormat: [String]
+    /// A table every file of the layout has: a database with tables but not this one is
+    /// another kind of database, refused.
+    var markerTable: String
+    /// The statements, with their values, that make an empty file a store of the layout.
+    var creation: [(sql: String, values: [ColumnValue])]
+    /// Read from an existing store, its rows handed to `verify`: a store written for another
+    /// model is refused before anything is written.
+    var verifyQuery: String
+    var verify: @Sendable (_ rows: [[ColumnValue]], _ database: String) -> SluiceError?
+    /// Rows of (table, largest key issued): keys issued before, beyond the rows (`TableKeys.issuedKeys`).
+    var issuedKeysQuery: String
+    /// Run before the commit, in order: bookkeeping the layout keeps up to date.
+    var finishing: [String]
+    /// The journal mode the file is left in.
+    var journalMode: String
+}

@@ -1,0 +1,281 @@
+import Foundation
+import SluiceTestSupport
+import Testing
+@testable import Sluice
+
+/// `sluice import --layout coredata`: the records of a Core Data model written into the store
+/// Core Data keeps for it, through the binary with the input on standard input.
+@Suite struct CoreDataImportTests {
+    static let model = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Route" representedClassName="Route">
+                <attribute name="routeID" attributeType="String"/>
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="stops" optional="YES" toMany="YES" ordered="YES" destinationEntity="Stop" inverseName="route" inverseEntity="Stop">
+                    <userInfo><entry key="relatedByAttribute" value="stopID"/></userInfo>
+                </relationship>
+                <relationship name="vehicles" optional="YES" toMany="YES" destinationEntity="Vehicle" inverseName="route" inverseEntity="Vehicle"/>
+            </entity>
+            <entity name="Stop" representedClassName="Stop">
+                <attribute name="stopID" attributeType="String"/>
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <attribute name="opened" optional="YES" attributeType="Date"/>
+                <attribute name="uuid" optional="YES" attributeType="UUID"/>
+                <attribute name="fare" optional="YES" attributeType="Decimal"/>
+                <attribute name="accessible" optional="YES" attributeType="Boolean"/>
+                <attribute name="tags" optional="YES" attributeType="Transformable"/>
+                <relationship name="route" optional="YES" maxCount="1" destinationEntity="Route" inverseName="stops" inverseEntity="Route">
+                    <userInfo><entry key="relatedByAttribute" value="routeID"/><entry key="mappedKeyName" value="routeID"/></userInfo>
+                </relationship>
+            </entity>
+            <entity name="Vehicle" representedClassName="Vehicle">
+                <attribute name="vehicleID" attributeType="String"/>
+                <attribute name="kind" optional="YES" attributeType="String"/>
+                <relationship name="route" optional="YES" maxCount="1" destinationEntity="Route" inverseName="vehicles" inverseEntity="Route">
+                    <userInfo><entry key="relatedByAttribute" value="routeID"/><entry key="mappedKeyName" value="routeID"/></userInfo>
+                </relationship>
+            </entity>
+            <entity name="Bus" representedClassName="Bus" parentEntity="Vehicle">
+                <attribute name="seats" optional="YES" attributeType="Integer 32"/>
+            </entity>
+            <entity name="Driver" representedClassName="Driver">
+                <attribute name="driverID" attributeType="String"/>
+                <relationship name="vehicle" optional="YES" maxCount="1" destinationEntity="Vehicle">
+                    <userInfo><entry key="relatedByAttribute" value="vehicleID"/><entry key="mappedKeyName" value="vehicleID"/></userInfo>
+                </relationship>
+            </entity>
+        </model>
+        """
+
+    /// Routes first: their ordered stops wait for the second pass.
+    static let input = """
+        {"routes": [{"routeID": "r1", "name": "U2", "stops": ["s2", "s1"]}, {"routeID": "r2", "name": "S5"}],
+         "stops": [
+          {"stopID": "s1", "name": "Alex", "opened": "2020-01-02T03:04:05Z", "uuid": "6F9619FF-8B86-D011-B42D-00CF4FC964FF",
+           "fare": "2.50", "accessible": true, "routeID": "r1"},
+          {"stopID": "s2", "name": "Zoo", "opened": "2001-01-01T00:00:01.5Z", "fare": 3, "routeID": "r1"},
+          {"stopID": "s3", "name": "Hbf", "routeID": "r2"}],
+         "vehicles": [{"vehicleID": "v1", "kind": "tram", "routeID": "r1"}],
+         "buses": [{"vehicleID": "b1", "kind": "bus", "seats": 40, "routeID": "r2"}],
+         "drivers": [{"driverID": "d1", "vehicleID": "b1"}, {"driverID": "d2", "vehicleID": "v1"}]}
+        """
+
+    static let roots = ["--root", "routes=Route", "--root", "stops=Stop", "--root", "vehicles=Vehicle", "--root", "buses=Bus",
+                        "--root", "drivers=Driver"]
+
+    private func importInput(_ workspace: Workspace, _ input: String = input, db: String = "Seed.sqlite") throws -> SluiceResult {
+        try workspace.sluice(["import", "--db", db, "--layout", "coredata", "--model", "Transit.xcdatamodel"] + Self.roots + ["-"],
+                             stdin: Array(input.utf8))
+    }
+
+    private func workspaceWithModel() throws -> Workspace {
+        let workspace = Workspace()
+        try workspace.writeCoreDataModel(Self.model, to: "Transit.xcdatamodel")
+        return workspace
+    }
+
+    @Test func writesCoreDatasTablesKeysAndValues() throws {
+        let workspace = try workspaceWithModel()
+        let result = try importInput(workspace)
+        #expect(result.status == 0, "\(result)")
+        let db = try workspace.database("Seed.sqlite")
+        // Entity numbers: roots by name, each followed by its sub-entities.
+        #expect(try db.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == [
+            [.integer(1), .text("Driver"), .integer(0), .integer(2)],
+            [.integer(2), .text("Route"), .integer(0), .integer(2)],
+            [.integer(3), .text("Stop"), .integer(0), .integer(3)],
+            [.integer(4), .text("Vehicle"), .integer(0), .integer(2)],
+            [.integer(5), .text("Bus"), .integer(4), .integer(0)],
+        ])
+        // Dates in seconds since 2001 (whole ones as SQLite keeps them: integers), UUIDs as
+        // 16 bytes, decimals as numbers, booleans 0/1; Z_OPT 1 in a new row.
+        #expect(try db.rows("SELECT Z_PK, Z_ENT, Z_OPT, ZSTOPID, ZNAME, ZOPENED, hex(ZUUID), ZFARE, ZACCESSIBLE, ZROUTE FROM ZSTOP ORDER BY Z_PK") == [
+            [.integer(1), .integer(3), .integer(1), .text("s1"), .text("Alex"), .integer(599_627_045),
+             .text("6F9619FF8B86D011B42D00CF4FC964FF"), .real(2.5), .integer(1), .integer(1)],
+            [.integer(2), .integer(3), .integer(1), .text("s2"), .text("Zoo"), .real(1.5), .text(""), .integer(3), .null, .integer(1)],
+            [.integer(3), .integer(3), .integer(1), .text("s3"), .text("Hbf"), .null, .text(""), .null, .null, .integer(2)],
+        ])
+        // The ordered to-many's order keys increase in the order of the list: s2, then s1.
+        let order = try db.rows("SELECT ZSTOPID FROM ZSTOP WHERE ZROUTE = 1 ORDER BY Z_FOK_ROUTE").map { $0[0] }
+        #expect(order == [.text("s2"), .text("s1")])
+        // A sub-entity's rows in its root's table with its own Z_ENT; a to-one to a family
+        // holds the destination's Z_ENT beside its Z_PK.
+        #expect(try db.rows("SELECT Z_PK, Z_ENT, ZVEHICLEID, ZSEATS, ZROUTE FROM ZVEHICLE ORDER BY Z_PK") == [
+            [.integer(1), .integer(4), .text("v1"), .null, .integer(1)],
+            [.integer(2), .integer(5), .text("b1"), .integer(40), .integer(2)],
+        ])
+        #expect(try db.rows("SELECT ZDRIVERID, ZVEHICLE, Z4_VEHICLE FROM ZDRIVER ORDER BY Z_PK") == [
+            [.text("d1"), .integer(2), .integer(5)],
+            [.text("d2"), .integer(1), .integer(4)],
+        ])
+        // One self-contained file of Core Data's format, with only Core Data's tables and indexes.
+        #expect(try db.scalar("PRAGMA page_size") == .integer(4096))
+        #expect(try db.scalar("PRAGMA auto_vacuum") == .integer(2))
+        #expect(try db.scalar("PRAGMA journal_mode") == .text("delete"))
+        #expect(try db.tables() == ["ZDRIVER", "ZROUTE", "ZSTOP", "ZVEHICLE", "Z_METADATA", "Z_PRIMARYKEY"])
+        #expect(try db.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            .map { $0[0] } == ["ZDRIVER_ZVEHICLE_INDEX", "ZSTOP_ZROUTE_INDEX", "ZVEHICLE_ZROUTE_INDEX", "ZVEHICLE_Z_ENT_INDEX"]
+            .map(ColumnValue.text))
+        // The metadata Core Data checks: the model's hashes.
+        guard case .blob(let plist)? = try db.scalar("SELECT Z_PLIST FROM Z_METADATA") else { Issue.record("no metadata"); return }
+        let metadata = try BinaryPropertyList.read(plist)
+        let expected = try VersionHash.entityHashes(of: CoreDataModel.read(path: workspace.file("Transit.xcdatamodel")), sourceName: "m")
+        #expect(metadata["NSStoreType"] == .string("SQLite"))
+        #expect(metadata["NSStoreModelVersionHashes"]?.dictionary?.count == 5)
+        for (name, hash) in expected { #expect(metadata["NSStoreModelVersionHashes"]?[name] == .data(hash), "\(name)") }
+    }
+
+    /// A re-import writes nothing and leaves `Z_OPT`; a changed row is written once more and
+    /// its `Z_OPT` grows by one.
+    @Test func reimportWritesNothingAndAnUpdateRaisesZOPT() throws {
+        let workspace = try workspaceWithModel()
+        #expect(try importInput(workspace).status == 0)
+        let again = try importInput(workspace)
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stderr.contains("  total           0        0          9         0      0           0"), "\(again.stderr)")
+        let db = try workspace.database("Seed.sqlite")
+        #expect(try db.rows("SELECT DISTINCT Z_OPT FROM ZSTOP") == [[.integer(1)]])
+
+        let changed = try importInput(workspace, Self.input.replacingOccurrences(of: "\"Zoo\"", with: "\"Zoologischer Garten\""))
+        #expect(changed.status == 0, "\(changed)")
+        #expect(try db.rows("SELECT ZSTOPID, Z_OPT, ZNAME FROM ZSTOP ORDER BY Z_PK") == [
+            [.text("s1"), .integer(1), .text("Alex")],
+            [.text("s2"), .integer(2), .text("Zoologischer Garten")],
+            [.text("s3"), .integer(1), .text("Hbf")],
+        ])
+        #expect(try db.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 3") == [[.integer(3)]])
+    }
+
+    /// New rows continue from `Z_MAX`, even beyond the largest `Z_PK` left (rows deleted).
+    @Test func keysContinueFromZMAX() throws {
+        let workspace = try workspaceWithModel()
+        #expect(try importInput(workspace).status == 0)
+        let db = try Connection(path: workspace.file("Seed.sqlite"))
+        try db.execute("DELETE FROM ZSTOP WHERE Z_PK = 3; UPDATE Z_PRIMARYKEY SET Z_MAX = 7 WHERE Z_ENT = 3")
+        db.close()
+        let result = try importInput(workspace, #"{"stops": [{"stopID": "s9", "name": "Nord"}]}"#)
+        #expect(result.status == 0, "\(result)")
+        let check = try workspace.database("Seed.sqlite")
+        #expect(try check.rows("SELECT Z_PK, ZSTOPID FROM ZSTOP WHERE Z_PK > 2") == [[.integer(8), .text("s9")]])
+        #expect(try check.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 3") == [[.integer(8)]])
+    }
+
+    /// A store written for another version of the model is refused before anything is
+    /// written: exit 65, the file unchanged.
+    @Test func aStoreOfAnotherModelVersionIsRefusedUntouched() throws {
+        let workspace = try workspaceWithModel()
+        #expect(try importInput(workspace).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: workspace.file("Seed.sqlite")))
+        try workspace.writeCoreDataModel(Self.model.replacingOccurrences(
+            of: #"<attribute name="kind" optional="YES" attributeType="String"/>"#,
+            with: #"<attribute name="kind" optional="YES" attributeType="Integer 16"/>"#), to: "Transit2.xcdatamodel")
+        let result = try workspace.sluice(["import", "--db", "Seed.sqlite", "--layout", "coredata", "--model", "Transit2.xcdatamodel",
+                                           "--root", "stops=Stop", "-"], stdin: Array(#"{"stops": []}"#.utf8))
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines == [
+            "sluice: error: database 'Seed.sqlite' is a Core Data store of another version of the model than 'Transit2.xcdatamodel': "
+                + "entity \"Bus\" has another version hash; nothing was written (import into a new file, or give the model version "
+                + "the store was written with)",
+        ])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.file("Seed.sqlite"))) == before)
+    }
+
+    /// A database of another kind (Sluice's own tables here) is not taken for a Core Data store.
+    @Test func aDatabaseThatIsNoCoreDataStoreIsRefused() throws {
+        let workspace = try workspaceWithModel()
+        let sluice = try workspace.sluice(["import", "--db", "Other.sqlite", "--model", "Transit.xcdatamodel", "--root", "stops=Stop", "-"],
+                                          stdin: Array(#"{"stops": [{"stopID": "s1"}]}"#.utf8))
+        #expect(sluice.status == 0, "\(sluice)")
+        let result = try importInput(workspace, db: "Other.sqlite")
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines == [
+            "sluice: error: database 'Other.sqlite' is not a Core Data store (it has tables but no Z_METADATA); nothing was written: "
+                + "import into a new file, or into a Core Data store",
+        ])
+    }
+
+    /// A transformable attribute keeps its column, and a value for it is a record error naming
+    /// it: Core Data would read its value through the app's transformer.
+    @Test func aValueForATransformableAttributeIsARecordError() throws {
+        let workspace = try workspaceWithModel()
+        let result = try importInput(workspace, #"{"stops": [{"stopID": "s1", "tags": ["a", "b"]}]}"#)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines.last?.hasSuffix("Stop.tags: a transformable attribute: Core Data's store keeps its value as the "
+            + "value transformer's archive, which Sluice does not write") == true, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("Seed.sqlite")))
+        let scalar = try importInput(workspace, #"{"stops": [{"stopID": "s1", "tags": "a"}]}"#)
+        #expect(scalar.status == 65, "\(scalar)")
+        let none = try importInput(workspace, #"{"stops": [{"stopID": "s1", "tags": null}]}"#)
+        #expect(none.status == 0, "\(none)")
+        #expect(try workspace.database("Seed.sqlite").rows("SELECT ZTAGS FROM ZSTOP") == [[.null]])
+    }
+
+    /// A real store Core Data wrote (CartKit's) takes an import through its model: the hashes
+    /// match, the WAL is checkpointed into the one file, and nothing else changes.
+    @Test func aRealStoreTakesAnImportThroughItsModel() throws {
+        let workspace = Workspace()
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: PackageFiles.path(CoreDataStoreCommandTests.cartKitStore + suffix),
+                                             toPath: workspace.file("Cart.sqlite" + suffix))
+            chmod(workspace.file("Cart.sqlite" + suffix), 0o644)
+        }
+        let model = PackageFiles.path(CoreDataStoreCommandTests.cartKitModel)
+        let result = try workspace.sluice(["import", "--db", "Cart.sqlite", "--layout", "coredata", "--model", model, "--entity", "CDCart", "-"],
+                                          stdin: Array("[]".utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("Cart.sqlite-wal")))
+        let real = try workspace.database("Cart.sqlite")
+        #expect(try real.scalar("PRAGMA journal_mode") == .text("delete"))
+
+        // A new store made through the same model records the same hashes and entities.
+        let made = try workspace.sluice(["import", "--db", "New.sqlite", "--layout", "coredata", "--model", model, "--entity", "CDCart", "-"],
+                                        stdin: Array("[]".utf8))
+        #expect(made.status == 0, "\(made)")
+        let new = try workspace.database("New.sqlite")
+        func hashes(_ db: TestDatabase) throws -> [String: [UInt8]]? {
+            guard case .blob(let bytes)? = try db.scalar("SELECT Z_PLIST FROM Z_METADATA"),
+                  let members = try BinaryPropertyList.read(bytes)["NSStoreModelVersionHashes"]?.dictionary else { return nil }
+            return Dictionary(uniqueKeysWithValues: members.compactMap { member in member.value.data.map { (member.key, $0) } })
+        }
+        #expect(try hashes(new) != nil)
+        #expect(try hashes(new) == hashes(real))
+        #expect(try new.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            == real.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"))
+    }
+
+    @Test func theLayoutNeedsAModelAndAnSQLiteFile() throws {
+        let workspace = try workspaceWithModel()
+        let noModel = try workspace.sluice(["import", "--db", "x.sqlite", "--layout", "coredata", "-"], stdin: Array("[]".utf8))
+        #expect(noModel.status == 64)
+        #expect(noModel.stderrLines.first == "sluice: error: --layout coredata needs --model with a Core Data model "
+                    + "(.xcdatamodeld, .xcdatamodel or .momd): Core Data's store is made from one")
+        let gtfs = try workspace.sluice(["import", "--db", "x.sqlite", "--layout", "coredata", "--model", "gtfs", "-"], stdin: Array("[]".utf8))
+        #expect(gtfs.status == 64)
+        #expect(gtfs.stderrLines.first == noModel.stderrLines.first)
+        let json = try workspace.write(#"{"entities": {"Stop": {"attributes": {"stopID": "string"}}}}"#, to: "m.json")
+        let jsonModel = try workspace.sluice(["import", "--db", "x.sqlite", "--layout", "coredata", "--model", json, "-"],
+                                             stdin: Array("[]".utf8))
+        #expect(jsonModel.status == 64, "\(jsonModel)")
+        #expect(jsonModel.stderrLines.last?.contains("--layout coredata needs a Core Data model") == true, "\(jsonModel)")
+    }
+
+    /// The library: the Core Data layout is made from the model's file.
+    @Test func theLibraryTakesTheLayoutWithTheModelsFile() throws {
+        let workspace = try workspaceWithModel()
+        var options = ImportOptions()
+        options.layout = .coreData
+        let file = try ModelFile.load(path: workspace.file("Transit.xcdatamodel"))
+        let refused = #expect(throws: SluiceError.self) {
+            try Importer(databasePath: workspace.file("a.sqlite"), model: file.model, options: options)
+        }
+        #expect(refused?.kind == .usage)
+        #expect(refused?.message == "the Core Data layout is made from the Core Data model's file: "
+                    + "use Importer(databasePath:modelFile:options:)")
+        options.roots = [Model.RootOverride(parsing: "stops=Stop")!]
+        let importer = try Importer(databasePath: workspace.file("a.sqlite"), modelFile: file, options: options)
+        try importer.importBytes(Array(#"{"stops": [{"stopID": "s1", "opened": 0}]}"#.utf8))
+        _ = try importer.finish()
+        #expect(try workspace.database("a.sqlite").rows("SELECT ZSTOPID, ZOPENED FROM ZSTOP") == [[.text("s1"), .integer(-978_307_200)]])
+    }
+}
