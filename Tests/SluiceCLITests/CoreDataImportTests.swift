@@ -161,6 +161,40 @@ import Testing
         #expect(try check.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 3") == [[.integer(8)]])
     }
 
+    /// `--delete-missing` deletes the rows an import does not mention, and unlinks what pointed
+    /// at them; their keys are not issued again (`Z_MAX` stays).
+    @Test func deleteMissingDeletesTheRowsNotMentioned() throws {
+        let workspace = try workspaceWithModel()
+        #expect(try importInput(workspace).status == 0)
+        let result = try workspace.sluice(["import", "--db", "Seed.sqlite", "--layout", "coredata", "--model", "Transit.xcdatamodel",
+                                           "--delete-missing", "--root", "routes=Route", "-"],
+                                          stdin: Array(#"{"routes": [{"routeID": "r1", "name": "U2"}]}"#.utf8))
+        #expect(result.status == 0, "\(result)")
+        let db = try workspace.database("Seed.sqlite")
+        #expect(try db.rows("SELECT ZROUTEID FROM ZROUTE") == [[.text("r1")]])
+        #expect(try db.rows("SELECT ZSTOPID, ZROUTE FROM ZSTOP ORDER BY Z_PK") == [
+            [.text("s1"), .integer(1)], [.text("s2"), .integer(1)], [.text("s3"), .null],
+        ])
+        #expect(try db.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Route'") == [[.integer(2)]])
+    }
+
+    /// `--unresolved stub` makes the missing targets as rows Core Data reads: with their entity
+    /// number and version.
+    @Test func stubRowsHaveTheirEntityAndVersion() throws {
+        let workspace = try workspaceWithModel()
+        let result = try workspace.sluice(["import", "--db", "Seed.sqlite", "--layout", "coredata", "--model", "Transit.xcdatamodel",
+                                           "--unresolved", "stub", "--root", "stops=Stop", "--root", "drivers=Driver", "-"],
+                                          stdin: Array(#"{"stops": [{"stopID": "s1", "routeID": "r9"}], "drivers": [{"driverID": "d1", "vehicleID": "v9"}]}"#.utf8))
+        #expect(result.status == 0, "\(result)")
+        let db = try workspace.database("Seed.sqlite")
+        #expect(try db.rows("SELECT Z_PK, Z_ENT, Z_OPT, ZROUTEID FROM ZROUTE") == [[.integer(1), .integer(2), .integer(1), .text("r9")]])
+        #expect(try db.rows("SELECT Z_PK, Z_ENT, Z_OPT, ZVEHICLEID FROM ZVEHICLE") == [[.integer(1), .integer(4), .integer(1), .text("v9")]])
+        #expect(try db.rows("SELECT ZVEHICLE, Z4_VEHICLE FROM ZDRIVER") == [[.integer(1), .integer(4)]])
+        #expect(try db.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0 ORDER BY Z_ENT") == [
+            [.text("Driver"), .integer(1)], [.text("Route"), .integer(1)], [.text("Stop"), .integer(1)], [.text("Vehicle"), .integer(1)],
+        ])
+    }
+
     /// A store written for another version of the model is refused before anything is
     /// written: exit 65, the file unchanged.
     @Test func aStoreOfAnotherModelVersionIsRefusedUntouched() throws {
