@@ -21,6 +21,19 @@ enum CoreDataBundle {
         return path
     }
 
+    /// The versions (`.xcdatamodel` folders) of the bundle `path` is, or is a version of, but the
+    /// one `path` means, in name order; empty for a model outside a bundle.
+    static func otherVersions(of path: String) -> [String] {
+        let path = trimmed(path)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let bundle = path.hasSuffix(".xcdatamodeld") ? path
+            : parts.dropLast(path.hasSuffix("/contents") ? 2 : 1).joined(separator: "/")
+        guard bundle.hasSuffix(".xcdatamodeld"), let current = try? contentsPath(of: path) else { return [] }
+        return SystemCalls.fileNames(inDirectory: bundle).filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+            .map { bundle + "/" + $0 }
+            .filter { (try? contentsPath(of: $0)) != current }
+    }
+
     /// The current version's folder in a `.xcdatamodeld`.
     private static func currentVersion(in bundle: String) throws(SluiceError) -> String {
         let marker = try folder(bundle) + "/.xccurrentversion"

@@ -89,6 +89,9 @@ import Testing
                 let error = #expect(throws: SluiceError.self) { try importNothing(into: real, model: other.model) }
                 #expect(error?.kind == .data)
                 #expect(error?.message.contains("is a Core Data store of another version of the model") == true, "\(String(describing: error))")
+                // The bundle's version that wrote the store is named.
+                #expect(error?.message.hasSuffix("give the version the store was written with: --model '\(PackageFiles.path(store.model))')")
+                            == true, "\(String(describing: error))")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: real)) == before)
             }
         }

@@ -173,6 +173,7 @@ struct CoreDataImportLayout: RelationshipLayout {
         let roots = layout.entities.filter { $0.superNumber == 0 }
         let tableOfRoot = roots.map { "WHEN \($0.number) THEN '\($0.table)'" }.joined(separator: " ")
         let hashes = layout.versionHashes
+        let versions = CoreDataBundle.otherVersions(of: sourceName)
         return LayoutFile(
             description: "a Core Data store",
             fileFormat: CoreDataStoreLayout.pragmas,
@@ -180,7 +181,8 @@ struct CoreDataImportLayout: RelationshipLayout {
             creation: layout.statements.map { (sql: $0, values: []) } + primaryKeyRows + [metadata],
             verifyQuery: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1",
             verify: { rows, database in
-                CoreDataStoreCheck.mismatch(rows.first?.first, expected: hashes, database: database, model: sourceName)
+                CoreDataStoreCheck.mismatch(rows.first?.first, expected: hashes, database: database, model: sourceName,
+                                            versions: versions)
             },
             issuedKeysQuery: roots.isEmpty ? "SELECT NULL, 0 WHERE 0"
                 : "SELECT CASE Z_ENT \(tableOfRoot) END, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0",
