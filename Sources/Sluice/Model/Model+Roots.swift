@@ -4,8 +4,10 @@ extension Model {
     public struct RootOverride: Sendable, Equatable {
         /// A key path as the model's `root` spells it (`stops`, `data.items`, `stops.txt`).
         public var key: String
+        /// The entity of the records there.
         public var entity: String
 
+        /// The override `--root key=entity`.
         public init(key: String, entity: String) {
             self.key = key
             self.entity = entity

@@ -3,7 +3,10 @@
 ///
 /// Arrays keep the order of the model file, so the DDL and reports are deterministic.
 public struct Model: Sendable, Equatable {
+    /// Where the records are: the entity of the top-level records, or which top-level key holds
+    /// which entity's records. nil when each import names its entity (a Core Data model).
     public var root: Root?
+    /// The entities, in the model file's order.
     public var entities: [Entity]
     /// Record locations of `root` that are objects used as maps (`{"u1": {...}, "u2": {...}}`):
     /// each member's value is a record, and its name goes to this attribute of the entity.
@@ -13,6 +16,8 @@ public struct Model: Sendable, Equatable {
     /// their header is (`TabularHeader`): at most one.
     public var rootTable: (path: JSONKeyPath, header: TabularHeader)?
 
+    /// A model built in code; ``ModelFile/load(path:)`` and ``Model/parse(_:sourceName:)`` read
+    /// and validate one from a model file.
     public init(root: Root? = nil, entities: [Entity], rootMaps: [JSONKeyPath: String] = [:],
                 rootTable: (path: JSONKeyPath, header: TabularHeader)? = nil) {
         self.root = root
@@ -21,11 +26,13 @@ public struct Model: Sendable, Equatable {
         self.rootTable = rootTable
     }
 
+    /// Whether two models are the same: root, entities, maps and table.
     public static func == (lhs: Model, rhs: Model) -> Bool {
         lhs.root == rhs.root && lhs.entities == rhs.entities && lhs.rootMaps == rhs.rootMaps
             && lhs.rootTable?.path == rhs.rootTable?.path && lhs.rootTable?.header == rhs.rootTable?.header
     }
 
+    /// The entity called `name`, or nil.
     public func entity(named name: String) -> Entity? {
         entities.first { $0.name == name }
     }
@@ -34,8 +41,10 @@ public struct Model: Sendable, Equatable {
 /// A dotted key path into a JSON record such as `location.lat`, split into its keys. (Not
 /// named `KeyPath`, which would hide Swift's own.)
 public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
+    /// The keys, from the outermost; empty for the value itself.
     public var keys: [String]
 
+    /// The path of these keys, from the outermost.
     public init(_ keys: [String]) { self.keys = keys }
 
     /// Splits on dots; an empty string is the path of the value itself.
@@ -43,6 +52,7 @@ public struct JSONKeyPath: Hashable, Sendable, CustomStringConvertible {
         keys = text.isEmpty ? [] : text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// The path as written, its keys joined with dots (`location.lat`).
     public var description: String { keys.joined(separator: ".") }
 }
 
@@ -50,9 +60,12 @@ extension Model {
     /// Where records are: the entity of the top-level records, or key paths of a top-level
     /// object mapped to entities.
     public enum Root: Sendable, Equatable {
+        /// Every top-level record (or each value of a stream) is a record of this entity.
         case entity(String)
+        /// The top-level value is an object; the records under each key path are of its entity.
         case paths([(path: JSONKeyPath, entity: String)])
 
+        /// Whether two roots name the same entities at the same places, in the same order.
         public static func == (lhs: Root, rhs: Root) -> Bool {
             switch (lhs, rhs) {
             case let (.entity(a), .entity(b)): return a == b
@@ -63,14 +76,19 @@ extension Model {
         }
     }
 
+    /// A kind of record: its table, identity, attributes and relationships (`docs/model.md#entity`).
     public struct Entity: Sendable, Equatable {
+        /// The entity's name, as the model file and `--entity` spell it.
         public var name: String
+        /// The table its rows go to (default: the entity's name).
         public var table: String
         /// Names of the identity's parts, in order: attributes, and to-one relationships (the row
         /// a record hangs under, `docs/model.md#identity-through-the-parent`); empty means
         /// append-only.
         public var identity: [String]
+        /// Its attributes, in the model's order: one column each.
         public var attributes: [Attribute]
+        /// Its relationships to other entities, in the model's order.
         public var relationships: [Relationship]
         /// The entity it inherits attributes, relationships and identity from; its family is
         /// stored in the root ancestor's table (`docs/model.md#inheritance`).
@@ -81,6 +99,7 @@ extension Model {
         /// Which descendant a record placed as this entity is created as.
         public var entityBy: EntityBy?
 
+        /// An entity built in code; `table` defaults to `name`.
         public init(name: String, table: String? = nil, identity: [String] = [],
                     attributes: [Attribute], relationships: [Relationship] = [],
                     parent: String? = nil, isAbstract: Bool = false, entityBy: EntityBy? = nil) {
@@ -94,30 +113,42 @@ extension Model {
             self.entityBy = entityBy
         }
 
+        /// The attribute called `name`, or nil.
         public func attribute(named name: String) -> Attribute? {
             attributes.first { $0.name == name }
         }
     }
 
+    /// A value of a record stored in one column, converted to its type
+    /// (`docs/model.md#attribute`).
     public struct Attribute: Sendable, Equatable {
         /// The widths an integer attribute's `bits` may give.
         public static let integerWidths = [16, 32, 64]
 
+        /// The attribute's name, unique in its entity.
         public var name: String
+        /// What the value is converted to, and the column's type.
         public var type: AttributeType
         /// Key paths tried in order; the first one present in a record wins, even when null.
         public var keys: [JSONKeyPath]
+        /// The column it is stored in (default: the attribute's name).
         public var column: String
+        /// `false`: `null`, or a missing key with no default, is a record error.
         public var optional: Bool
         /// The `default` as written in the model file; the mapping plan converts it to the
         /// attribute's type (and reports a model problem when it cannot).
         public var defaultValue: JSONValue?
+        /// Also use the default when an update lacks the key (otherwise the column is left alone),
+        /// as MagicalRecord's `useDefaultValueWhenNotPresent`.
         public var defaultWhenMissing: Bool
+        /// `date` only: how strings are read, a pattern as NSDateFormatter's, `unix` (seconds) or
+        /// `unix-ms` (milliseconds); nil reads ISO 8601.
         public var dateFormat: String?
         /// `integer` only: the signed width values must fit, 16 or 32 (Core Data's Integer 16
         /// and 32; `docs/model.md#attribute`); a value outside it is a record error. nil is 64.
         public var bits: Int?
 
+        /// An attribute built in code; `keys` defaults to the name as a key path, `column` to the name.
         public init(name: String, type: AttributeType, keys: [JSONKeyPath]? = nil, column: String? = nil,
                     optional: Bool = true, defaultValue: JSONValue? = nil,
                     defaultWhenMissing: Bool = false, dateFormat: String? = nil, bits: Int? = nil) {
@@ -136,40 +167,71 @@ extension Model {
     /// A discriminating key: a record whose value at `key` is one of `values` is created as the
     /// entity named there (a descendant); any other value, or none, leaves it as placed.
     public struct EntityBy: Sendable, Equatable {
+        /// The key path of the discriminating value in a record.
         public var key: JSONKeyPath
         /// Key values (as text) and the entity each one names, in the model's order.
         public var values: [Choice]
 
+        /// One value of the discriminating key and the entity it names.
         public struct Choice: Sendable, Equatable {
+            /// The key's value, as text.
             public var value: String
+            /// The entity created for a record whose key holds `value`.
             public var entity: String
 
+            /// The choice of `entity` for records whose key holds `value`.
             public init(value: String, entity: String) {
                 self.value = value
                 self.entity = entity
             }
         }
 
+        /// A discriminating key and its choices, in order.
         public init(key: JSONKeyPath, values: [Choice]) {
             self.key = key
             self.values = values
         }
     }
 
-    public enum MergePolicy: String, Sendable { case add, replace }
-    public enum UnresolvedPolicy: String, Sendable, CaseIterable { case null, stub, fail }
+    /// What an update does with a to-many's links that the record had before.
+    public enum MergePolicy: String, Sendable {
+        /// Keep the old links and add those the record lists.
+        case add
+        /// Leave exactly the links the record lists.
+        case replace
+    }
 
+    /// What a reference still missing at the end of the import does (`--unresolved`).
+    public enum UnresolvedPolicy: String, Sendable, CaseIterable {
+        /// The link is left empty, and counted as unresolved in the report.
+        case null
+        /// A row of the target is created with its id only (a stub), and linked.
+        case stub
+        /// The import fails (and rolls back).
+        case fail
+    }
+
+    /// A link from a record to records of another entity, found from a nested object or a bare id
+    /// (`docs/model.md#relationship`).
     public struct Relationship: Sendable, Equatable {
+        /// The relationship's name, unique in its entity.
         public var name: String
+        /// The entity it links to.
         public var entity: String
+        /// Whether a record links to many targets (an array), stored in a join table or the target's
+        /// column, rather than to one, stored in a column of its own.
         public var toMany: Bool
+        /// Key paths tried in order; the first one present in a record wins.
         public var keys: [JSONKeyPath]
         /// The target attribute a bare id refers to; nil means the target's single identity.
         public var relatedBy: String?
+        /// The target's relationship that is this one seen from the other side, if any.
         public var inverse: String?
         /// The column of a to-one (default `<name>_pk`).
         public var column: String
+        /// To-many only: what an update does with the links a record had before.
         public var merge: MergePolicy
+        /// What a reference still missing at the end of the import does.
         public var unresolved: UnresolvedPolicy
         /// A to-many whose value is an object used as a map: each member's value is a target
         /// record, and its name goes to this attribute of the target.
@@ -185,6 +247,7 @@ extension Model {
         /// family's `"entity"` column. nil when the target's table has no such column.
         var storedEntityName: String?
 
+        /// A relationship built in code; `keys` defaults to the name as a key path.
         public init(name: String, entity: String, toMany: Bool = false, keys: [JSONKeyPath]? = nil,
                     relatedBy: String? = nil, inverse: String? = nil, column: String? = nil,
                     merge: MergePolicy = .add, unresolved: UnresolvedPolicy = .null, map: String? = nil,

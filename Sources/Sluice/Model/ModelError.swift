@@ -1,9 +1,12 @@
 /// One thing wrong with a model file, with the path of the place it is about
 /// (`entities.Stop.attributes.lat.type`). An empty path is the document itself.
 public struct ModelProblem: Equatable, Sendable, CustomStringConvertible {
+    /// Where in the model: the path of keys, `entities.Stop.attributes.lat.type`; empty for the document.
     public var path: String
+    /// What is wrong there.
     public var message: String
 
+    /// The problem `message` at `path`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
@@ -36,8 +39,10 @@ public struct ModelProblem: Equatable, Sendable, CustomStringConvertible {
 public struct ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The model file's name, as given to `Model.parse(_:sourceName:)`.
     public var source: String
+    /// The problems, in document order; never empty when thrown.
     public var problems: [ModelProblem]
 
+    /// The problems of the model named `source`.
     public init(source: String, problems: [ModelProblem]) {
         self.source = source
         self.problems = problems

@@ -6,7 +6,9 @@
 /// (`FileSource`, `ChunkReader`), the one piece of I/O in `Model/`; everything else here is
 /// pure values. What only an import can check is `validateForImport` (`Engine/`).
 public struct ModelFile: Sendable {
+    /// The path it was loaded from, or a built-in model's name (`gtfs`).
     public var path: String
+    /// The model, validated.
     public var model: Model
     /// SHA-256 of the file's bytes, lowercase hex (what `sha256sum` prints).
     public var sha256: String

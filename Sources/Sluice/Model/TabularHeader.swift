@@ -10,6 +10,7 @@ public enum TabularHeader: Sendable, Equatable {
 
     /// `first`, or the sibling key.
     public init(_ text: String) { self = text == "first" ? .first : .sibling(text) }
+    /// As the model and `--header` spell it: `first`, or the sibling key.
     public var text: String {
         switch self {
         case .first: "first"
