@@ -19,6 +19,7 @@ import Synchronization
 public final class ImportCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
 
+    /// A cancellation that has not been asked for.
     public init() {}
 
     /// Asks the import to stop. Harmless when called again or after the import ended.
@@ -26,6 +27,7 @@ public final class ImportCancellation: Sendable {
         flag.store(true, ordering: .relaxed)
     }
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool {
         flag.load(ordering: .relaxed)
     }

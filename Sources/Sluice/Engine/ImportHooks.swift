@@ -22,6 +22,7 @@ public struct EntityHooks: Sendable {
     /// says what the record links to.
     public var relationships: [String: @Sendable (JSONValue) throws -> RelationshipImport]
 
+    /// Hooks of one entity; each left out does nothing.
     public init(shouldImport: (@Sendable (ImportedRecord) throws -> Bool)? = nil,
                 willImport: (@Sendable (inout ImportedRecord) throws -> Void)? = nil,
                 didImport: (@Sendable (ImportedRecord, Int64) throws -> Void)? = nil,
@@ -64,6 +65,7 @@ public struct ImportedRecord: Sendable {
     var slots: [ColumnValue?]
     /// The input's name and where the record begins in it.
     public let source: String
+    /// Where the record begins in `source`.
     public let position: InputPosition
 
     /// An attribute's converted value: nil when the record does not have it (setting nil

@@ -1,5 +1,6 @@
 /// How an import runs (`docs/cli.md` import options that reach the library).
 public struct ImportOptions: Sendable {
+    /// What a record that cannot be imported does (`--on-error`).
     public enum ErrorPolicy: String, Sendable, CaseIterable {
         /// Stop at the first record that cannot be imported; nothing is written.
         case abort
@@ -9,6 +10,7 @@ public struct ImportOptions: Sendable {
 
     /// Records collected before one find-or-create round trip per entity.
     public var batchSize = 5_000
+    /// `--on-error`: stop at the first record that cannot be imported, or skip it.
     public var onError = ErrorPolicy.abort
     /// `--entity`: the entity of the top-level records (overrides the model's `root`).
     public var entity: String?
@@ -68,6 +70,7 @@ public struct ImportOptions: Sendable {
         /// (the built-in GTFS model, for which `sluice import` sets it).
         case unmappedKeys
     }
+    /// Which keys the notes name: by default the attributes whose keys no record held.
     public var keyNotes = KeyNotes.absentKeys
 
     /// `--schema`: the PostgreSQL schema of the tables (`docs/postgresql.md`); SQLite has none.
@@ -82,13 +85,14 @@ public struct ImportOptions: Sendable {
         case coreData = "coredata"
     }
 
+    /// The defaults of `sluice import`.
     public init() {}
 
-    /// The largest `maxValueBytes`: the most bytes one value of a column can hold (2 GiB - 1).
     /// Whether the record assembler takes its inlined common cases (`FastPaths`); tests set it
     /// false to prove them equal to the general path.
     var fastPaths = FastPaths.enabledByDefault
 
+    /// The largest `maxValueBytes`: the most bytes one value of a column can hold (2 GiB - 1).
     public static let largestMaxValueBytes = Cell.maxByteCount
 
     /// Throws a usage error for options that no import can run with; `withModel` says

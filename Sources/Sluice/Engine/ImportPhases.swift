@@ -22,16 +22,21 @@ extension ImportReport {
         /// `VACUUM`.
         public var vacuuming = 0.0
 
+        /// The seconds the second pass spent on one relationship.
         public struct Relationship: Sendable, Equatable, Codable {
+            /// The relationship, `Entity.relationship` (several to-ones of one entity linked together are named together).
             public var relationship: String
+            /// Its seconds.
             public var seconds: Double
 
+            /// The seconds of `relationship`.
             public init(relationship: String, seconds: Double) {
                 self.relationship = relationship
                 self.seconds = seconds
             }
         }
 
+        /// Every phase at zero seconds.
         public init() {}
 
         /// The second pass over every relationship.

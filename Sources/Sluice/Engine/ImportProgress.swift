@@ -17,9 +17,11 @@ public struct ImportProgress: Sendable, Equatable {
     /// An importer learns of an input only when it is given it: a caller that imports several
     /// files and wants one total adds the sizes of the files still to come.
     public var totalBytes: Int64?
+    /// The records read so far, of every entity.
     public var records: Int
     /// Since the importer was opened.
     public var seconds: Double
+    /// What the import is doing: reading, or which stage of the finish.
     public var stage: Stage
 
     /// What the import is doing. After `.reading` come `.finishing`, then whichever of the
@@ -50,6 +52,7 @@ public struct ImportProgress: Sendable, Equatable {
         public var isFinishing: Bool { self != .reading }
     }
 
+    /// A progress report, as the importer makes them (tests and hosts that relay progress make their own).
     public init(bytesRead: Int64, totalBytes: Int64?, records: Int, seconds: Double, stage: Stage = .reading) {
         self.bytesRead = bytesRead
         self.totalBytes = totalBytes

@@ -1,10 +1,16 @@
 /// What an import did (`docs/cli.md`), for the summary on stderr and `--stats`.
 public struct ImportReport: Sendable, Equatable, Codable {
+    /// What an import did to one entity's records: each record is counted once.
     public struct EntityCounts: Sendable, Equatable, Codable {
+        /// The entity's name.
         public var entity: String
+        /// Records that made a new row.
         public var inserted = 0
+        /// Records that changed an existing row (only the columns whose value changed are written).
         public var updated = 0
+        /// Records whose row already held every value: nothing was written.
         public var unchanged = 0
+        /// Records left out under `--on-error skip` (`ImportOptions.onError`), with all nested in them.
         public var rejected = 0
         /// Records a `shouldImport` hook skipped (`EntityHooks`); always 0 for the CLI.
         public var skipped = 0
@@ -18,6 +24,7 @@ public struct ImportReport: Sendable, Equatable, Codable {
         /// Whether the entity has relationships (then its links are reported).
         public var hasRelationships = false
 
+        /// Counts of zero for `entity`.
         public init(entity: String, hasRelationships: Bool = false) {
             self.entity = entity
             self.hasRelationships = hasRelationships
@@ -27,11 +34,15 @@ public struct ImportReport: Sendable, Equatable, Codable {
         public var records: Int { inserted + updated + unchanged + rejected + skipped }
     }
 
+    /// One entry per entity that had records or work, in the model's order.
     public var entities: [EntityCounts]
     /// The first few references left unresolved, e.g. `StopTime.trip "T9" at stop_times.json:4:3`.
     public var unresolvedExamples: [String] = []
+    /// The inputs, as named to the import (`<stdin>` for standard input).
     public var sources: [String]
+    /// The bytes read from the inputs (compressed bytes for gzip input).
     public var bytes: Int64
+    /// The records read from the inputs, as the summary's `imported N records` counts them.
     public var records: Int
     /// From opening the database until the import is committed (and vacuumed).
     public var seconds: Double
@@ -47,13 +58,22 @@ public struct ImportReport: Sendable, Equatable, Codable {
     /// entity's keys, a key no record held. The CLI prints each as `sluice: note: …`.
     public var notes: [String] = []
 
+    /// Records inserted, over every entity.
     public var inserted: Int { entities.reduce(0) { $0 + $1.inserted } }
+    /// Records updated, over every entity.
     public var updated: Int { entities.reduce(0) { $0 + $1.updated } }
+    /// Records unchanged, over every entity.
     public var unchanged: Int { entities.reduce(0) { $0 + $1.unchanged } }
+    /// Records rejected, over every entity.
     public var rejected: Int { entities.reduce(0) { $0 + $1.rejected } }
+    /// Records a `shouldImport` hook skipped, over every entity.
     public var skipped: Int { entities.reduce(0) { $0 + $1.skipped } }
+    /// Links written, over every entity.
     public var links: Int { entities.reduce(0) { $0 + $1.links } }
+    /// References left unresolved, over every entity.
     public var unresolved: Int { entities.reduce(0) { $0 + $1.unresolved } }
+    /// Rows deleted by `--delete-missing`, over every entity.
     public var deleted: Int { entities.reduce(0) { $0 + $1.deleted } }
+    /// `records` per second of `seconds`; 0 for an import that took no measurable time.
     public var recordsPerSecond: Double { seconds > 0 ? Double(records) / seconds : 0 }
 }
