@@ -10,10 +10,12 @@ import Foundation
 /// What an app shows (`localizedDescription`, SwiftUI's alerts) is the line the command prints
 /// after `sluice: error: `: the place, then what is wrong.
 extension SluiceError: LocalizedError {
+    /// The error's one line, `description`: the place, then what is wrong.
     public var errorDescription: String? { description }
 }
 
 /// Every problem, one per line, each after the model's name.
 extension ModelError: LocalizedError {
+    /// Every problem of the model, one line each, `description`.
     public var errorDescription: String? { description }
 }

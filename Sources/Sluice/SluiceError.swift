@@ -1,6 +1,7 @@
 /// Every failure the library reports. The library never prints and never exits; the CLI turns
 /// `kind` into an exit status and `description` into its one line on stderr.
 public struct SluiceError: Error, Sendable, CustomStringConvertible {
+    /// What failed, in the categories of the command's exit statuses (`docs/cli.md`).
     public enum Kind: Sendable, Equatable {
         /// A bad command line or model (exit 64).
         case usage
@@ -16,17 +17,20 @@ public struct SluiceError: Error, Sendable, CustomStringConvertible {
         case interrupted
     }
 
+    /// What failed.
     public var kind: Kind
     /// The name of the input the error is in (a file name, or `<stdin>`), given
     /// with `position`.
     public var source: String?
     /// Where in `source` the error is.
     public var position: InputPosition?
+    /// What is wrong, without the place: `Stop.lat: cannot convert "north" to double`.
     public var message: String
     /// The index of the input (in the order the import read them) whose name `source` is to
     /// be: a store names a refused row's record by its place in the batch, the import by name.
     var input: Int?
 
+    /// An error of `kind` saying `message`, at `position` of the input `source` when it is in one.
     public init(_ kind: Kind, _ message: String, in source: String? = nil, at position: InputPosition? = nil) {
         self.kind = kind
         self.message = message

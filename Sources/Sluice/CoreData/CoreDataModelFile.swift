@@ -5,6 +5,7 @@ extension ModelFile {
         CoreDataBundle.names(path) || CompiledCoreDataModel.isCompiledModel(path)
     }
 
+    /// Whether this model was read from a Core Data model rather than a Sluice model file.
     public var isCoreDataModel: Bool { Self.isCoreDataModel(path: path) }
 
     /// Reads a Core Data model and converts it (`docs/coming-from-magicalrecord.md`). The

@@ -11,6 +11,7 @@
 /// print(inference.text)     // the model file
 /// ```
 public enum ModelInference {
+    /// What `infer` reads and how it names the records (`sluice infer`'s options).
     public struct Options: Sendable {
         /// `--entity`: the entity of the top-level records (which are then never taken as an
         /// envelope). By default it is named after the file (`people.json` → `Person`), or
@@ -23,12 +24,14 @@ public enum ModelInference {
         /// `--format`: what the input is; by default by its name (`.csv`, `.tsv`), else JSON.
         public var format: InputFormat?
 
+        /// The options of `sluice infer --entity entity --sample sampleSize`.
         public init(entity: String? = nil, sampleSize: Int = 1_000) {
             self.entity = entity
             self.sampleSize = sampleSize
         }
     }
 
+    /// A proposed model, its file's text, and the notes on the choices that were fallbacks.
     public struct Result: Sendable {
         /// The model proposed, already validated as `sluice check` validates it.
         public var model: Model

@@ -2,7 +2,9 @@
 /// header (`docs/import-semantics.md#csv`). A zip archive is found by its magic bytes, and each
 /// of its entries is an input of its own format (`ZipReader`).
 public enum InputFormat: String, Sendable, CaseIterable {
+    /// JSON: an array, one object, an object holding record arrays, or a stream of values.
     case json
+    /// CSV: a header row naming the keys, then one record per row, fields separated by commas.
     case csv
     /// CSV with a tab between fields.
     case tsv

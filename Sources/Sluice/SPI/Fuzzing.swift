@@ -9,6 +9,7 @@
     /// What one run produced: a line per record (entity, position, values), per rejection
     /// (its error and the captured record text) and for the error that ended the input.
     public struct Outcome: Equatable, Sendable {
+        /// The lines, in the order the records, rejections and errors came.
         public var lines: [String] = []
         /// The captured text of each rejected record (nil where it was too large).
         public var rejectedTexts: [[UInt8]?] = []
