@@ -51,3 +51,9 @@ let package = Package(
         .testTarget(name: "SluiceCLITests", dependencies: ["SluiceCLI", "Sluice", "SluiceTestSupport"]),
     ]
 )
+
+// The DocC plugin, for `swift package generate-documentation` (scripts/docs), only when
+// SLUICE_DOCS is set: a package that depends on Sluice never fetches it.
+if Context.environment["SLUICE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -17,6 +17,7 @@
 public final class Importer {
     /// The model the import follows; nil for a zero-config import.
     public let model: Model?
+    /// The options the importer was made with.
     public let options: ImportOptions
     /// Released before the commit: its statements would keep the connection (and a new
     /// database's exclusive lock) open for as long as the importer lives.
@@ -54,8 +55,13 @@ public final class Importer {
 
     /// Opens (or prepares to create) the database — an SQLite path, or a PostgreSQL URI
     /// (`docs/postgresql.md`) — and brings its schema up to the model.
-    /// - Parameter modelSHA256: recorded in `sluice_imports`; by default the digest of the model
-    ///   file's bytes as loaded by `ModelFile`, or empty.
+    /// - Parameters:
+    ///   - databasePath: the SQLite database's path (created at the commit when it does not
+    ///     exist), or a `postgresql://` or `postgres://` URI.
+    ///   - model: the model the records are imported by.
+    ///   - options: how the import runs (`ImportOptions`: batch size, error policy, progress…).
+    ///   - modelSHA256: recorded in `sluice_imports`; by default the digest of the model
+    ///     file's bytes as loaded by `ModelFile`, or empty.
     public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
                             modelSHA256: String = "") throws(SluiceError)
     {
