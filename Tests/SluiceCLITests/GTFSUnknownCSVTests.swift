@@ -91,6 +91,8 @@ import Testing
             // Its table would be the model's stops.
             .init("Stops.csv", Array("a\n1\n".utf8)),
             .init("notes.txt", Array(",\n".utf8)),
+            // 33 fields: more than an identity may have on PostgreSQL.
+            .init("wide.txt", Array(((1...33).map { "f\($0)" }.joined(separator: ",") + "\n").utf8)),
         ]).bytes()
         try workspace.write(zip, to: "feed.zip")
         let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "gtfs", "feed.zip")
@@ -101,6 +103,8 @@ import Testing
             #"sluice: note: feed.zip:stops.txt: field "pk" not kept: "pk" is the row's own key"#,
             #"sluice: note: feed.zip:Stops.csv: not kept: a table "Stops" is the model's (names ignore case): map the file with --root"#,
             "sluice: note: feed.zip:notes.txt: not kept: its header names no field",
+            "sluice: note: feed.zip:wide.txt: not kept: its 33 fields would all be its identity, and PostgreSQL indexes "
+                + "at most 32 columns; map it with --root to an entity of your own",
             #"sluice: note: stops: the 1 stops record held keys the model does not know, not imported: "STOP_ID", "pk"; to keep them, add attributes to a copy of the model"#,
         ], "\(result)")
         #expect(try workspace.database("out.sqlite").rows(#"SELECT "stop_id", "extra" FROM "stops""#) == [[.text("s1"), .text("z")]])

@@ -81,11 +81,15 @@ public struct UnknownCSV: Sendable {
                 continue
             }
             let stem = fileNames.last ?? input
-            if !header.contains(where: { !$0.isEmpty }) {
+            let fieldCount = Set(header.filter { !$0.isEmpty }).count
+            if fieldCount == 0 {
                 notKept.append("\(input): not kept: its header names no field")
             } else if let index = newEntities[stem] {
                 addFields(header, toNewEntity: index, input: input)
-                files.append((input, stem))
+                if !files.contains(where: { $0 == (input, stem) }) { files.append((input, stem)) }
+            } else if fieldCount > Self.maxIdentityFields {
+                notKept.append("\(input): not kept: its \(fieldCount) fields would all be its identity, and PostgreSQL "
+                    + "indexes at most \(Self.maxIdentityFields) columns; map it with --root to an entity of your own")
             } else if let problem = tableProblem(stem) {
                 notKept.append("\(input): not kept: \(problem)")
             } else {
@@ -173,9 +177,13 @@ public struct UnknownCSV: Sendable {
     /// empty, so that the identity is whole.
     private mutating func addFields(_ header: [String], toNewEntity index: Int, input: String) {
         var taken: Set<String> = Set(model.entities[index].attributes.map { Self.fold($0.name) }).union([Model.primaryKeyColumn])
-        let limit = min(Model.maxColumns(hasIdentity: true), Self.maxIdentityFields + 1)
         for field in header where model.entities[index].attribute(named: field) == nil {
-            if let problem = fieldProblem(field, taken: taken, columns: 1 + model.entities[index].attributes.count, limit: limit) {
+            if model.entities[index].attributes.count >= Self.maxIdentityFields {
+                notKept.append("\(input): field \(ModelProblem.quote(field)) not kept: the table's identity has "
+                    + "\(Self.maxIdentityFields) fields, all PostgreSQL indexes")
+                continue
+            }
+            if let problem = fieldProblem(field, taken: taken, columns: 1, limit: .max) {
                 notKept.append("\(input): field \(ModelProblem.quote(field)) not kept: \(problem)")
                 continue
             }

@@ -71,6 +71,42 @@ extension InputTests {
             #expect(throws: SluiceError.self) { _ = try reader.nextEntry() }
         }
 
+        /// `skipUnchecked` (reading the headers ahead, `CSVHeaders`): an entry whose size its
+        /// header gives is passed over unread and unchecked, after its first bytes or none;
+        /// one whose size is in a data descriptor is read to find its end. The next entry is
+        /// read whole either way, also from a pipe.
+        @Test("an entry is passed over unchecked when its header gives its size")
+        func skippingUnchecked() throws {
+            let data = sampleBytes(count: 200_000, seed: 3)
+            var damaged = ZipBuilder.Entry("damaged.txt", data)
+            damaged.crc = 1  // never checked: never read
+            let archive = try ZipBuilder([
+                damaged,
+                .init("stored.txt", data, method: .stored),
+                .init("streamed.txt", data, descriptor: .withSignature),
+                .init("last.txt", Array("2".utf8)),
+            ]).bytes()
+            for trickle in [false, true] {
+                let source: ByteSource = trickle ? TrickleSource(archive) : MemorySource(archive, name: "feed.zip")
+                let reader = ZipReader(source: source)
+                var paths: [String] = []
+                while let entry = try reader.nextEntry() {
+                    paths.append(entry.path)
+                    if entry.path == "last.txt" {
+                        #expect(try readAll(entry, chunkSize: 7) == Array("2".utf8))
+                        continue
+                    }
+                    if entry.path == "stored.txt" {
+                        var first = [UInt8](repeating: 0, count: 10)
+                        let count = try first.withUnsafeMutableBytes { buffer throws(SluiceError) in try entry.read(into: buffer) }
+                        #expect(Array(first[..<count]) == Array(data[..<count]))
+                    }
+                    try entry.skipUnchecked()
+                }
+                #expect(paths == ["damaged.txt", "stored.txt", "streamed.txt", "last.txt"])
+            }
+        }
+
         @Test("a wrong CRC-32 is an error naming the entry")
         func crcMismatch() throws {
             var entry = ZipBuilder.Entry("stops.txt", Array("stop_id\n1\n".utf8))
