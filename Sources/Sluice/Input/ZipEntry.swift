@@ -118,7 +118,11 @@ final class ZipEntry: ByteSource {
             // The compressed bytes left when the header gave their size: none left, zlib may
             // still have output to give.
             let limit = compressedSize.map { Int(min($0 - compressedRead, UInt64(Int.max))) } ?? Int.max
-            if limit > 0, reader.available == 0, try !reader.refill() { throw truncated() }
+            // The archive ending here is the end only once zlib makes no more progress: what it
+            // holds may still give output, or an error in its data, which comes first (as it
+            // would have with the input whole and a larger output buffer).
+            var archiveEnded = false
+            if limit > 0, reader.available == 0, try !reader.refill() { archiveEnded = true }
             let input = UnsafeRawBufferPointer(rebasing: reader.unread.prefix(min(reader.available, limit, Int(UInt32.max))))
             stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
             stream.pointee.avail_in = UInt32(input.count)
@@ -133,6 +137,7 @@ final class ZipEntry: ByteSource {
                 return count
             case Z_OK, Z_BUF_ERROR:
                 if count > 0 { return count }
+                if archiveEnded { throw truncated() }
                 if limit == 0 { throw damaged("its deflate data goes on past its compressed size") }
                 // More input needed: the loop reads it.
             default:

@@ -173,6 +173,30 @@ extension InputTests {
             }
         }
 
+        /// Fuzz finding (crash-65ca465c): deflate data with an error, then the archive's end.
+        /// Inflated into a small buffer, zlib still held input when the archive ended, and the
+        /// entry was called truncated; whole, the data's error came first. zlib is now asked
+        /// again until it makes no progress: the same error however the archive is read.
+        @Test("an error in deflate data just before the archive ends is that error, read in any chunks")
+        func deflateErrorBeforeTheEnd() throws {
+            // A local header with sizes in a data descriptor (flag 3), no name, 9 bytes of bad deflate data.
+            let archive: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0, 0x08, 0, 0x08, 0, 0xB4, 0x59, 0x7A, 0x5D, 0, 0, 0, 0x8D,
+                                    0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0x52, 0x52, 0x52, 0xC5, 0x0A, 0x37, 0x03, 0xDB, 0x46]
+            let expected = "invalid zip archive: invalid deflate data: invalid distance too far back"
+            #expect(error(of: archive) == "feed.zip:: " + expected)
+            for step in 1...8 {
+                for chunkSize in 1...8 {
+                    do throws(SluiceError) {
+                        let reader = ZipReader(source: TrickleSource(archive, step: step))
+                        while let entry = try reader.nextEntry() { _ = try readAll(entry, chunkSize: chunkSize) }
+                        Issue.record("no error reading \(step) bytes at a time")
+                    } catch {
+                        #expect(error.message == "<trickle>:: " + expected, "step \(step), chunks of \(chunkSize)")
+                    }
+                }
+            }
+        }
+
         @Test("an archive is found by its magic bytes, and an empty one holds no entry")
         func magic() throws {
             let archive = try ZipBuilder([.init("a.txt", Array("a".utf8))]).bytes()
