@@ -51,6 +51,25 @@ import Testing
         #expect(try db.count("stops") == 2)
     }
 
+    /// A later feed with a new field: its column is added to the table the first import made
+    /// (`ALTER TABLE … ADD COLUMN`), and the rows it changes are updated; the earlier feed again
+    /// leaves the column as it is (an empty or absent CSV field is missing, never a NULL written).
+    @Test func aFieldNewInALaterFeedAddsItsColumn() throws {
+        let workspace = Workspace()
+        try workspace.write(try ZipBuilder([.init("stops.txt", Array("stop_id,stop_name\ns1,One\ns2,Two\n".utf8))]).bytes(),
+                            to: "old.zip")
+        try workspace.write(try ZipBuilder([.init("stops.txt", Array("stop_id,stop_name,platform_name\ns1,One,A\ns2,Two,\n".utf8))])
+            .bytes(), to: "new.zip")
+        for (feed, line) in [("old.zip", "stops: inserted 2, updated 0, unchanged 0,"), ("new.zip", "stops: inserted 0, updated 1, unchanged 1,"),
+                             ("old.zip", "stops: inserted 0, updated 0, unchanged 2,")] {
+            let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "gtfs", feed)
+            try #require(result.status == 0, "\(result)")
+            #expect(result.entityLines.contains { $0.hasPrefix(line) }, "\(feed): \(result)")
+        }
+        #expect(try workspace.database("out.sqlite").rows(#"SELECT "stop_id", "platform_name" FROM "stops" ORDER BY "pk""#)
+            == [[.text("s1"), .text("A")], [.text("s2"), .null]])
+    }
+
     /// The unzipped files on the command line (`--format csv`): the same.
     @Test func extractedFilesAreKeptToo() throws {
         let workspace = Workspace()
