@@ -4,14 +4,16 @@ import Sluice
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import JSON, CSV, zip archives (GTFS feeds) or standard input into SQLite or PostgreSQL.",
+        abstract: "Import JSON, CSV, zip archives (GTFS feeds) or standard input into SQLite, PostgreSQL or a Core Data store.",
         discussion: """
         Input may be a JSON array, one object, an object holding record arrays, or a stream of \
         values (NDJSON, concatenated JSON); CSV or TSV (by the file's name or --format); or a \
         zip archive of such files, as a GTFS feed is (--model gtfs is the built-in GTFS \
         model); each optionally gzip-compressed. With no FILE, or with -, standard input is \
-        read. --db is a SQLite file or a PostgreSQL URI. The import is one transaction: on \
-        any error the database is left as it was.
+        read. --db is a SQLite file or a PostgreSQL URI; with --layout coredata and a Core \
+        Data model, the SQLite file is the store Core Data keeps for that model, which an app \
+        opens as its own. The import is one transaction: on any error the database is left \
+        as it was.
 
         --model takes a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, \
         .momd) or gtfs. Without --model the import is zero-config: the records go to one \
@@ -40,6 +42,10 @@ struct ImportCommand: ParsableCommand {
 
           # the records of one entity of a Core Data model
           sluice import --db app.sqlite --model App.xcdatamodeld \\
+            --entity Item items.json
+
+          # the same into Core Data's own store, which the app opens as its own
+          sluice import --db App.sqlite --layout coredata --model App.xcdatamodeld \\
             --entity Item items.json
 
           # NDJSON from another program, records of one entity

@@ -5,20 +5,22 @@ import Sluice
 struct SluiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sluice",
-        abstract: "Stream JSON, CSV and GTFS feeds of any size into SQLite or PostgreSQL, driven by a model.",
+        abstract: "Stream JSON, CSV and GTFS feeds of any size into SQLite, PostgreSQL or a Core Data store, driven by a model.",
         discussion: """
         Inputs: JSON (an array, NDJSON, concatenated values), CSV or TSV, and zip archives of \
         them such as GTFS feeds, gzip-compressed or not, from files or standard input. \
-        Databases: a SQLite file, or a PostgreSQL URI (postgresql://user@host/db). Models: a \
-        JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, .momd), gtfs (the \
-        built-in GTFS model), or none for a zero-config import. `schema` and `check` with \
-        --layout coredata are about Core Data's own SQLite store for a Core Data model.
+        Databases: a SQLite file, a PostgreSQL URI (postgresql://user@host/db), or with \
+        --layout coredata the SQLite store Core Data keeps for a Core Data model, which an app \
+        opens as its own. Models: a JSON model file, a Core Data model (.xcdatamodeld, \
+        .xcdatamodel, .momd), gtfs (the built-in GTFS model), or none for a zero-config import.
 
         Examples:
           sluice import --db out.sqlite data.ndjson
           sluice import --db out.sqlite stops.csv
           sluice import --db transit.sqlite --model gtfs feed.zip
           sluice import --db postgresql:///transit --model model.json stops.json
+          sluice import --db App.sqlite --layout coredata --model App.xcdatamodeld \\
+            --root items=Item items.json
           sluice infer data.ndjson > model.json
           sluice check --layout coredata --model App.xcdatamodeld
           # shell completion for bash, zsh or fish (docs/cli.md: where to put it)

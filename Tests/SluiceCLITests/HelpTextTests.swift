@@ -47,7 +47,7 @@ import Testing
             #expect(root.contains(word), "sluice --help names \(word)")
         }
         let expected: [String: [String]] = [
-            "import": ["SQLite", "PostgreSQL", "Core Data model", "CSV", "zip", "GTFS", "--model gtfs"],
+            "import": ["SQLite", "PostgreSQL", "Core Data model", "--layout coredata", "CSV", "zip", "GTFS", "--model gtfs"],
             "schema": ["SQLite", "PostgreSQL", "Core Data", "gtfs", "--layout coredata"],
             "check": ["Core Data", "gtfs", "--layout coredata"],
             "infer": ["JSON", "CSV", "TSV"],
@@ -65,7 +65,7 @@ import Testing
     @Test func docCLandingPageNamesEveryTarget() throws {
         let page = String(decoding: try PackageFiles.bytes("Sources/Sluice/Sluice.docc/Sluice.md"), as: UTF8.self)
         let summary = try #require(page.split(separator: "\n").dropFirst().first { !$0.isEmpty })
-        for word in ["JSON", "CSV", "SQLite", "PostgreSQL"] {
+        for word in ["JSON", "CSV", "SQLite", "PostgreSQL", "Core Data"] {
             #expect(summary.contains(word), "the summary names \(word): \(summary)")
         }
         for word in ["NDJSON", "TSV", "zip", "GTFS", "Core Data model", "--layout coredata", "PostgreSQL URI"] {
