@@ -80,8 +80,11 @@ public struct ImportOptions: Sendable {
     /// file (`Importer(databasePath:modelFile:options:)`).
     public var layout = Layout.sluice
 
+    /// The tables an import writes (`--layout`).
     public enum Layout: String, Sendable, CaseIterable {
+        /// Sluice's own tables (`docs/database-layout.md`).
         case sluice
+        /// The SQLite store Core Data keeps for the Core Data model, which an app opens as its own.
         case coreData = "coredata"
     }
 

@@ -17,6 +17,7 @@
 /// Pure: building a layout reads only the model. The model is assumed valid (relationship
 /// targets exist); a relationship to an unknown entity references a table of that name.
 public struct DatabaseLayout: Sendable, RelationshipLayout {
+    /// The table every import adds a row to: when, what, how many (`docs/database-layout.md#sluice_imports`).
     public static let importsTableName = "sluice_imports"
     /// The INTEGER PRIMARY KEY of every entity table (an alias of SQLite's rowid).
     public static let keyColumn = "pk"
@@ -70,10 +71,12 @@ public struct DatabaseLayout: Sendable, RelationshipLayout {
         tables.map(\.ddl).joined(separator: "\n\n") + "\n"
     }
 
+    /// The table called `name`, or nil.
     public func table(named name: String) -> TableDefinition? {
         tables.first { $0.name == name }
     }
 
+    /// How `relationship` of `entity` is stored: a column of the source or of the target, or a join table.
     public func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> RelationshipStorage {
         Self.storage(of: relationship, in: entity, model: model)
     }

@@ -1,7 +1,9 @@
 /// A table as Sluice wants it: a pure description, and the DDL that creates it.
 /// `SchemaMigration` compares it with what a database holds.
 public struct TableDefinition: Sendable, Equatable {
+    /// A column of the table: its name, declared type, and what it refers to.
     public struct ColumnDefinition: Sendable, Equatable {
+        /// The column's name, unquoted.
         public var name: String
         /// The declared type: `INTEGER`, `REAL`, `TEXT` or `BLOB`.
         public var sqlType: String
@@ -14,6 +16,7 @@ public struct TableDefinition: Sendable, Equatable {
         /// of a table of one entity, `Z_OPT`); nil for the columns records fill.
         public var fill: Fill?
 
+        /// A column named `name` of `sqlType`, a reference to the `"pk"` of the table `references` when given.
         public init(name: String, sqlType: String, references: String? = nil, attributeType: AttributeType? = nil,
                     fill: Fill? = nil) {
             self.name = name
@@ -36,10 +39,12 @@ public struct TableDefinition: Sendable, Equatable {
     /// In a family's table, the column naming each row's entity: its name as text (Sluice's
     /// `"entity"`), or its number (Core Data's `Z_ENT`).
     public struct EntityColumn: Sendable, Equatable {
+        /// The column's name, unquoted.
         public var name: String
         /// Each entity's number; nil: the entity's name.
         public var numbers: [String: Int64]?
 
+        /// The column `name`, holding each entity's number from `numbers`, or its name when nil.
         public init(name: String = Model.entityColumn, numbers: [String: Int64]? = nil) {
             self.name = name
             self.numbers = numbers
@@ -51,7 +56,9 @@ public struct TableDefinition: Sendable, Equatable {
         }
     }
 
+    /// The table's name, unquoted.
     public var name: String
+    /// Its columns, in order.
     public var columns: [ColumnDefinition]
     /// The identity columns, covered by the unique index `"<table>_identity"`; empty for none.
     public var uniqueIndex: [String]
@@ -65,6 +72,7 @@ public struct TableDefinition: Sendable, Equatable {
     /// How a family's table names each row's entity; nil: as Sluice does, when it has the column.
     public var entityColumn: EntityColumn?
 
+    /// A table named `name` with these columns, indexes and key.
     public init(name: String, columns: [ColumnDefinition], uniqueIndex: [String] = [],
                 indexes: [[String]] = [], primaryKey: [String]? = nil, withoutRowID: Bool = false,
                 entityColumn: EntityColumn? = nil) {
@@ -79,8 +87,11 @@ public struct TableDefinition: Sendable, Equatable {
 
     /// An index of the table, with the name Sluice gives it.
     public struct IndexDefinition: Sendable, Equatable {
+        /// The index's name, unquoted.
         public var name: String
+        /// The columns it covers, in order.
         public var columns: [String]
+        /// Whether it is a `UNIQUE` index.
         public var unique: Bool
     }
 
@@ -127,6 +138,7 @@ public struct TableDefinition: Sendable, Equatable {
             + "\n)" + (withoutRowID ? " WITHOUT ROWID" : "") + ";"
     }
 
+    /// The `CREATE [UNIQUE] INDEX IF NOT EXISTS` statement of `index` on this table.
     public func createIndexSQL(_ index: IndexDefinition) -> String {
         "CREATE \(index.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(index.name)) ON "
             + "\(quoteIdentifier(name))(\(index.columns.map(quoteIdentifier).joined(separator: ", ")));"

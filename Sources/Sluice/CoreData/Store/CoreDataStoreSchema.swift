@@ -3,6 +3,7 @@
 public struct CoreDataStoreSchema: Sendable {
     /// The model as given on the command line.
     public let modelPath: String
+    /// The number of entities in the model.
     public let entityCount: Int
     /// What the store could not hold as Core Data would, one per property, at its place in the model.
     public let problems: [ModelProblem]
