@@ -294,6 +294,23 @@ import Testing
         #expect(jsonModel.stderrLines.last?.contains("--layout coredata needs a Core Data model") == true, "\(jsonModel)")
     }
 
+    /// Hooks find a family member's entity by its number in `Z_ENT`: a sub-entity's hook runs
+    /// for its records, and what it sets is written.
+    @Test func hooksOfASubEntityRunInCoreDatasLayout() throws {
+        let workspace = try workspaceWithModel()
+        var options = ImportOptions()
+        options.layout = .coreData
+        options.roots = [Model.RootOverride(parsing: "vehicles=Vehicle")!, Model.RootOverride(parsing: "buses=Bus")!]
+        options.hooks["Bus"] = EntityHooks(willImport: { record in record["kind"] = .text("bus (hooked)") })
+        let file = try ModelFile.load(path: workspace.file("Transit.xcdatamodel"))
+        let importer = try Importer(databasePath: workspace.file("h.sqlite"), modelFile: file, options: options)
+        try importer.importBytes(Array(#"{"vehicles": [{"vehicleID": "v1", "kind": "tram"}], "buses": [{"vehicleID": "b1", "kind": "bus"}]}"#.utf8))
+        _ = try importer.finish()
+        #expect(try workspace.database("h.sqlite").rows("SELECT ZVEHICLEID, Z_ENT, ZKIND FROM ZVEHICLE ORDER BY Z_PK") == [
+            [.text("v1"), .integer(4), .text("tram")], [.text("b1"), .integer(5), .text("bus (hooked)")],
+        ])
+    }
+
     /// The library: the Core Data layout is made from the model's file.
     @Test func theLibraryTakesTheLayoutWithTheModelsFile() throws {
         let workspace = try workspaceWithModel()

@@ -36,7 +36,9 @@ final class HookedSink: RecordSink {
     /// How many of `waiting`'s last entries are records nested in the open top-level record.
     private var waitingNested = 0
 
-    init(writer: BatchWriter, model: Model, hooks: [String: EntityHooks]) {
+    /// `values`: how the layout names a family row's entity (its name, or Core Data's number).
+    init(writer: BatchWriter, model: Model, hooks: [String: EntityHooks], values: StoreValues = .sluice) {
+        entityNames = Dictionary((values.entityNumbers ?? [:]).map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         self.writer = writer
         self.model = model
         self.hooks = hooks
@@ -106,7 +108,7 @@ final class HookedSink: RecordSink {
         let entity: String
         let found: EntityHooks?
         if isFamily[storage] {
-            entity = Self.entityName(of: record, storage: writer.writers[storage].plan)
+            entity = entityName(of: record, storage: writer.writers[storage].plan)
             found = hooks(for: entity)
         } else {
             entity = writer.writers[storage].plan.name
@@ -281,11 +283,18 @@ final class HookedSink: RecordSink {
         }
     }
 
-    /// A family member's own name is in its `"entity"` column.
-    private static func entityName(of record: borrowing Record, storage: MappingPlan.EntityPlan) -> String {
-        if storage.attributes.first?.name == Model.entityColumn, case .text(let name)? = record.value(0) { return name }
-        return storage.name
+    /// A family member's own name is in its `"entity"` column, or its number (Core Data's `Z_ENT`).
+    private func entityName(of record: borrowing Record, storage: MappingPlan.EntityPlan) -> String {
+        guard storage.attributes.first?.name == Model.entityColumn else { return storage.name }
+        switch record.value(0) {
+        case .text(let name)?: return name
+        case .integer(let number)?: return entityNames[number] ?? storage.name
+        default: return storage.name
+        }
     }
+
+    /// Each entity by its number in a family's entity column, where the layout numbers them.
+    private let entityNames: [Int64: String]
 
     /// An entity's hooks, else its nearest ancestor's.
     private func hooks(for entity: String) -> EntityHooks? {

@@ -48,7 +48,7 @@ final class ModelTarget: ImportTarget {
         self.plan = plan
         root = model.root
         self.writer = writer
-        hooked = options.hooks.isEmpty ? nil : HookedSink(writer: writer, model: model, hooks: options.hooks)
+        hooked = options.hooks.isEmpty ? nil : HookedSink(writer: writer, model: model, hooks: options.hooks, values: plan.storeValues)
         self.options = options
         self.indexes = indexes
         self.capturesRejectedRecords = capturesRejectedRecords
