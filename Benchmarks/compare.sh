@@ -487,15 +487,6 @@ print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$feed")
         (SELECT count(parent_station_pk) FROM stops)'
     labels="stop_times trips routes stops stop_times.trip_pk stop_times.stop_pk trips.route_pk stops.parent_station_pk"
     [ -z "$haveSluice" ] || sluiceCounts=$(sqlite3 -separator ' ' "$sluicedb" "$counts")
-    if [ -n "$haveSluice" ] && [ -n "$haveCoreData" ]; then
-        coreDataCounts=$(sqlite3 -separator ' ' "$coredatadb" 'SELECT (SELECT count(*) FROM ZSTOPTIME), (SELECT count(*) FROM ZTRIP),
-            (SELECT count(*) FROM ZSTOP), (SELECT count(ZTRIP) FROM ZSTOPTIME), (SELECT count(ZSTOP) FROM ZSTOPTIME),
-            (SELECT count(ZPARENT) FROM ZSTOP)')
-        if [ "$coreDataCounts" != "$sluiceCounts" ]; then
-            echo "ERROR: the Core Data store holds other rows or links ($coreDataCounts) than Sluice's layout ($sluiceCounts)"
-            status=1
-        fi
-    fi
     [ -z "$haveShell" ] || shellCounts=$(sqlite3 -separator ' ' "$shelldb" "$counts")
     if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
         # The rows where both hold the same values: the expert's script keeps an empty field of
