@@ -6,6 +6,9 @@
 #   Benchmarks/memory-flatness.sh                      # flat shape, scales 1.11 (0.5 GB) and 11.1 (5 GB)
 #   Benchmarks/memory-flatness.sh --shape ndjson --scales "0.1 1"
 #   Benchmarks/memory-flatness.sh --postgres           # into PostgreSQL: a throwaway cluster of its own
+#   Benchmarks/memory-flatness.sh --coredata --shape document --scales "1.06 10.6"
+#                                 # into a Core Data store (--layout coredata), through
+#                                 # LargeFixtures/models/Document.xcdatamodel
 #
 # Databases go to a temporary folder that is removed at the end; with --postgres, each scale
 # imports into a new database of a cluster the script starts (`Benchmarks/postgres-cluster.sh`;
@@ -15,14 +18,24 @@ cd "$(dirname "$0")/.."
 shape=flat
 scales="1.11 11.1"
 pg=""
+coredata=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --shape) shape=$2; shift 2 ;;
         --scales) scales=$2; shift 2 ;;
         --postgres) pg=1; shift ;;
-        *) echo "usage: $0 [--shape flat|ndjson|document|nested] [--scales \"S1 S2 ...\"] [--postgres]" >&2; exit 64 ;;
+        --coredata) coredata=1; shift ;;
+        *) echo "usage: $0 [--shape flat|ndjson|document|nested] [--scales \"S1 S2 ...\"] [--postgres | --coredata]" >&2; exit 64 ;;
     esac
 done
+model=(--model "LargeFixtures/models/$shape.json")
+if [ -n "$coredata" ]; then
+    if [ "$shape" != document ] || [ -n "$pg" ]; then
+        echo "--coredata imports the document shape into an SQLite file: give --shape document, not --postgres" >&2; exit 64
+    fi
+    model=(--layout coredata --model LargeFixtures/models/Document.xcdatamodel
+           --root stop_times=StopTime --root trips=Trip --root routes=Route --root stops=Stop)
+fi
 pgbin=${SLUICE_PG_BIN:-/usr/lib/postgresql/15/bin}
 need=()
 [ -x /usr/bin/time ] || need+=(time)
@@ -48,8 +61,7 @@ for scale in $scales; do
     db=$tmp/flat-$scale.sqlite
     if [ -n "$pg" ]; then fresh "scale$number"; db=$(pguri "scale$number"); fi
     "$bin/sluice-fixtures" --shape "$shape" --scale "$scale" --counts 2>"$tmp/gen.txt" \
-        | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" \
-            --model "LargeFixtures/models/$shape.json" 2>"$tmp/summary.txt"
+        | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" 2>"$tmp/summary.txt"
     bytes=$(sed -n 's/^sluice-fixtures: \([0-9]*\) bytes.*/\1/p' "$tmp/gen.txt")
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/time.txt")
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): \(.*\)/\1/p' "$tmp/time.txt")
