@@ -11,6 +11,10 @@ struct LayoutFile: Sendable {
     var markerTable: String
     /// The statements, with their values, that make an empty file a store of the layout.
     var creation: [(sql: String, values: [ColumnValue])]
+    /// The indexes of a store the import creates, built once its rows are in, as Sluice's
+    /// layout defers its own (`SecondaryIndexes`): a B-tree built from sorted keys once, not
+    /// kept up row by row while the rows go in and the second pass sets the links.
+    var deferredIndexes: [SecondaryIndexes.Deferred]
     /// Read from an existing store, its rows handed to `verify`: a store written for another
     /// model is refused before anything is written.
     var verifyQuery: String

@@ -178,7 +178,11 @@ struct CoreDataImportLayout: RelationshipLayout {
             description: "a Core Data store",
             fileFormat: CoreDataStoreLayout.pragmas,
             markerTable: "Z_METADATA",
-            creation: layout.statements.map { (sql: $0, values: []) } + primaryKeyRows + [metadata],
+            creation: (layout.dataTableStatements + CoreDataStoreLayout.bookkeepingStatements).map { (sql: $0, values: []) }
+                + primaryKeyRows + [metadata],
+            deferredIndexes: zip(layout.indexes, layout.indexStatements).map { index, sql in
+                SecondaryIndexes.Deferred(name: index.name, table: index.table, columns: index.columns, sql: sql)
+            },
             verifyQuery: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1",
             verify: { rows, database in
                 CoreDataStoreCheck.mismatch(rows.first?.first, expected: hashes, database: database, model: sourceName,

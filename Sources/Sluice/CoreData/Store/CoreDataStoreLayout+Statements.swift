@@ -10,6 +10,11 @@ extension CoreDataStoreLayout {
     /// Every `CREATE` statement of the store, in Core Data's spelling: entity tables, join
     /// tables, indexes, then the bookkeeping tables.
     var statements: [String] {
+        dataTableStatements + indexStatements + Self.bookkeepingStatements
+    }
+
+    /// The entity tables and join tables.
+    var dataTableStatements: [String] {
         tables.map { table in
             let columns = table.columns.map { $0.role == .primaryKey ? "\($0.name) INTEGER PRIMARY KEY" : "\($0.name) \($0.type)" }
             return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
@@ -17,12 +22,17 @@ extension CoreDataStoreLayout {
             let columns = [join.first.column, join.second.column] + [join.first.orderColumn, join.second.orderColumn].compactMap { $0 }
             return "CREATE TABLE \(join.name) ( " + columns.map { "\($0) INTEGER" }.joined(separator: ", ")
                 + ", PRIMARY KEY (\(join.first.column), \(join.second.column)) )"
-        } + indexes.map { index in
+        }
+    }
+
+    /// The indexes: of keys, `indexed` attributes, fetch indexes and uniqueness constraints.
+    var indexStatements: [String] {
+        indexes.map { index in
             let columns = index.orders.map { orders in
                 zip(index.columns, orders).map { "\($0) COLLATE BINARY \($1 ? "ASC" : "DESC")" }
             } ?? index.columns
             return "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(columns.joined(separator: ", ")))"
-        } + Self.bookkeepingStatements
+        }
     }
 
     /// `Z_PRIMARYKEY`'s rows of a new store: `Z_ENT`, `Z_NAME`, `Z_SUPER` and `Z_MAX` 0 (a

@@ -8,6 +8,9 @@ final class SQLiteStore: ImportStore {
 
     /// The file of a layout other than Sluice's (Core Data's store); nil for Sluice's.
     private let file: LayoutFile?
+    /// Whether this import made the file a store of that layout: its indexes are then built
+    /// after the load (`LayoutFile.deferredIndexes`).
+    private var createdLayoutFile = false
 
     init(path: String, file: LayoutFile? = nil) throws(SluiceError) {
         self.file = file
@@ -39,7 +42,8 @@ final class SQLiteStore: ImportStore {
         runner.keys = TableKeys(tables)
         if let file { runner.keys.issuedKeys = try issuedKeys(file) }
         createdTables = migration.createdTables
-        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes)
+        let layoutIndexes = createdLayoutFile ? file?.deferredIndexes ?? [] : []
+        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
@@ -104,6 +108,7 @@ extension SQLiteStore {
         do {
             guard try connection.scalar("SELECT 1 FROM sqlite_schema LIMIT 1") != nil else {
                 for (sql, values) in file.creation { _ = try connection.rows(sql, values) }
+                createdLayoutFile = true
                 return
             }
             guard try connection.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
