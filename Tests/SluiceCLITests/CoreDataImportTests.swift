@@ -311,6 +311,21 @@ import Testing
         ])
     }
 
+    /// A model Core Data's store cannot hold as Core Data would is refused by the import with
+    /// the lines `check --layout coredata` prints; no file is made.
+    @Test func anImportRefusesWhatCheckRefuses() throws {
+        let workspace = Workspace()
+        try workspace.writeCoreDataModel(CoreDataStoreCommandTests.refusedModel, to: "Books.xcdatamodel")
+        let check = try workspace.sluice("check", "--layout", "coredata", "--model", "Books.xcdatamodel")
+        let result = try workspace.sluice(["import", "--db", "b.sqlite", "--layout", "coredata", "--model", "Books.xcdatamodel",
+                                           "--entity", "Book", "-"], stdin: Array("[]".utf8))
+        #expect(result.status == 64, "\(result)")
+        let errors = result.stderrLines.filter { $0.hasPrefix("sluice: error: ") }
+        #expect(errors.count == 3)
+        #expect(errors == check.stderrLines.filter { $0.hasPrefix("sluice: error: ") })
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("b.sqlite")))
+    }
+
     /// The library: the Core Data layout is made from the model's file.
     @Test func theLibraryTakesTheLayoutWithTheModelsFile() throws {
         let workspace = try workspaceWithModel()
