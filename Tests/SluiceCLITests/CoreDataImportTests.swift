@@ -326,6 +326,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: workspace.file("b.sqlite")))
     }
 
+    /// An entity identified by its uniqueness constraint finds its rows through the constraint's
+    /// own index: the store holds Core Data's indexes only, and a re-import writes nothing.
+    @Test func aUniquenessConstraintIsTheIdentityAndItsIndex() throws {
+        let workspace = Workspace()
+        try workspace.writeCoreDataModel(entities: """
+            <entity name="Visit">
+                <attribute name="person" attributeType="String"/>
+                <attribute name="day" attributeType="Integer 32"/>
+                <attribute name="note" optional="YES" attributeType="String"/>
+                <uniquenessConstraints><uniquenessConstraint><constraint value="person"/><constraint value="day"/></uniquenessConstraint></uniquenessConstraints>
+            </entity>
+            """, to: "Visits.xcdatamodel")
+        // The third record is the first's identity: one row, the later values.
+        let input = Array(#"[{"person": "a", "day": 1, "note": "x"}, {"person": "a", "day": 2}, {"person": "a", "day": 1, "note": "y"}]"#.utf8)
+        func run() throws -> SluiceResult {
+            try workspace.sluice(["import", "--db", "v.sqlite", "--layout", "coredata", "--model", "Visits.xcdatamodel", "--entity", "Visit", "-"],
+                                 stdin: input)
+        }
+        #expect(try run().status == 0)
+        let again = try run()
+        #expect(again.status == 0, "\(again)")
+        // The merge of the batch's two records of one identity counts as one update; no row changes.
+        #expect(again.stderr.contains("  Visit         0        1          2         0"), "\(again.stderr)")
+        let db = try workspace.database("v.sqlite")
+        #expect(try db.rows("SELECT ZPERSON, ZDAY, ZNOTE, Z_OPT FROM ZVISIT ORDER BY Z_PK") == [
+            [.text("a"), .integer(1), .text("y"), .integer(1)], [.text("a"), .integer(2), .null, .integer(1)],
+        ])
+        #expect(try db.rows("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") == [
+            [.text("CREATE UNIQUE INDEX Z_Visit_UNIQUE_person_day ON ZVISIT (ZPERSON COLLATE BINARY ASC, ZDAY COLLATE BINARY ASC)")],
+        ])
+    }
+
     /// The library: the Core Data layout is made from the model's file.
     @Test func theLibraryTakesTheLayoutWithTheModelsFile() throws {
         let workspace = try workspaceWithModel()

@@ -5,7 +5,8 @@
 ///   columns (`ZSTOP`, `ZNAME`, `ZPARENT`);
 /// * the tables as `TableDefinition`s: `Z_PK` the key, `Z_ENT` a record's column in a family's
 ///   table (its entity's number) and filled by the store elsewhere, `Z_OPT` the row's version;
-///   the identity's unique index lives only while the import runs (Core Data has none);
+///   the identity's unique index lives only while the import runs (Core Data has none), unless
+///   a uniqueness constraint of the model is over the identity: then that is the index;
 /// * each relationship's storage, and the `Z_FOK_` column keeping an ordered to-many's order;
 /// * Core Data's values (`StoreValues`: dates, UUIDs, decimals; `Z_ENT`);
 /// * the file (`LayoutFile`): 4 KiB pages and incremental auto-vacuum, Core Data's own
@@ -67,6 +68,7 @@ struct CoreDataImportLayout: RelationshipLayout {
             }
         }
         var tables: [TableDefinition] = []
+        var identityIndexes: Set<String> = []
         for table in layout.tables {
             guard let root = storage.entity(named: table.root), let number = layout.entity(named: table.root)?.number
             else { continue }
@@ -84,12 +86,17 @@ struct CoreDataImportLayout: RelationshipLayout {
             }
             let numbers = family ? Dictionary(uniqueKeysWithValues: layout.entities.filter { $0.table == table.name }
                 .map { ($0.name, Int64($0.number)) }) : nil
-            tables.append(TableDefinition(name: table.name, columns: columns, uniqueIndex: identity, primaryKey: ["Z_PK"],
+            // A uniqueness constraint over the identity is the index the batches look rows up
+            // by: made with the table, and no index of the import's own beside it.
+            let constraint = layout.indexes.first { $0.unique && $0.table == table.name && $0.columns == identity }
+            if let constraint { identityIndexes.insert(constraint.name) }
+            tables.append(TableDefinition(name: table.name, columns: columns, uniqueIndex: constraint == nil ? identity : [],
+                                          primaryKey: ["Z_PK"],
                                           entityColumn: numbers.map { .init(name: "Z_ENT", numbers: $0) }))
             // Written only when it grows: a re-import that inserts nothing writes nothing here.
             let largest = "(SELECT ifnull(max(Z_PK), 0) FROM \(quoteIdentifier(table.name)))"
             finishing.append("UPDATE Z_PRIMARYKEY SET Z_MAX = \(largest) WHERE Z_ENT = \(number) AND ifnull(Z_MAX, 0) < \(largest)")
-            if !identity.isEmpty {
+            if !identity.isEmpty && constraint == nil {
                 finishing.append("DROP INDEX IF EXISTS \(quoteIdentifier(table.name + "_identity"))")
             }
         }
@@ -101,7 +108,7 @@ struct CoreDataImportLayout: RelationshipLayout {
         self.problems = problems
         values = StoreValues(encoding: .coreData, entityColumn: "Z_ENT",
                              entityNumbers: Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.name, Int64($0.number)) }))
-        file = Self.file(layout, storeUUID: storeUUID, sourceName: sourceName, finishing: finishing)
+        file = Self.file(layout, storeUUID: storeUUID, sourceName: sourceName, finishing: finishing, identityIndexes: identityIndexes)
     }
 
     func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> DatabaseLayout.RelationshipStorage {
@@ -164,8 +171,12 @@ struct CoreDataImportLayout: RelationshipLayout {
         ]
     }
 
+    /// `identityIndexes`: the uniqueness constraints that are identities, made with the tables
+    /// (the batches look rows up by them); the other indexes are built after the load.
     private static func file(_ layout: CoreDataStoreLayout, storeUUID: String, sourceName: String,
-                             finishing: [String]) -> LayoutFile {
+                             finishing: [String], identityIndexes: Set<String>) -> LayoutFile {
+        let indexes = zip(layout.indexes, layout.indexStatements)
+        let madeFirst = indexes.filter { identityIndexes.contains($0.0.name) }.map(\.1)
         let primaryKeyRows = layout.primaryKeyRows.map { (sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
                                                           values: $0) }
         let metadata = (sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)",
@@ -178,9 +189,9 @@ struct CoreDataImportLayout: RelationshipLayout {
             description: "a Core Data store",
             fileFormat: CoreDataStoreLayout.pragmas,
             markerTable: "Z_METADATA",
-            creation: (layout.dataTableStatements + CoreDataStoreLayout.bookkeepingStatements).map { (sql: $0, values: []) }
+            creation: (layout.dataTableStatements + madeFirst + CoreDataStoreLayout.bookkeepingStatements).map { (sql: $0, values: []) }
                 + primaryKeyRows + [metadata],
-            deferredIndexes: zip(layout.indexes, layout.indexStatements).map { index, sql in
+            deferredIndexes: indexes.filter { !identityIndexes.contains($0.0.name) }.map { index, sql in
                 SecondaryIndexes.Deferred(name: index.name, table: index.table, columns: index.columns, sql: sql)
             },
             verifyQuery: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1",
