@@ -61,3 +61,29 @@ public struct ImportProgress: Sendable, Equatable {
         self.stage = stage
     }
 }
+
+extension ImportProgress {
+    /// The progress in units of bytes, as a Foundation `Progress` counts them
+    /// (`ImportRun.foundationProgress`): `bytesRead` of `totalBytes` (-1, indeterminate, when
+    /// the size is unknown) while reading; once every input is read, complete (`bytesRead` of
+    /// `bytesRead`), the stage saying what the finish is doing.
+    var byteUnits: (completed: Int64, total: Int64) {
+        if stage.isFinishing { return (bytesRead, bytesRead) }
+        return (bytesRead, totalBytes ?? -1)
+    }
+
+    /// The stage in a few words, for a progress view's second line: `reading`,
+    /// `linking StopTime.trip (3 of 10)`, `building index stops_name`, `committing`.
+    public var stageDescription: String {
+        switch stage {
+        case .reading: "reading"
+        case .finishing: "writing the last batches"
+        case .linking(let relationship, let done, let total): "linking \(relationship) (\(done) of \(total))"
+        case .indexing(let name): "building index \(name)"
+        case .deleting(let entity): "deleting missing \(entity) rows"
+        case .analyzing: "analyzing"
+        case .committing: "committing"
+        case .vacuuming: "vacuuming"
+        }
+    }
+}

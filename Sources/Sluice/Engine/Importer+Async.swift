@@ -8,35 +8,50 @@ extension Importer {
     /// cancellation already in `options` works too).
     public static func run(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
                            inputs: [String]) async throws(SluiceError) -> ImportReport {
-        try await run(options: options, inputs: inputs) { options throws(SluiceError) in
-            try Importer(databasePath: databasePath, model: model, options: options)
-        }
+        try await run(options) { options in start(databasePath: databasePath, model: model, options: options, inputs: inputs) }
     }
 
     /// A zero-config import (`init(databasePath:table:options:)`) of `inputs`, as `run(databasePath:model:…)`.
     public static func run(databasePath: String, table: String, options: ImportOptions = ImportOptions(),
                            inputs: [String]) async throws(SluiceError) -> ImportReport {
-        try await run(options: options, inputs: inputs) { options throws(SluiceError) in
-            try Importer(databasePath: databasePath, table: table, options: options)
+        try await run(options) { options in start(databasePath: databasePath, table: table, options: options, inputs: inputs) }
+    }
+
+    /// Starts importing `inputs` as `run(databasePath:model:options:inputs:)` does, and returns
+    /// at once: iterate the run's `progress`, await its `report`, or `cancel()` it.
+    public static func start(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
+                             inputs: [String]) -> ImportRun {
+        ImportRun(options: options) { options throws(SluiceError) in
+            let importer = try Importer(databasePath: databasePath, model: model, options: options)
+            for input in inputs { try importer.importFile(input) }
+            return try importer.finish()
         }
     }
 
-    private static func run(options: ImportOptions, inputs: [String],
-                            open: @escaping @Sendable (ImportOptions) throws(SluiceError) -> Importer)
-        async throws(SluiceError) -> ImportReport
+    /// A zero-config import of `inputs` started as `start(databasePath:model:…)`.
+    public static func start(databasePath: String, table: String, options: ImportOptions = ImportOptions(),
+                             inputs: [String]) -> ImportRun {
+        ImportRun(options: options) { options throws(SluiceError) in
+            let importer = try Importer(databasePath: databasePath, table: table, options: options)
+            for input in inputs { try importer.importFile(input) }
+            return try importer.finish()
+        }
+    }
+
+    /// Awaits the run `start` makes, cancelled with the calling task; a task cancelled already
+    /// cancels the import before its thread starts.
+    private static func run(_ options: ImportOptions, start: (ImportOptions) -> ImportRun) async throws(SluiceError)
+        -> ImportReport
     {
         var options = options
         let cancellation = options.cancellation ?? ImportCancellation()
         options.cancellation = cancellation
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImportReport, SluiceError>, Never>) in
-                startDetachedThread { [options] in
-                    continuation.resume(returning: Result { () throws(SluiceError) -> ImportReport in
-                        let importer = try open(options)
-                        for input in inputs { try importer.importFile(input) }
-                        return try importer.finish()
-                    })
-                }
+        let outcome = await withTaskCancellationHandler { () async -> Result<ImportReport, SluiceError> in
+            let run = start(options)
+            do throws(SluiceError) {
+                return .success(try await run.report)
+            } catch {
+                return .failure(error)
             }
         } onCancel: {
             cancellation.cancel()

@@ -87,4 +87,11 @@ enum DocExamples {
         // zero-config: Importer.run(databasePath: "dump.sqlite", table: "items", inputs: ["items.ndjson"])
         return report
     }
+
+    static func progressSequence(model: Model) async throws -> ImportReport {
+        let run = Importer.start(databasePath: "transit.sqlite", model: model, inputs: ["stops.json"])
+        for await progress in run.progress { print(progress.records, progress.stageDescription) }
+        let report = try await run.report
+        return report
+    }
 }
