@@ -41,8 +41,8 @@ public final class ImportRun: Sendable {
         let receivers = receivers
         let callback = options.progress
         options.progress = { value in
-            callback?(value)
             continuation.yield(value)
+            callback?(value)
             let list = receivers.state.withLock { state in
                 state.latest = value
                 return state.list

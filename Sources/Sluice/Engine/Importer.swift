@@ -250,6 +250,12 @@ public final class Importer {
         try run(InputOpener.decompressing(MemorySource(bytes, name: name)))
     }
 
+    /// Imports the bytes of a source the library made (`ChunkChannelSource`); gzip is detected
+    /// by its magic bytes.
+    func importSource(_ source: ByteSource) throws(SluiceError) {
+        try run(InputOpener.decompressing(source))
+    }
+
     /// Writes what is left, records the import in `sluice_imports` and commits.
     public func finish() throws(SluiceError) -> ImportReport {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }

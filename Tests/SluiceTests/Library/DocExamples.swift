@@ -88,6 +88,13 @@ enum DocExamples {
         return report
     }
 
+    static func chunks(model: Model) async throws -> ImportReport {
+        let (chunks, feed) = AsyncStream<[UInt8]>.makeStream()   // feed.yield(bytes) as they arrive, then feed.finish()
+        let imported = try await Importer.run(databasePath: "transit.sqlite", model: model, chunks: chunks, name: "stops.json")
+        _ = feed
+        return imported
+    }
+
     static func progressSequence(model: Model) async throws -> ImportReport {
         let run = Importer.start(databasePath: "transit.sqlite", model: model, inputs: ["stops.json"])
         for await progress in run.progress { print(progress.records, progress.stageDescription) }

@@ -53,13 +53,25 @@ import Testing
         #expect(count <= 1, "newest-wins: at most the last value is still buffered")
     }
 
+    /// Options whose progress callback holds the import at its first value until it is
+    /// cancelled, so that the cancellation comes mid-import however slowly the consumer runs.
+    static func heldAtFirstProgress() -> ImportOptions {
+        let cancellation = ImportCancellation()
+        var options = ImportOptions()
+        options.chunkSize = 4_096
+        options.cancellation = cancellation
+        options.progress = { _ in
+            while !cancellation.isCancelled { usleep(1_000) }
+        }
+        return options
+    }
+
     /// `cancel()` while the progress is followed: the sequence ends, the report throws
     /// `.interrupted` and the new database does not exist.
     @Test func cancellingEndsTheSequenceAndRollsBack() async throws {
         let directory = TemporaryDirectory()
-        let input = try Self.records(300_000, in: directory)
-        var options = ImportOptions()
-        options.chunkSize = 4_096
+        let input = try Self.records(20_000, in: directory)
+        let options = Self.heldAtFirstProgress()
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
         let database = directory.file("big.sqlite")
         let run = Importer.start(databasePath: database, model: model, options: options, inputs: [input])
@@ -80,10 +92,10 @@ import Testing
     /// Cancelling the task that awaits the report cancels the import.
     @Test func cancellingTheAwaitingTaskCancelsTheImport() async throws {
         let directory = TemporaryDirectory()
-        let input = try Self.records(300_000, in: directory)
+        let input = try Self.records(20_000, in: directory)
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
         let database = directory.file("big.sqlite")
-        let run = Importer.start(databasePath: database, model: model, inputs: [input])
+        let run = Importer.start(databasePath: database, model: model, options: Self.heldAtFirstProgress(), inputs: [input])
         let waiter = Task { try await run.report }
         var iterator = run.progress.makeAsyncIterator()
         _ = await iterator.next()
