@@ -44,7 +44,7 @@ struct CheckCommand: ParsableCommand {
         // Core Data's store first: a model that is not a Core Data model is a usage error then.
         let store = layout == .coredata ? try CoreDataStoreSchema.load(modelPath: model) : nil
         let file = try ModelFile.load(path: model)
-        try file.validateForCheck(entity: entity, path: path, mapKey: mapKey)
+        try file.validateForCheck(entity: entity, path: path, mapKey: mapKey, optionNames: .commandLine)
         ModelNotes.printAll(of: file)
         if let store, !store.problems.isEmpty {
             throw ModelError(source: model, problems: store.problems)

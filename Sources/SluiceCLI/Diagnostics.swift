@@ -3,14 +3,7 @@ import Sluice
 /// Everything the CLI writes to stderr, and the exit statuses of `docs/cli.md` (sysexits).
 enum Diagnostics {
     static func exitStatus(for kind: SluiceError.Kind) -> Int32 {
-        switch kind {
-        case .usage: return 64
-        case .data: return 65
-        case .cannotOpenInput: return 66
-        case .cannotCreate: return 73
-        case .io: return 74
-        case .interrupted: return 130
-        }
+        kind.exitStatus
     }
 
     /// swift-argument-parser's message without its own "Error: " prefix and help lines.
@@ -47,6 +40,7 @@ enum Diagnostics {
     }
 
     static func fail(_ error: SluiceError) -> Never {
+        if let modelError = error.modelError { fail(modelError) }
         printError(error.description)
         Self.exit(exitStatus(for: error.kind))
     }

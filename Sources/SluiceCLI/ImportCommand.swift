@@ -156,6 +156,7 @@ struct ImportCommand: ParsableCommand {
     /// The library's options as the arguments set them (`run()` adds progress and cancellation).
     private var importOptions: ImportOptions {
         var options = ImportOptions()
+        options.optionNames = .commandLine
         options.entity = entity
         options.roots = root.compactMap(Model.RootOverride.init(parsing:))
         options.path = path
@@ -198,7 +199,7 @@ struct ImportCommand: ParsableCommand {
         var keptNotes: [String] = []
         if let model {
             let file = try ModelFile.load(path: model)
-            try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots)
+            try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots, optionNames: .commandLine)
             if layout == .coredata {
                 // What Core Data's store cannot hold, one line each, as `check --layout coredata` says it.
                 let store = try CoreDataStoreSchema.load(modelPath: model)

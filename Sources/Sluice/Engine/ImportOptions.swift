@@ -75,6 +75,10 @@ public struct ImportOptions: Sendable {
 
     /// `--schema`: the PostgreSQL schema of the tables (`docs/postgresql.md`); SQLite has none.
     public var schema = "public"
+
+    /// How errors name these options: `ImportOptions.entity` (`.library`, the default) or
+    /// `--entity` (`.commandLine`, which the `sluice` command sets).
+    public var optionNames = OptionNames.library
     /// The tables the import writes (`--layout`): Sluice's own, or the SQLite store Core Data
     /// keeps for a Core Data model (`docs/coredata-store.md#importing`), which needs the model's
     /// file (`Importer(databasePath:modelFile:options:)`).
@@ -103,38 +107,41 @@ public struct ImportOptions: Sendable {
     /// `Importer` checks its options before it opens the database; the CLI checks them with
     /// its other arguments, so both refuse the same options with the same words.
     public func validate(withModel: Bool = true) throws(SluiceError) {
-        guard batchSize > 0 else { throw SluiceError(.usage, "--batch-size must be at least 1") }
-        guard chunkSize > 0 else { throw SluiceError(.usage, "the chunk size must be at least 1 byte") }
-        guard maxValueBytes > 0 else { throw SluiceError(.usage, "--max-value-bytes must be at least 1") }
+        let name = optionNames
+        guard batchSize > 0 else { throw SluiceError(.usage, "\(name(.batchSize)) must be at least 1") }
+        guard chunkSize > 0 else { throw SluiceError(.usage, "\(name(.chunkSize)) must be at least 1 byte") }
+        guard maxValueBytes > 0 else { throw SluiceError(.usage, "\(name(.maxValueBytes)) must be at least 1") }
         guard maxValueBytes <= Self.largestMaxValueBytes else {
-            throw SluiceError(.usage, "--max-value-bytes must be at most \(Self.largestMaxValueBytes) "
+            throw SluiceError(.usage, "\(name(.maxValueBytes)) must be at most \(Self.largestMaxValueBytes) "
                 + "(the largest value a column can hold)")
         }
         guard header == nil || mapKey == nil else {
-            throw SluiceError(.usage, "--header and --map-key cannot be used together: a location is a map or a table, not both")
+            throw SluiceError(.usage, "\(name(.header)) and \(name(.mapKey)) cannot be used together: "
+                + "a location is a map or a table, not both")
         }
         for root in roots {
             guard root.hasValidKey, !root.entity.isEmpty else {
-                throw SluiceError(.usage, "--root \(ModelProblem.quote(root.key + "=" + root.entity)): expected KEY=ENTITY, "
+                throw SluiceError(.usage, "\(name.root(root.key + "=" + root.entity, quoted: true)): expected KEY=ENTITY, "
                     + "KEY a key path (stops, data.items) or a file name (stops.txt), ENTITY an entity of the model")
             }
         }
         if !roots.isEmpty {
             guard entity == nil, path == nil, mapKey == nil, header == nil else {
-                let other = entity != nil ? "--entity" : path != nil ? "--path" : mapKey != nil ? "--map-key" : "--header"
-                throw SluiceError(.usage, "--root and \(other) cannot be used together: --root names the entity of each key "
-                    + "or file, --entity (with --path, --map-key, --header) one entity for all the records")
+                let other = name(entity != nil ? .entity : path != nil ? .path : mapKey != nil ? .mapKey : .header)
+                throw SluiceError(.usage, "\(name(.roots)) and \(other) cannot be used together: \(name(.roots)) names the entity "
+                    + "of each key or file, \(name(.entity)) (with \(name(.path)), \(name(.mapKey)), \(name(.header))) one entity "
+                    + "for all the records")
             }
         }
         if !withModel {
             guard roots.isEmpty else {
-                throw SluiceError(.usage, "--root needs --model: without a model, the records go to one table")
+                throw SluiceError(.usage, "\(name(.roots)) needs \(name(.model)): without a model, the records go to one table")
             }
             guard entity == nil else {
-                throw SluiceError(.usage, "--entity needs --model: without a model, the records go to one table")
+                throw SluiceError(.usage, "\(name(.entity)) needs \(name(.model)): without a model, the records go to one table")
             }
             guard unresolved == nil, !deleteMissing else {
-                throw SluiceError(.usage, "--unresolved and --delete-missing need --model: "
+                throw SluiceError(.usage, "\(name(.unresolved)) and \(name(.deleteMissing)) need \(name(.model)): "
                     + "a zero-config import has no identities or relationships")
             }
         }

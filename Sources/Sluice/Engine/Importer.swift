@@ -112,7 +112,8 @@ public final class Importer {
         let plan: MappingPlan
         do {
             plan = try MappingPlan(model: stored, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
-                                                                  mapKey: options.mapKey, roots: options.roots),
+                                                                  mapKey: options.mapKey, roots: options.roots,
+                                                                  names: options.optionNames),
                                    rawAttributes: HookedSink.rawAttributes(options.hooks),
                                    rawRelationships: HookedSink.rawRelationships(options.hooks, model: stored),
                                    values: coreData?.values ?? .sluice)
@@ -387,7 +388,9 @@ public final class Importer {
                             + "(map it with --root \(name)=ENTITY or in the root)")
                         return
                     }
-                    let how = "map it with --root \(name)=ENTITY, the model's root (\"\(name)\": \"ENTITY\") or --entity"
+                    let names = options.optionNames
+                    let how = "map it with \(names == .commandLine ? "--root \(name)=ENTITY" : "ImportOptions.roots (\(name)=ENTITY)"), "
+                        + "the model's root (\"\(name)\": \"ENTITY\") or \(names(.entity))"
                     throw SluiceError(.usage, "\(source.name): the model's root names no entity for '\(name)': \(how)")
                 }
                 recordPath = path

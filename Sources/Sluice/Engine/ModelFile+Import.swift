@@ -3,9 +3,9 @@ extension ModelFile {
     /// where the records are (`--entity`, `--path`, or the model's `root` with `--root`). Here, not beside
     /// `load`: it builds the import's `MappingPlan`, and `Model/` depends on no later layer.
     public func validateForImport(entity: String? = nil, path keyPath: String? = nil, mapKey: String? = nil,
-                                  roots: [Model.RootOverride] = []) throws {
+                                  roots: [Model.RootOverride] = [], optionNames: OptionNames = .library) throws(ModelError) {
         _ = try MappingPlan(model: model, locations: .init(entity: entity, path: keyPath.map(JSONKeyPath.init(parsing:)),
-                                                          mapKey: mapKey, roots: roots),
+                                                          mapKey: mapKey, roots: roots, names: optionNames),
                             sourceName: path)
     }
 }

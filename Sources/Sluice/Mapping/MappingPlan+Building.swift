@@ -10,12 +10,16 @@ extension MappingPlan {
         var mapKey: String?
         /// `--root KEY=ENTITY`: added to (or overriding) the model's `root`.
         var roots: [Model.RootOverride]
+        /// How problems name these (`ImportOptions.optionNames`).
+        var names: OptionNames
 
-        init(entity: String? = nil, path: JSONKeyPath? = nil, mapKey: String? = nil, roots: [Model.RootOverride] = []) {
+        init(entity: String? = nil, path: JSONKeyPath? = nil, mapKey: String? = nil, roots: [Model.RootOverride] = [],
+             names: OptionNames = .library) {
             self.entity = entity
             self.path = path
             self.mapKey = mapKey
             self.roots = roots
+            self.names = names
         }
     }
 
@@ -76,21 +80,21 @@ extension MappingPlan {
                 if let mapKey = locations.mapKey {
                     mapAttribute = shapes[entity].attributes.firstIndex { $0.name == mapKey }
                     if mapAttribute == nil {
-                        problems.append(ModelProblem(path: "--map-key", message: "\(ModelProblem.quote(mapKey)) is not an attribute of \(name)"
+                        problems.append(ModelProblem(path: locations.names(.mapKey), message: "\(ModelProblem.quote(mapKey)) is not an attribute of \(name)"
                             + NameSuggestion.didYouMean(mapKey, among: shapes[entity].attributes.map(\.name))))
                     }
                 }
                 addLocation(locations.path ?? JSONKeyPath([]), entity: entity, mapAttribute: mapAttribute)
             } else {
-                problems.append(ModelProblem(path: "--entity",
+                problems.append(ModelProblem(path: locations.names(.entity),
                                              message: NameSuggestion.unknownEntity(name, entities: model.entities.map(\.name))))
             }
         } else if locations.path != nil || locations.mapKey != nil {
-            problems.append(ModelProblem(path: locations.path != nil ? "--path" : "--map-key",
-                                         message: "needs --entity to say which entity the records are"))
+            problems.append(ModelProblem(path: locations.names(locations.path != nil ? .path : .mapKey),
+                                         message: "needs \(locations.names(.entity)) to say which entity the records are"))
         } else {
             for override in locations.roots where shapeIndex(named: override.entity) == nil {
-                problems.append(ModelProblem(path: "--root \(override.key)=\(override.entity)",
+                problems.append(ModelProblem(path: locations.names.root("\(override.key)=\(override.entity)", quoted: false),
                                              message: NameSuggestion.unknownEntity(override.entity, entities: model.entities.map(\.name))))
             }
             let model = model.addingRoots(locations.roots)
@@ -108,9 +112,11 @@ extension MappingPlan {
                 if model.entities.count == 1 {
                     addLocation(JSONKeyPath([]), entity: 0)
                 } else {
+                    let roots = locations.names == .commandLine ? "--root KEY=ENTITY" : "ImportOptions.roots"
                     problems.append(ModelProblem(
                         path: "root",
-                        message: "the model has no root and \(model.entities.count) entities: say which entity the records are with --entity, or each key's (or file's) with --root KEY=ENTITY"))
+                        message: "the model has no root and \(model.entities.count) entities: say which entity the records are "
+                            + "with \(locations.names(.entity)), or each key's (or file's) with \(roots)"))
                 }
             }
         }

@@ -15,10 +15,23 @@ public struct ModelFile: Sendable {
     /// What a Core Data model holds that does not convert (`CoreData/`), each at its place.
     public var notes: [ModelProblem] = []
 
-    /// Reads and validates a model file. Throws `SluiceError` (the file cannot be read, or is
-    /// not JSON) or `ModelError` (every problem of the model, each with its path). The name of a
-    /// `BuiltInModel` (`gtfs`) is that model, never a file: `./gtfs` names a file of that name.
-    public static func load(path: String) throws -> ModelFile {
+    /// Reads and validates a model file. Throws `SluiceError`: `.cannotOpenInput` when the file
+    /// cannot be read; `.usage` with `modelError` set (every problem, each with its path) when
+    /// it is not a valid model. The name of a `BuiltInModel` (`gtfs`) is that model, never a
+    /// file: `./gtfs` names a file of that name.
+    public static func load(path: String) throws(SluiceError) -> ModelFile {
+        do {
+            return try loadAny(path: path)
+        } catch let error as SluiceError {
+            throw error
+        } catch let error as ModelError {
+            throw SluiceError(loading: error)
+        } catch {
+            throw SluiceError(.usage, "\(path): \(error)")
+        }
+    }
+
+    private static func loadAny(path: String) throws -> ModelFile {
         if let builtIn = BuiltInModel(rawValue: path) { return try ModelFile(builtIn: builtIn) }
         if isCoreDataModel(path: path) { return try loadCoreDataModel(path: path) }
         let source = try FileSource(path: path, role: "model")

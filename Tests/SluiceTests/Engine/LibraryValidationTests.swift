@@ -56,9 +56,9 @@ import SluiceTestSupport
     }
 
     @Test(arguments: [
-        ("batchSize", "--batch-size must be at least 1"),
-        ("chunkSize", "the chunk size must be at least 1 byte"),
-        ("maxValueBytes", "--max-value-bytes must be at least 1"),
+        ("batchSize", "ImportOptions.batchSize must be at least 1"),
+        ("chunkSize", "ImportOptions.chunkSize must be at least 1 byte"),
+        ("maxValueBytes", "ImportOptions.maxValueBytes must be at least 1"),
     ])
     func zeroSizesAreUsageErrors(option: String, message: String) throws {
         var options = ImportOptions()
@@ -81,12 +81,12 @@ import SluiceTestSupport
         var options = ImportOptions()
         options.deleteMissing = true
         let deleting = sluiceError { _ = try Importer(databasePath: directory.file("x.sqlite"), table: "t", options: options) }
-        #expect(deleting?.message == "--unresolved and --delete-missing need --model: a zero-config import has no identities or relationships")
+        #expect(deleting?.message == "ImportOptions.unresolved and ImportOptions.deleteMissing need a model: a zero-config import has no identities or relationships")
         #expect(throws: Never.self) { try options.validate(withModel: true) }
         options = ImportOptions()
         options.entity = "Item"
         let entity = sluiceError { _ = try Importer(databasePath: directory.file("x.sqlite"), table: "t", options: options) }
-        #expect(entity?.message == "--entity needs --model: without a model, the records go to one table")
+        #expect(entity?.message == "ImportOptions.entity needs a model: without a model, the records go to one table")
     }
 
     @Test func callsAfterTheImportIsOverThrow() throws {

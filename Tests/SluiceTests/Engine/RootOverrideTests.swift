@@ -59,12 +59,12 @@ import Testing
         options.roots = [.init(key: "stops", entity: "Stp")]
         let unknown = error(options, model: model)
         #expect(unknown?.kind == .usage)
-        #expect(unknown?.message == #"--root stops=Stp: unknown entity "Stp"; the model has: Stop, Trip; did you mean "Stop"?"#)
+        #expect(unknown?.message == #"ImportOptions.roots "stops=Stp": unknown entity "Stp"; the model has: Stop, Trip; did you mean "Stop"?"#)
         options.roots = [.init(key: "stops", entity: "Stop")]
         options.entity = "Stop"
-        #expect(error(options, model: model)?.message.hasPrefix("--root and --entity cannot be used together") == true)
+        #expect(error(options, model: model)?.message.hasPrefix("ImportOptions.roots and ImportOptions.entity cannot be used together") == true)
         options.entity = nil
-        #expect(error(options, model: nil)?.message == "--root needs --model: without a model, the records go to one table")
+        #expect(error(options, model: nil)?.message == "ImportOptions.roots needs a model: without a model, the records go to one table")
         #expect(!directory.exists("out.sqlite"))
     }
 }

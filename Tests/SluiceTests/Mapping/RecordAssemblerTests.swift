@@ -270,7 +270,7 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
             _ = try MappingPlan(model: Model(entities: [stop, trip]))
             Issue.record("expected a usage error")
         } catch {
-            #expect(error.description == "model: root: the model has no root and 2 entities: say which entity the records are with --entity, or each key's (or file's) with --root KEY=ENTITY")
+            #expect(error.description == "model: root: the model has no root and 2 entities: say which entity the records are with ImportOptions.entity, or each key's (or file's) with ImportOptions.roots")
         }
     }
 

@@ -38,7 +38,7 @@ struct LibPQ: @unchecked Sendable {
         do throws(DynamicLibraryError) {
             return .success(try LibPQ(DynamicLibrary(opening: names)))
         } catch {
-            return .failure(SluiceError(.cannotCreate, "cannot load libpq, PostgreSQL's client library "
+            return .failure(SluiceError(.cannotConnect, "cannot load libpq, PostgreSQL's client library "
                 + "(install libpq5, or libpq with Homebrew): \(error.reason)"))
         }
     }()

@@ -30,7 +30,7 @@ final class PostgresConnection {
     typealias Refusal = (SluiceError, _ context: String?) -> SluiceError
 
     /// Connects; libpq reads the `PG*` environment variables and `~/.pgpass` for what `uri`
-    /// leaves out. Throws `.cannotCreate` with libpq's reason.
+    /// leaves out. Throws `.cannotConnect` with libpq's reason.
     init(uri: String, displayName: String) throws(SluiceError) {
         self.displayName = displayName
         self.uri = uri
@@ -40,7 +40,7 @@ final class PostgresConnection {
             let reason = handle.map { PostgresURI.masked(Self.oneLine(String(cString: pq.errorMessage($0)!)), uri: uri) }
                 ?? "out of memory"
             pq.finish(handle)
-            throw SluiceError(.cannotCreate, "cannot connect to database '\(displayName)': \(reason)")
+            throw SluiceError(.cannotConnect, "cannot connect to database '\(displayName)': \(reason)")
         }
         connection = handle
         // Notices (an identifier truncated to 63 bytes, "relation already exists, skipping")
