@@ -420,7 +420,7 @@ private func writes(_ path: String) throws -> [String: Int64] {
         let db = directory.file("shop.sqlite")
         var options = ImportOptions()
         options.maxValueBytes = Int(Int32.max) + 1
-        let message = "--max-value-bytes must be at most 2147483647 (the largest value a column can hold)"
+        let message = "ImportOptions.maxValueBytes must be at most 2147483647 (the largest value a column can hold)"
         let withModel = #expect(throws: SluiceError.self) { try Importer(databasePath: db, model: items, options: options) }
         #expect(withModel?.kind == .usage)
         #expect(withModel?.message == message)
