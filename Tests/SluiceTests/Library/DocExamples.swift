@@ -14,6 +14,15 @@ enum DocExamples {
         print(report.inserted, report.updated, report.unchanged)
     }
 
+    static func scoped() throws -> ImportReport {
+        let file = try ModelFile.load(path: "model.json")
+        let imported = try Importer.withImport(databasePath: "transit.sqlite", model: file.model) { importer in
+            try importer.importFile("stops.json")
+            try importer.importFile("trips.json")
+        }   // returned: committed, the report; thrown: rolled back
+        return imported
+    }
+
     static func modelInCode() -> Model {
         let model = Model(root: .entity("Stop"), entities: [
             Model.Entity(name: "Stop", table: "stops", identity: ["stopID"], attributes: [

@@ -1,0 +1,32 @@
+/// An import whose end follows its scope, as GRDB's `dbQueue.write { db in … }` does: the
+/// closure returns and the import is committed; it throws and the import is rolled back. No
+/// `finish()` to forget, and no importer left to call after the end.
+extension Importer {
+    /// Opens the database (as `init(databasePath:model:options:modelSHA256:)`), runs `body`
+    /// with the importer, then finishes: the report once committed. When `body` throws, the
+    /// import is rolled back (the database as it was) and the error is rethrown.
+    public static func withImport(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
+                                  modelSHA256: String = "",
+                                  _ body: (Importer) throws(SluiceError) -> Void) throws(SluiceError) -> ImportReport {
+        try scoped(Importer(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256), body)
+    }
+
+    /// A zero-config import into `table` (`init(databasePath:table:options:)`), as
+    /// `withImport(databasePath:model:…)`.
+    public static func withImport(databasePath: String, table: String, options: ImportOptions = ImportOptions(),
+                                  _ body: (Importer) throws(SluiceError) -> Void) throws(SluiceError) -> ImportReport {
+        try scoped(Importer(databasePath: databasePath, table: table, options: options), body)
+    }
+
+    private static func scoped(_ importer: Importer, _ body: (Importer) throws(SluiceError) -> Void)
+        throws(SluiceError) -> ImportReport
+    {
+        do {
+            try body(importer)
+        } catch {
+            importer.cancel()
+            throw error
+        }
+        return try importer.finish()
+    }
+}
