@@ -4,23 +4,23 @@
 extension Importer {
     /// Opens the database (as `init(databasePath:model:options:modelSHA256:)`), runs `body`
     /// with the importer, then finishes: the report once committed. When `body` throws, the
-    /// import is rolled back (the database as it was) and the error is rethrown.
+    /// import is rolled back (the database as it was) and the error is rethrown as it is; the
+    /// importer's own failures are `SluiceError`s. (Not typed throws: a closure's thrown type is
+    /// not inferred, so `body` would need its own annotation to throw `SluiceError`.)
     public static func withImport(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
                                   modelSHA256: String = "",
-                                  _ body: (Importer) throws(SluiceError) -> Void) throws(SluiceError) -> ImportReport {
+                                  _ body: (Importer) throws -> Void) throws -> ImportReport {
         try scoped(Importer(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256), body)
     }
 
     /// A zero-config import into `table` (`init(databasePath:table:options:)`), as
     /// `withImport(databasePath:model:…)`.
     public static func withImport(databasePath: String, table: String, options: ImportOptions = ImportOptions(),
-                                  _ body: (Importer) throws(SluiceError) -> Void) throws(SluiceError) -> ImportReport {
+                                  _ body: (Importer) throws -> Void) throws -> ImportReport {
         try scoped(Importer(databasePath: databasePath, table: table, options: options), body)
     }
 
-    private static func scoped(_ importer: Importer, _ body: (Importer) throws(SluiceError) -> Void)
-        throws(SluiceError) -> ImportReport
-    {
+    private static func scoped(_ importer: Importer, _ body: (Importer) throws -> Void) throws -> ImportReport {
         do {
             try body(importer)
         } catch {
