@@ -3,7 +3,9 @@
 /// (`--entity`), what a command's user types. The `sluice` command sets `.commandLine`
 /// (`ImportOptions.optionNames`); a host building its own command line may too.
 public enum OptionNames: Sendable, Equatable {
+    /// As `ImportOptions`' properties: `ImportOptions.entity`, `ImportOptions.roots`.
     case library
+    /// As `sluice import`'s flags: `--entity`, `--root KEY=ENTITY`.
     case commandLine
 
     /// An option a message names.
