@@ -38,7 +38,7 @@ final class HookedSink: RecordSink {
 
     /// `values`: how the layout names a family row's entity (its name, or Core Data's number).
     init(writer: BatchWriter, model: Model, hooks: [String: EntityHooks], values: StoreValues = .sluice) {
-        entityNames = Dictionary((values.entityNumbers ?? [:]).map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        entityNames = Dictionary((values.entity.numbers ?? [:]).map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         self.writer = writer
         self.model = model
         self.hooks = hooks

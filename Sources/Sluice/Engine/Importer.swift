@@ -123,11 +123,10 @@ public final class Importer {
         // From here on the model's `root` includes `--root`: what an input's records are (a
         // file or zip entry by its name) is read from `Importer.model`.
         let model = stored.addingRoots(options.roots)
-        let sluiceLayout = coreData == nil ? DatabaseLayout(model) : nil
-        let layout: any RelationshipLayout = coreData ?? sluiceLayout!
+        let layout: any TableLayout = coreData ?? DatabaseLayout(model)
         let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout, hooks: !options.hooks.isEmpty)
         try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
-                      tables: coreData?.tables ?? sluiceLayout!.tables,
+                      tables: layout.tables,
                       file: coreData?.file) { store, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {

@@ -45,7 +45,7 @@ struct LinkPlan {
 
     /// One plan per relationship of every entity: `plans[entity][relationship]`. `hooks`: the
     /// import runs hooks, which may change an attribute or a link on their own.
-    static func plans(model: Model, mapping: MappingPlan, layout: some RelationshipLayout, hooks: Bool = false) -> [[LinkPlan]] {
+    static func plans(model: Model, mapping: MappingPlan, layout: some TableLayout, hooks: Bool = false) -> [[LinkPlan]] {
         var id = 0
         var result: [[LinkPlan]] = []
         for (entityIndex, entity) in model.entities.enumerated() {

@@ -116,9 +116,9 @@ extension MappingPlan {
                 // The `"entity"` column: the entity's name, or the `entityBy` key's value
                 // until the assembler replaces it with the name of the entity it chooses.
                 attributes.append(AttributePlan(
-                    name: Model.entityColumn, column: storeValues.entityColumn, type: .string,
+                    name: Model.entityColumn, column: storeValues.entity.name, type: .string,
                     converter: try! ValueConverter(type: .string, dateFormat: nil), optional: true,
-                    defaultValue: storeValues.entityValue(entity.name), defaultWhenMissing: true))
+                    defaultValue: storeValues.entity.value(of: entity.name), defaultWhenMissing: true))
                 members.append(true)
                 if let key = entity.entityBy?.key {
                     let node = addKeyPath(key, from: rootNode)

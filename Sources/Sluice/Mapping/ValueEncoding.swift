@@ -13,15 +13,8 @@ enum ValueEncoding: UInt8, Sendable {
 /// names each row's entity, and how it names it.
 struct StoreValues: Sendable {
     var encoding = ValueEncoding.sluice
-    /// The family table's column naming the entity of each row.
-    var entityColumn = Model.entityColumn
-    /// Each entity's number in that column (Core Data's `Z_ENT`); nil: its name, as text.
-    var entityNumbers: [String: Int64]?
+    /// The family table's column naming the entity of each row, and how.
+    var entity = Model.EntityColumn()
 
     static let sluice = StoreValues()
-
-    /// What the entity column holds for rows of `entity`.
-    func entityValue(_ entity: String) -> ColumnValue {
-        entityNumbers?[entity].map(ColumnValue.integer) ?? .text(entity)
-    }
 }

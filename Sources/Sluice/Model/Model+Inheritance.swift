@@ -9,6 +9,26 @@ extension Model {
     /// The column naming the entity of each row of a family's table.
     public static let entityColumn = "entity"
 
+    /// How a family's table names each row's entity: in Sluice's layout its name as text in
+    /// `"entity"`, in Core Data's its number in `Z_ENT`.
+    public struct EntityColumn: Sendable, Equatable {
+        /// The column's name.
+        public var name: String
+        /// Each entity's number; nil: the entity's name.
+        public var numbers: [String: Int64]?
+
+        /// Sluice's by default: the name as text in `"entity"`.
+        public init(name: String = Model.entityColumn, numbers: [String: Int64]? = nil) {
+            self.name = name
+            self.numbers = numbers
+        }
+
+        /// What the column holds for a row of `entity`.
+        public func value(of entity: String) -> ColumnValue {
+            numbers?[entity].map(ColumnValue.integer) ?? .text(entity)
+        }
+    }
+
     /// The entity and its ancestors, nearest first. Stops before an unknown parent or a cycle,
     /// which validation reports.
     func lineage(of name: String) -> [Entity] {

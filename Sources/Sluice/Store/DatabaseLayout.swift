@@ -16,7 +16,7 @@
 ///
 /// Pure: building a layout reads only the model. The model is assumed valid (relationship
 /// targets exist); a relationship to an unknown entity references a table of that name.
-public struct DatabaseLayout: Sendable, RelationshipLayout {
+public struct DatabaseLayout: Sendable, TableLayout {
     /// The table every import adds a row to: when, what, how many (`docs/database-layout.md#sluice_imports`).
     public static let importsTableName = "sluice_imports"
     /// The INTEGER PRIMARY KEY of every entity table (an alias of SQLite's rowid).
@@ -204,9 +204,12 @@ public struct DatabaseLayout: Sendable, RelationshipLayout {
     }
 }
 
-/// Where a layout keeps each relationship's links: Sluice's (`DatabaseLayout`) or Core Data's.
-/// `entity` is an entity of the storage model (`Model.storageModel`), `relationship` one of its.
-protocol RelationshipLayout {
+/// The tables a layout makes of a model and where it keeps each relationship's links: Sluice's
+/// (`DatabaseLayout`) or Core Data's (`CoreDataImportLayout`). `entity` is an entity of the
+/// storage model (`Model.storageModel`), `relationship` one of its.
+protocol TableLayout {
+    /// The tables an import brings the database up to (`ImportStore.migrate(to:)`).
+    var tables: [TableDefinition] { get }
     func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> DatabaseLayout.RelationshipStorage
     /// The column keeping an ordered to-many's order; nil for any other relationship.
     func positionColumn(of relationship: Model.Relationship, in entity: Model.Entity) -> String?

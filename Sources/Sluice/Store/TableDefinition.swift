@@ -36,25 +36,6 @@ public struct TableDefinition: Sendable, Equatable {
         case version
     }
 
-    /// In a family's table, the column naming each row's entity: its name as text (Sluice's
-    /// `"entity"`), or its number (Core Data's `Z_ENT`).
-    public struct EntityColumn: Sendable, Equatable {
-        /// The column's name, unquoted.
-        public var name: String
-        /// Each entity's number; nil: the entity's name.
-        public var numbers: [String: Int64]?
-
-        /// The column `name`, holding each entity's number from `numbers`, or its name when nil.
-        public init(name: String = Model.entityColumn, numbers: [String: Int64]? = nil) {
-            self.name = name
-            self.numbers = numbers
-        }
-
-        /// What the column holds for a row of `entity`.
-        public func value(of entity: String) -> ColumnValue {
-            numbers?[entity].map(ColumnValue.integer) ?? .text(entity)
-        }
-    }
 
     /// The table's name, unquoted.
     public var name: String
@@ -70,12 +51,12 @@ public struct TableDefinition: Sendable, Equatable {
     /// `WITHOUT ROWID`: for join tables, whose composite key is then the only b-tree.
     public var withoutRowID: Bool
     /// How a family's table names each row's entity; nil: as Sluice does, when it has the column.
-    public var entityColumn: EntityColumn?
+    public var entityColumn: Model.EntityColumn?
 
     /// A table named `name` with these columns, indexes and key.
     public init(name: String, columns: [ColumnDefinition], uniqueIndex: [String] = [],
                 indexes: [[String]] = [], primaryKey: [String]? = nil, withoutRowID: Bool = false,
-                entityColumn: EntityColumn? = nil) {
+                entityColumn: Model.EntityColumn? = nil) {
         self.entityColumn = entityColumn
         self.name = name
         self.columns = columns

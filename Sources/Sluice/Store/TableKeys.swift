@@ -6,7 +6,7 @@
 struct TableKeys: Sendable {
     private var keys: [String: String] = [:]
     private var fills: [String: [(column: String, fill: TableDefinition.Fill)]] = [:]
-    private var entityColumns: [String: TableDefinition.EntityColumn] = [:]
+    private var entityColumns: [String: Model.EntityColumn] = [:]
     /// The largest key a layout records as issued per table, beyond the rows (Core Data's `Z_MAX`).
     var issuedKeys: [String: Int64] = [:]
 
@@ -43,7 +43,7 @@ struct TableKeys: Sendable {
 
     /// The column of `table` naming a row's entity, and its value for `entity`.
     func entityColumn(of table: String, entity: String) -> (column: String, value: ColumnValue) {
-        let column = entityColumns[table] ?? TableDefinition.EntityColumn()
+        let column = entityColumns[table] ?? Model.EntityColumn()
         return (column.name, column.value(of: entity))
     }
 }

@@ -15,7 +15,7 @@
 ///   to-ones set, and the journal left as `DELETE`.
 ///
 /// What it cannot write as Core Data would is in `problems`: an import refuses the model.
-struct CoreDataImportLayout: RelationshipLayout {
+struct CoreDataImportLayout: TableLayout {
     let model: Model
     let tables: [TableDefinition]
     let values: StoreValues
@@ -106,8 +106,8 @@ struct CoreDataImportLayout: RelationshipLayout {
         self.storages = storages
         self.positions = positions
         self.problems = problems
-        values = StoreValues(encoding: .coreData, entityColumn: "Z_ENT",
-                             entityNumbers: Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.name, Int64($0.number)) }))
+        values = StoreValues(encoding: .coreData, entity: Model.EntityColumn(
+            name: "Z_ENT", numbers: Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.name, Int64($0.number)) })))
         file = Self.file(layout, storeUUID: storeUUID, sourceName: sourceName, finishing: finishing, identityIndexes: identityIndexes)
     }
 
