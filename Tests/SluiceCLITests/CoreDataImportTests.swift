@@ -358,6 +358,23 @@ import Testing
         ])
     }
 
+    /// A store another connection holds open in WAL mode cannot be left in journal mode DELETE:
+    /// the import is committed, and says that the file is not yet one self-contained file.
+    @Test func aStoreHeldOpenInWALModeIsCommittedAndSaysSo() throws {
+        let workspace = try workspaceWithModel()
+        #expect(try importInput(workspace).status == 0)
+        let reader = try Connection(path: workspace.file("Seed.sqlite"))
+        defer { reader.close() }
+        try reader.execute("PRAGMA journal_mode=WAL; BEGIN; SELECT count(*) FROM ZSTOP;")
+        let result = try importInput(workspace, #"{"stops": [{"stopID": "s9", "name": "Nord"}]}"#)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderrLines.last == "sluice: error: database 'Seed.sqlite': the import is committed, but the file could "
+                    + "not be left in journal mode DELETE (database is locked): its -wal file still holds part of it; close what "
+                    + "has it open and import again (an import that changes nothing only checkpoints it)")
+        try reader.execute("COMMIT")
+        #expect(try reader.rows("SELECT ZSTOPID FROM ZSTOP WHERE ZSTOPID = 's9'") == [[.text("s9")]])
+    }
+
     /// The library: the Core Data layout is made from the model's file.
     @Test func theLibraryTakesTheLayoutWithTheModelsFile() throws {
         let workspace = try workspaceWithModel()

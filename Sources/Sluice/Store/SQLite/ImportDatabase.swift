@@ -192,8 +192,11 @@ final class ImportDatabase {
             do {
                 try connection.execute("PRAGMA journal_mode=\(journalMode)")
             } catch {
+                // Another connection holds the file open: the rows are in, but not all in it.
                 connection.close()
-                throw error.sluiceError(database: path)
+                throw SluiceError(.io, "database '\(path)': the import is committed, but the file could not be left in "
+                    + "journal mode \(journalMode) (\(error.code)): its -wal file still holds part of it; close what has it "
+                    + "open and import again (an import that changes nothing only checkpoints it)")
             }
         }
         connection.close()
