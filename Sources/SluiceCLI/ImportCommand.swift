@@ -200,11 +200,6 @@ struct ImportCommand: ParsableCommand {
         if let model {
             let file = try ModelFile.load(path: model)
             try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots, optionNames: .commandLine)
-            if layout == .coredata {
-                // What Core Data's store cannot hold, one line each, as `check --layout coredata` says it.
-                let store = try CoreDataStoreSchema.load(modelPath: model)
-                if !store.problems.isEmpty { throw ModelError(source: model, problems: store.problems) }
-            }
             if !quiet { ModelNotes.printSummary(of: file) }
             if BuiltInModel(rawValue: model) != nil {
                 // A feed holds a few of the reference's fields: the notes name those it does not

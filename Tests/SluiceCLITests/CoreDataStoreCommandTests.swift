@@ -72,7 +72,8 @@ import Testing
             "sluice: error: Books.xcdatamodel: entities.Author.attributes.bookCount: a derived attribute: Core Data keeps its value "
                 + "with triggers that Sluice does not write; refused",
             "sluice: error: Books.xcdatamodel: entities.Author.relationships.books: a many-to-many with Book.authors: Core Data "
-                + "may name its join table Z_1BOOKS or after the other side, and which is not known; refused",
+                + "names its join table Z_1BOOKS or Z_2AUTHORS, and which is not known; a new store is refused: import into a "
+                + "store the app made, which has the table",
             "sluice: error: Books.xcdatamodel: entities.Book.attributes.cover: allows external binary storage: Core Data's marker "
                 + "byte and external files are not written; refused",
         ], "\(result)")

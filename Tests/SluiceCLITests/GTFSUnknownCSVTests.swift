@@ -70,6 +70,26 @@ import Testing
             == [[.text("s1"), .text("A")], [.text("s2"), .null]])
     }
 
+    /// A header after a byte order mark is read as the import reads it, without the mark: a
+    /// known file keeps nothing, an unknown one's first field is named as written.
+    @Test func aByteOrderMarkIsNotPartOfTheFirstField() throws {
+        let workspace = Workspace()
+        let mark = ChunkReader.byteOrderMark
+        try workspace.write(try ZipBuilder([
+            .init("stops.txt", mark + Array("stop_id,stop_name\r\ns1,One\r\n".utf8)),
+            .init("vehicles.txt", mark + Array("vehicle_id,kind\nv1,bus\n".utf8)),
+        ]).bytes(), to: "feed.zip")
+        let result = try workspace.sluice("import", "--db", "out.sqlite", "--model", "gtfs", "feed.zip")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderrLines.filter { $0.hasPrefix("sluice: note:") } == [
+            "sluice: note: kept 1 file the model does not know, as tables of text columns identified by all their fields: "
+                + "feed.zip:vehicles.txt → vehicles",
+        ], "\(result)")
+        let database = try workspace.database("out.sqlite")
+        #expect(try database.rows(#"SELECT "stop_id", "stop_name" FROM "stops""#) == [[.text("s1"), .text("One")]])
+        #expect(try database.rows(#"SELECT "vehicle_id", "kind" FROM "vehicles""#) == [[.text("v1"), .text("bus")]])
+    }
+
     /// The unzipped files on the command line (`--format csv`): the same.
     @Test func extractedFilesAreKeptToo() throws {
         let workspace = Workspace()

@@ -33,20 +33,19 @@ enum CSVHeaders {
         return headers
     }
 
-    /// The header row of a CSV input: read until its first row begins (or the input ends).
+    /// The header row of a CSV input: read until its first row begins (or the input ends), in
+    /// chunks as the import reads it (a byte order mark before it is left out).
     static func header(of source: ByteSource, format: InputFormat, options: ImportOptions) -> [String]? {
         let reader = CSVReader(sourceName: source.name, handler: FirstRowStop(), options: .init(
             separator: format.separator, maxValueBytes: options.maxValueBytes, invalidText: options.invalidText))
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
-        defer { buffer.deallocate() }
+        var chunks = ChunkReader(source: source, chunkSize: 64 << 10)
         do {
             while reader.header == nil {
-                let count = try source.read(into: buffer)
-                if count == 0 {
+                guard let chunk = try chunks.next() else {
                     try reader.finish()
                     break
                 }
-                try reader.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                try reader.parse(chunk)
             }
         } catch {
             // `FirstRowStop` ended the read at the first row, or the header is bad (the import

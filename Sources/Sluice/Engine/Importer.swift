@@ -81,7 +81,8 @@ public final class Importer {
         var coreData: CoreDataImportLayout?
         if options.layout == .coreData {
             do {
-                coreData = try CoreDataImportLayout.load(modelFile: modelFile)
+                coreData = try CoreDataImportLayout.load(modelFile: modelFile,
+                                                         existingTables: ImportStores.tableNames(of: databasePath))
             } catch let error as SluiceError {
                 throw error
             } catch let error as ModelError {
@@ -105,7 +106,7 @@ public final class Importer {
         }
         try HookedSink.validate(options.hooks, model: model)
         if let coreData, !coreData.problems.isEmpty {
-            throw SluiceError(ModelError(source: coreData.sourceName, problems: coreData.problems))
+            throw SluiceError(loading: ModelError(source: coreData.sourceName, problems: coreData.problems))
         }
         // Core Data's store names tables and columns its own way (`ZSTOP`, `ZNAME`).
         let stored = coreData?.model ?? model

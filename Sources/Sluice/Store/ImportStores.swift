@@ -23,6 +23,21 @@ enum ImportStores {
         return nil
     }
 
+    /// The names of the tables in the SQLite file `database`, read before the import opens it,
+    /// for a layout that learns from the store what its model does not say (a Core Data
+    /// many-to-many's join table); nil for a PostgreSQL URI, a file that does not exist yet or
+    /// holds no table, or one SQLite cannot read (the import's own open then says why).
+    static func tableNames(of database: String) -> Set<String>? {
+        guard !isPostgreSQL(database), unknownScheme(of: database) == nil,
+              let connection = try? Connection(path: database, mode: .readOnly),
+              let rows = try? connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") else { return nil }
+        let names = Set(rows.compactMap { row -> String? in
+            guard case .text(let name)? = row.first else { return nil }
+            return name
+        })
+        return names.isEmpty ? nil : names
+    }
+
     /// `file`: the file of a layout other than Sluice's (an SQLite file only).
     static func begin(_ database: String, schema: String, file: LayoutFile? = nil) throws(SluiceError) -> any ImportStore {
         if let scheme = unknownScheme(of: database) {

@@ -40,7 +40,7 @@ import Testing
         #expect(metadata["NSStoreType"] == .string("SQLite"))
         #expect(metadata["NSStoreModelVersionHashesVersion"] == .integer(3))
         #expect(metadata["_NSAutoVacuumLevel"] == .string("2"))
-        #expect(metadata["NSStoreModelVersionIdentifiers"] == .array([.string("")]))
+        #expect(metadata["NSStoreModelVersionIdentifiers"] == .array([.string(fixture.versionIdentifier)]))
         // Written again and read back, Core Data's plist is the same value.
         #expect(try BinaryPropertyList.read(BinaryPropertyList.write(metadata)) == metadata)
     }

@@ -42,7 +42,8 @@ import Testing
         return (hashes, try connection.rows("SELECT Z_ENT, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"))
     }
 
-    @Test(arguments: FixtureStore.all)
+    /// A many-to-many's join table is named only by an existing store (`hasManyToMany`).
+    @Test(arguments: FixtureStore.all.filter { !$0.hasManyToMany })
     func anImportOfNothingMakesTheStoreCoreDataMade(_ fixture: FixtureStore) throws {
         let directory = TemporaryDirectory()
         let real = try fixture.copy(into: directory)
@@ -80,7 +81,7 @@ import Testing
     /// Each of the five versions of one model opens only its own store: an import through any
     /// other version is refused before anything is written.
     @Test func aStoreOfAnotherVersionIsRefused() throws {
-        let versions = FixtureStore.all.dropFirst()
+        let versions = FixtureStore.bergierVersions
         for store in versions {
             for other in versions where other.model != store.model {
                 let directory = TemporaryDirectory()

@@ -8,6 +8,11 @@ import SluiceTestSupport
 struct FixtureStore: CustomStringConvertible, Sendable {
     var store: String
     var model: String
+    /// The model's `userDefinedModelVersionIdentifier`, which the metadata records.
+    var versionIdentifier = ""
+    /// Whether the model has a many-to-many, whose join table only an existing store names:
+    /// an import into a new store is refused.
+    var hasManyToMany = false
     var description: String { (store as NSString).lastPathComponent }
 
     static let folder = "Tests/Fixtures/CoreDataStores/"
@@ -16,10 +21,18 @@ struct FixtureStore: CustomStringConvertible, Sendable {
     static let all: [FixtureStore] = [
         FixtureStore(store: folder + "cartkit/4eee788d/Tests/CartKitStorageCoreDataTests/LegacyCoreData/CartStorage_v1.sqlite",
                      model: folder + "cartkit/reconstructed/CartStorage_v1.xcdatamodel"),
-    ] + ["1.0.0", "1.1.0", "1.1.2", "1.2.0", "2.0.0"].map { version in
+    ] + bergierVersions + [coreDataPlus]
+
+    /// Five versions of one model, each with the store it wrote.
+    static let bergierVersions = ["1.0.0", "1.1.0", "1.1.2", "1.2.0", "2.0.0"].map { version in
         FixtureStore(store: bergier + "CoreDataMigrationTests/Example_v\(version).sqlite",
                      model: bergier + "CoreDataMigration/Model.xcdatamodeld/v\(version).xcdatamodel")
     }
+
+    /// Inheritance, uniqueness constraints and a many-to-many (`Z_1PREVIOUSOWNERS`), with rows.
+    static let coreDataPlus = FixtureStore(store: folder + "coredataplus/6739d000/Tests/SampleModelV2.sqlite",
+                                           model: folder + "coredataplus/6739d000/Tests/SampleModel.xcdatamodeld/SampleModel3.xcdatamodel",
+                                           versionIdentifier: "3", hasManyToMany: true)
 
     static let cartKitBundle = folder + "cartkit/4eee788d/Sources/CartKitStorageCoreData/Resources/"
 

@@ -29,8 +29,10 @@ struct CoreDataImportLayout: TableLayout {
     /// - Parameters:
     ///   - model: the Sluice model converted from `coreDataModel`, with its roots.
     ///   - storeUUID: `NSStoreUUID` of a new store.
-    init(coreDataModel: CoreDataModel, model: Model, sourceName: String, storeUUID: String) throws(ModelError) {
-        let layout = try CoreDataStoreLayout(coreDataModel, sourceName: sourceName)
+    ///   - existingTables: the tables of the store the import writes into, nil for a new one.
+    init(coreDataModel: CoreDataModel, model: Model, sourceName: String, storeUUID: String,
+         existingTables: Set<String>? = nil) throws(ModelError) {
+        let layout = try CoreDataStoreLayout(coreDataModel, sourceName: sourceName, existingTables: existingTables)
         var problems = layout.problems
         let renamed = Self.renamed(model, in: layout)
         let storage = renamed.storageModel
@@ -61,9 +63,11 @@ struct CoreDataImportLayout: TableLayout {
                 case .virtualToOne(let table, let column):
                     storages[key] = .inverseColumn(table: table, column: column)
                 case .joinTable(let join, let ownSideFirst):
-                    // Refused with the many-to-many's problem; kept so that the plan is whole.
+                    // Each side's column holds its own row's Z_PK; the order of an ordered
+                    // side's list is kept in the other side's Z_FOK_ column.
                     let (own, other) = ownSideFirst ? (join.first, join.second) : (join.second, join.first)
-                    storages[key] = .joinTable(table: join.name, sourceColumn: other.column, targetColumn: own.column)
+                    storages[key] = .joinTable(table: join.name, sourceColumn: own.column, targetColumn: other.column)
+                    if declared.ordered, let order = other.orderColumn { positions[key] = order }
                 }
             }
         }
@@ -208,11 +212,12 @@ struct CoreDataImportLayout: TableLayout {
 
 extension CoreDataImportLayout {
     /// The layout for an import through `modelFile`, which must be a Core Data model
-    /// (`.xcdatamodeld`, `.xcdatamodel` or its contents, or a compiled `.momd`).
-    static func load(modelFile: ModelFile) throws -> CoreDataImportLayout {
+    /// (`.xcdatamodeld`, `.xcdatamodel` or its contents, or a compiled `.momd`), into a store
+    /// holding `existingTables` (nil: a new store).
+    static func load(modelFile: ModelFile, existingTables: Set<String>?) throws -> CoreDataImportLayout {
         let schema = try CoreDataStoreSchema.coreDataModel(at: modelFile.path)
         return try CoreDataImportLayout(coreDataModel: schema, model: modelFile.model, sourceName: modelFile.path,
-                                        storeUUID: newStoreUUID())
+                                        storeUUID: newStoreUUID(), existingTables: existingTables)
     }
 
     /// A random (version 4) UUID, upper-case, as Core Data writes `NSStoreUUID`.

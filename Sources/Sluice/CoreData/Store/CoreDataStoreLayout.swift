@@ -96,12 +96,14 @@ struct CoreDataStoreLayout: Sendable {
         case joinTable(JoinTable, ownSideFirst: Bool)
     }
 
+    /// - Parameter existingTables: the tables of the store an import writes into (which name
+    ///   each many-to-many's join table), nil for a new store.
     /// - Throws: `ModelError` when the model is not one Core Data could load: an attribute type
     ///   it does not have, a relationship to or parent that names no entity, a cycle of parents.
-    init(_ model: CoreDataModel, sourceName: String) throws(ModelError) {
+    init(_ model: CoreDataModel, sourceName: String, existingTables: Set<String>? = nil) throws(ModelError) {
         versionIdentifier = model.versionIdentifier
         versionHashes = try VersionHash.entityHashes(of: model, sourceName: sourceName)
-        var builder = CoreDataStoreLayoutBuilder(model: model)
+        var builder = CoreDataStoreLayoutBuilder(model: model, existingTables: existingTables)
         try builder.build(sourceName: sourceName)
         (entities, tables, joinTables, indexes) = (builder.entities, builder.tables, builder.joinTables, builder.indexes)
         problems = builder.problems.map(\.problem)

@@ -4,6 +4,8 @@ struct CoreDataStoreLayoutBuilder {
     typealias Layout = CoreDataStoreLayout
 
     let model: CoreDataModel
+    /// The tables of the store an import writes into, upper-cased; nil for a new store.
+    let existingTables: Set<String>?
     private let byName: [String: CoreDataModel.Entity]
     private var numbers: [String: Int] = [:]
     private var children: [String: [String]] = [:]
@@ -29,8 +31,9 @@ struct CoreDataStoreLayoutBuilder {
     static let defaultTransformers: Set<String> = ["NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer",
                                                    "NSKeyedUnarchiveFromData"]
 
-    init(model: CoreDataModel) {
+    init(model: CoreDataModel, existingTables: Set<String>? = nil) {
         self.model = model
+        self.existingTables = existingTables.map { Set($0.map { $0.uppercased() }) }
         byName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -228,10 +231,11 @@ struct CoreDataStoreLayoutBuilder {
 
     // MARK: Relationships
 
-    /// A join table per many-to-many pair. The side that names it: entities in
-    /// case-insensitive name order, and within one the later relationship name first — the
-    /// rule that fits the verified stores, not one Core Data is known to follow; each such
-    /// relationship is a problem.
+    /// A join table per many-to-many pair. Which side names it is not known for every model
+    /// (`docs/coredata-store.md#refused`): the store an import writes into says, by the table it
+    /// holds; for a new store the side is the one that fits the verified stores (entities in
+    /// case-insensitive name order, and within one the later relationship name first), and the
+    /// pair is a problem.
     private mutating func joinTablesForManyToManys() {
         var done: Set<String> = []
         for owner in entities {
@@ -241,29 +245,49 @@ struct CoreDataStoreLayoutBuilder {
                 guard let inverse = inverse(of: relationship), inverse.isToMany, let inverseOwner = inverseOwner(of: relationship) else {
                     continue
                 }
-                let own = numbers[owner.name]!, other = numbers[inverseOwner]!
+                let ownSide = (entity: owner.name, number: numbers[owner.name]!, relationship: relationship)
+                let otherSide = (entity: inverseOwner, number: numbers[inverseOwner]!, relationship: inverse)
                 let reflexive = inverseOwner == owner.name && inverse.name == relationship.name
-                let name = "Z_\(own)" + relationship.name.uppercased()
-                let first = Layout.JoinTable.Side(
-                    entity: owner.name, relationship: relationship.name, column: "Z_\(own)" + inverse.name.uppercased(),
-                    orderColumn: inverse.ordered != nil ? "Z_FOK_\(own)" + inverse.name.uppercased() : nil)
-                let second = Layout.JoinTable.Side(
-                    entity: inverseOwner, relationship: inverse.name,
-                    column: reflexive ? "REFLEXIVE" : "Z_\(other)" + relationship.name.uppercased(),
-                    orderColumn: relationship.ordered != nil ? (reflexive ? "FOK_REFLEXIVE" : "Z_FOK_\(other)" + relationship.name.uppercased()) : nil)
-                let table = Layout.JoinTable(name: name, first: first, second: second)
+                let candidates = reflexive ? [Self.joinTable(naming: ownSide, other: otherSide, reflexive: true)]
+                    : [Self.joinTable(naming: ownSide, other: otherSide, reflexive: false),
+                       Self.joinTable(naming: otherSide, other: ownSide, reflexive: false)]
+                let found = existingTables.flatMap { tables in candidates.first { tables.contains($0.name.uppercased()) } }
+                let table = found ?? candidates[0]
                 joinTables.append(table)
-                indexes.append(.init(name: "\(name)_\(second.column)_INDEX", table: name, columns: [second.column, first.column]))
-                storages[owner.name + "." + relationship.name] = .joinTable(table, ownSideFirst: true)
-                storages[inverseOwner + "." + inverse.name] = .joinTable(table, ownSideFirst: false)
+                indexes.append(.init(name: "\(table.name)_\(table.second.column)_INDEX", table: table.name,
+                                     columns: [table.second.column, table.first.column]))
+                storages[table.first.entity + "." + table.first.relationship] = .joinTable(table, ownSideFirst: true)
+                storages[table.second.entity + "." + table.second.relationship] = .joinTable(table, ownSideFirst: false)
                 done.insert(owner.name + "." + relationship.name)
                 done.insert(inverseOwner + "." + inverse.name)
-                problems.append((own * 1_000_000 + 3000 + index, ModelProblem(
+                guard found == nil else { continue }
+                let names = reflexive ? "its join table \(table.name) is in no verified store"
+                    : "Core Data names its join table \(candidates[0].name) or \(candidates[1].name), and which is not known"
+                let store = existingTables == nil ? "a new store is refused: import into a store the app made, which has the table"
+                    : "the store has neither table: refused"
+                problems.append((ownSide.number * 1_000_000 + 3000 + index, ModelProblem(
                     path: relationship.location.path,
-                    message: "a many-to-many with \(inverseOwner).\(inverse.name): Core Data may name its join table "
-                        + "\(name) or after the other side, and which is not known; refused")))
+                    message: "a many-to-many with \(inverseOwner).\(inverse.name): \(names); \(store)")))
             }
         }
+    }
+
+    /// The join table of a many-to-many as named by `naming`'s side: `Z_<its number><ITS NAME>`,
+    /// each side's column `Z_<own number><INVERSE'S NAME>` holding its own `Z_PK` (the naming
+    /// side's first), and a side's `Z_FOK_` column when the other side's relationship is
+    /// ordered; a relationship that is its own inverse names the second column `REFLEXIVE`.
+    private static func joinTable(naming: (entity: String, number: Int, relationship: CoreDataModel.Relationship),
+                                  other: (entity: String, number: Int, relationship: CoreDataModel.Relationship),
+                                  reflexive: Bool) -> Layout.JoinTable {
+        let (name, inverseName) = (naming.relationship.name.uppercased(), other.relationship.name.uppercased())
+        let first = Layout.JoinTable.Side(
+            entity: naming.entity, relationship: naming.relationship.name, column: "Z_\(naming.number)" + inverseName,
+            orderColumn: other.relationship.ordered != nil ? "Z_FOK_\(naming.number)" + inverseName : nil)
+        let second = Layout.JoinTable.Side(
+            entity: other.entity, relationship: other.relationship.name,
+            column: reflexive ? "REFLEXIVE" : "Z_\(other.number)" + name,
+            orderColumn: naming.relationship.ordered != nil ? (reflexive ? "FOK_REFLEXIVE" : "Z_FOK_\(other.number)" + name) : nil)
+        return Layout.JoinTable(name: "Z_\(naming.number)" + name, first: first, second: second)
     }
 
     private mutating func relationshipStorages() {
