@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Collects records into a batch and writes it when it holds `batchSize` records: the sink
-/// at the end of the record stream.
+/// Collects records into a batch and writes it when it is full (`BatchLimit`): the sink at the
+/// end of the record stream.
 ///
 /// A batch is written in steps over all its entities at once, so that links between records
 /// of the same batch — in any order, cycles included — are made with the rows' pks known:
@@ -22,7 +22,7 @@ final class BatchWriter: RecordSink {
     let touched: (any TouchedRowStore)?
     /// The index of the input being read, recorded with each record for messages.
     @exclusivity(unchecked) var input = 0
-    private let batchSize: Int
+    private let limit: BatchLimit
     private let onError: ImportOptions.ErrorPolicy
     private let rejects: RejectsFile?
     private let cancellation: ImportCancellation?
@@ -33,6 +33,7 @@ final class BatchWriter: RecordSink {
     /// parsing thread only: no dynamic exclusivity checks.
     @exclusivity(unchecked) private var filling: [EntityBatch]
     @exclusivity(unchecked) private var pending = 0
+    @exclusivity(unchecked) private var pendingCells = 0
     /// The entities of the nested records accepted since the last top-level record, in order:
     /// they belong to the top-level record being assembled, and go with it if it is rejected.
     @exclusivity(unchecked) private var nestedSinceTopLevel: [Int] = []
@@ -56,7 +57,7 @@ final class BatchWriter: RecordSink {
         self.links = links
         parentIdentity = ParentIdentity(writers: writers, plans: links.plans, links: store.links)
         self.touched = touched
-        self.batchSize = max(batchSize, 1)
+        limit = BatchLimit(batchSize: batchSize)
         self.onError = onError
         self.rejects = rejects
         self.cancellation = cancellation
@@ -72,13 +73,14 @@ final class BatchWriter: RecordSink {
     func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
         let index = filling[record.entity].append(record, source: input)
         pending += 1
+        pendingCells += filling[record.entity].width
         if !record.isTopLevel {
             nestedSinceTopLevel.append(record.entity)
         } else if !nestedSinceTopLevel.isEmpty {
             nestedSinceTopLevel.removeAll(keepingCapacity: true)
         }
         // Never between a nested record and its parent: their links are made in one batch.
-        if pending >= batchSize && record.isTopLevel { try handOver() }
+        if limit.isReached(records: pending, cells: pendingCells) && record.isTopLevel { try handOver() }
         return RecordHandle(entity: record.entity, index: index)
     }
 
@@ -105,6 +107,7 @@ final class BatchWriter: RecordSink {
         while let entity = nestedSinceTopLevel.popLast() {
             filling[entity].removeLast()
             pending -= 1
+            pendingCells -= filling[entity].width
         }
     }
 
@@ -119,6 +122,7 @@ final class BatchWriter: RecordSink {
         } else if pending > 0 {
             try write(&filling)
             pending = 0
+            pendingCells = 0
         }
         // The batches' arrays keep their capacity from batch to batch; the second pass and
         // index building that follow need none of it.
@@ -176,6 +180,7 @@ final class BatchWriter: RecordSink {
         for entity in next.indices { next[entity].removeAll() }
         filling = next
         pending = 0
+        pendingCells = 0
         handOvers += 1
     }
 
