@@ -147,7 +147,7 @@ trap cleanup EXIT
 scratch=${SLUICE_SCRATCH:-.build-bench}
 if [ -n "$bindir" ]; then
     bin=$bindir
-    echo "using sluice and sluice-fixtures from $bin (not a release build: the figures mean nothing)" >&2
+    echo "using sluice and sluice-fixtures from $bin (built elsewhere: figures mean something only for a release build)" >&2
 else
     echo "building sluice and sluice-fixtures (release)..." >&2
     swift build -c release --scratch-path "$scratch" --product sluice >/dev/null

@@ -9,6 +9,11 @@
 #   Benchmarks/memory-flatness.sh --coredata --shape document --scales "1.06 10.6"
 #                                 # into a Core Data store (--layout coredata), through
 #                                 # LargeFixtures/models/Document.xcdatamodel
+#   Benchmarks/memory-flatness.sh --shape gtfs --scales "1 14.7"
+#                                 # a GTFS zip (W3: Benchmarks/peers/gen_gtfs.py; 14.7 is
+#                                 # Germany's DELFI feed, 44M stop times), written to a
+#                                 # temporary file first (a zip is read from a file), imported
+#                                 # with the built-in model; the time of each import is printed
 #
 # Databases go to a temporary folder that is removed at the end; with --postgres, each scale
 # imports into a new database of a cluster the script starts (`Benchmarks/postgres-cluster.sh`;
@@ -25,10 +30,11 @@ while [ $# -gt 0 ]; do
         --scales) scales=$2; shift 2 ;;
         --postgres) pg=1; shift ;;
         --coredata) coredata=1; shift ;;
-        *) echo "usage: $0 [--shape flat|ndjson|document|nested] [--scales \"S1 S2 ...\"] [--postgres | --coredata]" >&2; exit 64 ;;
+        *) echo "usage: $0 [--shape flat|ndjson|document|nested|gtfs] [--scales \"S1 S2 ...\"] [--postgres | --coredata]" >&2; exit 64 ;;
     esac
 done
 model=(--model "LargeFixtures/models/$shape.json")
+[ "$shape" != gtfs ] || model=(--model gtfs)
 if [ -n "$coredata" ]; then
     if [ "$shape" != document ] || [ -n "$pg" ]; then
         echo "--coredata imports the document shape into an SQLite file: give --shape document, not --postgres" >&2; exit 64
@@ -60,9 +66,16 @@ for scale in $scales; do
     number=$((number + 1))
     db=$tmp/flat-$scale.sqlite
     if [ -n "$pg" ]; then fresh "scale$number"; db=$(pguri "scale$number"); fi
-    "$bin/sluice-fixtures" --shape "$shape" --scale "$scale" --counts 2>"$tmp/gen.txt" \
-        | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" 2>"$tmp/summary.txt"
-    bytes=$(sed -n 's/^sluice-fixtures: \([0-9]*\) bytes.*/\1/p' "$tmp/gen.txt")
+    if [ "$shape" = gtfs ]; then
+        python3 Benchmarks/peers/gen_gtfs.py "$scale" "$tmp/feed.zip" >/dev/null
+        /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" "$tmp/feed.zip" 2>"$tmp/summary.txt"
+        bytes=$(wc -c <"$tmp/feed.zip")
+        rm -f "$tmp/feed.zip"
+    else
+        "$bin/sluice-fixtures" --shape "$shape" --scale "$scale" --counts 2>"$tmp/gen.txt" \
+            | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" 2>"$tmp/summary.txt"
+        bytes=$(sed -n 's/^sluice-fixtures: \([0-9]*\) bytes.*/\1/p' "$tmp/gen.txt")
+    fi
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/time.txt")
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): \(.*\)/\1/p' "$tmp/time.txt")
     seconds=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
