@@ -45,7 +45,7 @@ import Testing
           "room_pk" bigint
         );
         CREATE UNIQUE INDEX IF NOT EXISTS "Shelf_identity" ON "Shelf" ("code");
-        CREATE INDEX IF NOT EXISTS "Shelf_room_pk" ON "Shelf" ("room_pk");
+        CREATE INDEX IF NOT EXISTS "Shelf_room_pk" ON "Shelf" ("room_pk") WHERE "room_pk" IS NOT NULL;
 
         CREATE TABLE IF NOT EXISTS "Shelf_tags" (
           "source_pk" bigint,

@@ -1,7 +1,8 @@
 /// The tables a model needs (`docs/database-layout.md`), in model order, then `"sluice_imports"`.
 ///
 /// * One table per entity: `"pk" INTEGER PRIMARY KEY`, one column per attribute, then one
-///   INTEGER column per to-one relationship referencing the target's table, indexed.
+///   INTEGER column per to-one relationship referencing the target's table, indexed over the
+///   rows that link something (`WHERE "<col>" IS NOT NULL`, `plainIndexesSkipNull`).
 /// * Identity: the unique index `"<table>_identity"` over the identity columns (an identity's
 ///   to-one is its column).
 /// * A to-many whose `inverse` is a to-one of the target entity (pointing back at this
@@ -134,7 +135,7 @@ public struct DatabaseLayout: Sendable, TableLayout {
                 ?? entity.relationships.first { $0.name == name && !$0.toMany }?.column ?? name
         }
         return TableDefinition(name: entity.table, columns: columns, uniqueIndex: identity,
-                               indexes: indexes, primaryKey: [keyColumn])
+                               indexes: indexes, plainIndexesSkipNull: true, primaryKey: [keyColumn])
     }
 
     static func joinTable(named name: String) -> TableDefinition {

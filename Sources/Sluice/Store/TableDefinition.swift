@@ -45,6 +45,12 @@ public struct TableDefinition: Sendable, Equatable {
     public var uniqueIndex: [String]
     /// Plain indexes, one column list each, named `"<table>_<col>_<col>"`.
     public var indexes: [[String]]
+    /// Whether the plain indexes leave out the rows whose column is NULL (`WHERE "<col>" IS
+    /// NOT NULL`): an entity table's, each over a to-one's column, which a row that links
+    /// nothing leaves NULL. Every lookup by such a column (`= ?`, `IN`, a join) implies NOT
+    /// NULL, so SQLite and PostgreSQL use the smaller index; building one over 3 million NULLs
+    /// (the GTFS-Flex columns of a feed's stop times) took 0.8 s, and 0.2 s this way.
+    public var plainIndexesSkipNull: Bool
     /// The primary key. One column is declared inline (`"pk" INTEGER PRIMARY KEY`, an alias
     /// of the rowid); several become a table constraint (join tables).
     public var primaryKey: [String]?
@@ -55,9 +61,10 @@ public struct TableDefinition: Sendable, Equatable {
 
     /// A table named `name` with these columns, indexes and key.
     public init(name: String, columns: [ColumnDefinition], uniqueIndex: [String] = [],
-                indexes: [[String]] = [], primaryKey: [String]? = nil, withoutRowID: Bool = false,
-                entityColumn: Model.EntityColumn? = nil) {
+                indexes: [[String]] = [], plainIndexesSkipNull: Bool = false, primaryKey: [String]? = nil,
+                withoutRowID: Bool = false, entityColumn: Model.EntityColumn? = nil) {
         self.entityColumn = entityColumn
+        self.plainIndexesSkipNull = plainIndexesSkipNull
         self.name = name
         self.columns = columns
         self.uniqueIndex = uniqueIndex
@@ -74,6 +81,15 @@ public struct TableDefinition: Sendable, Equatable {
         public var columns: [String]
         /// Whether it is a `UNIQUE` index.
         public var unique: Bool
+        /// Whether it leaves out the rows whose (single) column is NULL: a partial index
+        /// `WHERE "<col>" IS NOT NULL`.
+        public var skipsNull = false
+
+        /// `" WHERE "<col>" IS NOT NULL"` for an index that skips NULLs, else empty: the end
+        /// of its `CREATE INDEX` in SQLite and PostgreSQL alike.
+        public var whereClause: String {
+            skipsNull ? " WHERE " + columns.map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ") : ""
+        }
     }
 
     /// The unique identity index first, then the plain indexes in order.
@@ -83,7 +99,8 @@ public struct TableDefinition: Sendable, Equatable {
             result.append(IndexDefinition(name: "\(name)_identity", columns: uniqueIndex, unique: true))
         }
         for columns in indexes {
-            result.append(IndexDefinition(name: "\(name)_\(columns.joined(separator: "_"))", columns: columns, unique: false))
+            result.append(IndexDefinition(name: "\(name)_\(columns.joined(separator: "_"))", columns: columns, unique: false,
+                                          skipsNull: plainIndexesSkipNull))
         }
         return result
     }
@@ -122,7 +139,7 @@ public struct TableDefinition: Sendable, Equatable {
     /// The `CREATE [UNIQUE] INDEX IF NOT EXISTS` statement of `index` on this table.
     public func createIndexSQL(_ index: IndexDefinition) -> String {
         "CREATE \(index.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(index.name)) ON "
-            + "\(quoteIdentifier(name))(\(index.columns.map(quoteIdentifier).joined(separator: ", ")));"
+            + "\(quoteIdentifier(name))(\(index.columns.map(quoteIdentifier).joined(separator: ", ")))\(index.whereClause);"
     }
 
     /// The table and its indexes, each statement ending in `;`, one statement a line (the

@@ -40,7 +40,7 @@ extension StoreTests {
                   "parent_pk" INTEGER REFERENCES "stops"("pk")
                 );
                 CREATE UNIQUE INDEX IF NOT EXISTS "stops_identity" ON "stops"("stop_id");
-                CREATE INDEX IF NOT EXISTS "stops_parent_pk" ON "stops"("parent_pk");
+                CREATE INDEX IF NOT EXISTS "stops_parent_pk" ON "stops"("parent_pk") WHERE "parent_pk" IS NOT NULL;
 
                 CREATE TABLE IF NOT EXISTS "stop_times" (
                   "pk" INTEGER PRIMARY KEY,
@@ -51,7 +51,7 @@ extension StoreTests {
                   "stop_pk" INTEGER REFERENCES "stops"("pk")
                 );
                 CREATE UNIQUE INDEX IF NOT EXISTS "stop_times_identity" ON "stop_times"("trip", "sequence");
-                CREATE INDEX IF NOT EXISTS "stop_times_stop_pk" ON "stop_times"("stop_pk");
+                CREATE INDEX IF NOT EXISTS "stop_times_stop_pk" ON "stop_times"("stop_pk") WHERE "stop_pk" IS NOT NULL;
 
                 CREATE TABLE IF NOT EXISTS "sluice_imports" (
                   "id" INTEGER PRIMARY KEY,
@@ -162,6 +162,20 @@ extension StoreTests {
                 );
                 CREATE INDEX IF NOT EXISTS "we""ird_x""y" ON "we""ird"("x""y");
                 """)
+        }
+
+        /// A to-one's index leaves out NULLs, and SQLite still takes it for every lookup the
+        /// stores and users make by that column: `=`, `IN` and a join.
+        @Test func aToOnesPartialIndexServesLookupsAndJoins() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute(DatabaseLayout(Self.transit).ddl)
+            for query in [#"SELECT "pk" FROM "stops" WHERE "parent_pk" = ?1"#,
+                          #"SELECT "pk" FROM "stops" WHERE "parent_pk" IN (1, 2, 3)"#,
+                          #"UPDATE "stops" SET "parent_pk" = NULL WHERE "parent_pk" IN (SELECT 1)"#,
+                          #"SELECT c."pk" FROM "stops" AS p JOIN "stops" AS c ON c."parent_pk" = p."pk" WHERE p."stop_id" = 'x'"#] {
+                let plan = try connection.rows("EXPLAIN QUERY PLAN " + query).map { $0.last?.textValue ?? "" }
+                #expect(plan.contains { $0.contains("INDEX stops_parent_pk") }, "\(query): \(plan)")
+            }
         }
 
         @Test func ddlRunsInSQLite() throws {

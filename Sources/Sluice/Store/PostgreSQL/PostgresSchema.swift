@@ -56,7 +56,7 @@ enum PostgresSchema {
 
     static func createIndexSQL(_ index: TableDefinition.IndexDefinition, on table: String) -> String {
         "CREATE \(index.unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(index.name)) ON "
-            + "\(quoteIdentifier(table)) (\(index.columns.map(quoteIdentifier).joined(separator: ", ")));"
+            + "\(quoteIdentifier(table)) (\(index.columns.map(quoteIdentifier).joined(separator: ", ")))\(index.whereClause);"
     }
 
     /// Whether nothing looks a new table's rows up by pk while the import runs, so its primary
