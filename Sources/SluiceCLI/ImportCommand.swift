@@ -91,7 +91,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("What the inputs are: json, csv or tsv (default: by each file's name, .csv or .tsv, else JSON; a zip archive by its content).", valueName: "json|csv|tsv"))
     var format: InputFormat?
 
-    @Option(name: .long, help: "Records per find-or-create batch (fewer when wide: at most 12 times this many values).")
+    @Option(name: .long, help: "Records per find-or-create batch (fewer when wide: at most 10 times this many values).")
     var batchSize: Int = ImportOptions().batchSize
 
     @Option(name: .long, help: "What a record that cannot be imported does: abort (default) or skip.")

@@ -9,7 +9,7 @@ public struct ImportOptions: Sendable {
     }
 
     /// Records collected before one find-or-create round trip per entity; fewer when they are
-    /// wide: a batch holds at most `batchSize × 12` values (`docs/import-semantics.md`).
+    /// wide: a batch holds at most `batchSize × 10` values (`docs/import-semantics.md`).
     public var batchSize = 5_000
     /// `--on-error`: stop at the first record that cannot be imported, or skip it.
     public var onError = ErrorPolicy.abort

@@ -1,7 +1,7 @@
 import Testing
 @testable import Sluice
 
-/// A batch is full at `--batch-size` records, or earlier when they are wide: at 12 values a
+/// A batch is full at `--batch-size` records, or earlier when they are wide: at 10 values a
 /// record on average.
 @Suite struct BatchLimitTests {
     @Test func narrowRecordsFillABatchByCount() {
@@ -13,9 +13,9 @@ import Testing
 
     @Test func wideRecordsFillItByTheirValues() {
         let limit = BatchLimit(batchSize: 5_000)
-        // GTFS stop times: 25 columns, 2,400 of them a batch.
-        #expect(!limit.isReached(records: 2_399, cells: 2_399 * 25))
-        #expect(limit.isReached(records: 2_400, cells: 2_400 * 25))
+        // GTFS stop times: 25 columns, 2,000 of them a batch.
+        #expect(!limit.isReached(records: 1_999, cells: 1_999 * 25))
+        #expect(limit.isReached(records: 2_000, cells: 2_000 * 25))
     }
 
     @Test func theSmallestAndLargestSizes() {
