@@ -147,6 +147,37 @@ import Testing
         #expect(try db.rows("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 3") == [[.integer(3)]])
     }
 
+    /// `Z_OPT` grows by one per import that changes a row of the store: its attributes, its
+    /// to-one (set by the second pass too), or its to-many (the route a stop leaves and the one
+    /// it joins); once, however many of those; and a row the import creates keeps 1.
+    @Test func aChangedLinkRaisesZOPTOnceAtBothEnds() throws {
+        let workspace = try workspaceWithModel()
+        #expect(try importInput(workspace).status == 0)
+        // s3 leaves r2 for r3, named only after it (a forward reference), and is renamed; s9 is
+        // new and updated by a later record of the same import.
+        let result = try importInput(workspace, """
+            {"stops": [{"stopID": "s3", "name": "Hauptbahnhof", "routeID": "r3"}, {"stopID": "s9", "name": "Nord"},
+                       {"stopID": "s9", "name": "Nordbahnhof"}],
+             "routes": [{"routeID": "r3", "name": "S7"}]}
+            """)
+        #expect(result.status == 0, "\(result)")
+        let db = try workspace.database("Seed.sqlite")
+        #expect(try db.rows("SELECT ZSTOPID, Z_OPT FROM ZSTOP ORDER BY Z_PK")
+            == [[.text("s1"), .integer(1)], [.text("s2"), .integer(1)], [.text("s3"), .integer(2)], [.text("s9"), .integer(1)]])
+        #expect(try db.rows("SELECT ZROUTEID, Z_OPT FROM ZROUTE ORDER BY Z_PK")
+            == [[.text("r1"), .integer(1)], [.text("r2"), .integer(2)], [.text("r3"), .integer(1)]])
+        #expect(try db.rows("SELECT r.ZROUTEID FROM ZSTOP AS s JOIN ZROUTE AS r ON r.Z_PK = s.ZROUTE WHERE s.ZSTOPID = 's3'")
+            == [[.text("r3")]])
+
+        // The same again changes nothing: no version moves.
+        let again = try importInput(workspace, """
+            {"stops": [{"stopID": "s3", "name": "Hauptbahnhof", "routeID": "r3"}], "routes": [{"routeID": "r3", "name": "S7"}]}
+            """)
+        #expect(again.status == 0, "\(again)")
+        #expect(try db.rows("SELECT sum(Z_OPT) FROM ZSTOP") == [[.integer(5)]])
+        #expect(try db.rows("SELECT sum(Z_OPT) FROM ZROUTE") == [[.integer(4)]])
+    }
+
     /// New rows continue from `Z_MAX`, even beyond the largest `Z_PK` left (rows deleted).
     @Test func keysContinueFromZMAX() throws {
         let workspace = try workspaceWithModel()

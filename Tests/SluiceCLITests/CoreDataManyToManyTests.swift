@@ -40,6 +40,9 @@ import Testing
     @Test func theRealStoresJoinTableTakesTheLinksFromEitherSide() throws {
         let workspace = Workspace()
         _ = try realStore(in: workspace)
+        let original = try Connection(path: workspace.file("App.sqlite"), mode: .readOnly)
+        let before = try original.rows("SELECT (SELECT Z_OPT FROM ZPERSON WHERE Z_PK = 8), (SELECT Z_OPT FROM ZCAR WHERE Z_PK = 1)")
+        original.close()
         // Opened only after the imports: a store in WAL mode held open cannot leave it.
         let result = try importCars(workspace)
         #expect(result.status == 0, "\(result)")
@@ -55,6 +58,11 @@ import Testing
         #expect(try db.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0 ORDER BY Z_ENT")
             == [[.text("Car"), .integer(126)], [.text("Maker"), .integer(11)], [.text("Person"), .integer(22)]])
         #expect(try db.scalar("PRAGMA journal_mode") == .text("delete"))
+        // Alex (a previous car more, and his updatedAt) and car 1 (a previous owner more):
+        // one save each, one more version.
+        let after = try db.rows("SELECT (SELECT Z_OPT FROM ZPERSON WHERE Z_PK = 8), (SELECT Z_OPT FROM ZCAR WHERE Z_PK = 1)")
+        #expect(after == before.map { $0.map { .integer(($0.integerValue ?? 0) + 1) } }, "\(before) → \(after)")
+        #expect(try db.rows("SELECT Z_OPT FROM ZPERSON WHERE Z_PK > 20") == [[.integer(1)], [.integer(1)]])
 
         let versions = try db.rows("SELECT Z_PK, Z_OPT FROM ZPERSON ORDER BY Z_PK")
         // The first import left the store in journal mode DELETE: an open reader no longer stops it.

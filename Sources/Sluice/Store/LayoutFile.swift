@@ -21,6 +21,12 @@ struct LayoutFile: Sendable {
     var verify: @Sendable (_ rows: [[ColumnValue]], _ database: String) -> SluiceError?
     /// Rows of (table, largest key issued): keys issued before, beyond the rows (`TableKeys.issuedKeys`).
     var issuedKeysQuery: String
+    /// The tables whose largest key before the import `setup` is given.
+    var keyedTables: [String]
+    /// Run as the import begins, given each of `keyedTables`' largest key before it (nil for
+    /// a new store): what the layout records while the engine writes (Core Data's `Z_OPT`,
+    /// `CoreDataVersioning`).
+    var setup: @Sendable (_ lastKeys: [String: Int64]?) -> [String]
     /// Run before the commit, in order: bookkeeping the layout keeps up to date.
     var finishing: [String]
     /// The journal mode the file is left in.

@@ -31,8 +31,8 @@ public struct TableDefinition: Sendable, Equatable {
     public enum Fill: Sendable, Equatable {
         /// This number in every row.
         case constant(Int64)
-        /// A row's version (Core Data's optimistic locking, `Z_OPT`): 1 in a new row, one more
-        /// each time a row's values are updated.
+        /// A row's version (Core Data's optimistic locking, `Z_OPT`): 1 in a new row; raised
+        /// by the layout once per import that changes the row (`CoreDataVersioning`).
         case version
     }
 

@@ -11,8 +11,9 @@
 /// * Core Data's values (`StoreValues`: dates, UUIDs, decimals; `Z_ENT`);
 /// * the file (`LayoutFile`): 4 KiB pages and incremental auto-vacuum, Core Data's own
 ///   statements making a new store, `Z_PRIMARYKEY` and `Z_METADATA`, the check of an existing
-///   store's version hashes, `Z_MAX` raised at the end, the destination entity columns of
-///   to-ones set, and the journal left as `DELETE`.
+///   store's version hashes, the changed rows' `Z_OPT` raised once (`CoreDataVersioning`),
+///   `Z_MAX` raised at the end, the destination entity columns of to-ones set, and the journal
+///   left as `DELETE`.
 ///
 /// What it cannot write as Core Data would is in `problems`: an import refuses the model.
 struct CoreDataImportLayout: TableLayout {
@@ -39,6 +40,7 @@ struct CoreDataImportLayout: TableLayout {
         var storages: [String: DatabaseLayout.RelationshipStorage] = [:]
         var positions: [String: String] = [:]
         var finishing: [String] = []
+        var links: [CoreDataVersioning.Link] = []
         for entity in storage.entities {
             let members = renamed.family(of: entity.name)
             problems += Self.sharedColumnProblems(members, entity: entity)
@@ -56,23 +58,27 @@ struct CoreDataImportLayout: TableLayout {
                     }
                 case .byInverse(let table, let column):
                     storages[key] = .inverseColumn(table: table, column: column)
+                    links.append(.init(table: table, column: column, target: entity.table))
                     if declared.ordered, let inverse = declared.inverse,
                        case .toOne(_, _, _, let order?)? = layout.storage(ofRelationship: inverse, in: declared.entity) {
                         positions[key] = order
                     }
                 case .virtualToOne(let table, let column):
                     storages[key] = .inverseColumn(table: table, column: column)
+                    links.append(.init(table: table, column: column, target: entity.table))
                 case .joinTable(let join, let ownSideFirst):
                     // Each side's column holds its own row's Z_PK; the order of an ordered
                     // side's list is kept in the other side's Z_FOK_ column.
                     let (own, other) = ownSideFirst ? (join.first, join.second) : (join.second, join.first)
                     storages[key] = .joinTable(table: join.name, sourceColumn: own.column, targetColumn: other.column)
+                    links.append(.init(table: join.name, column: own.column, target: entity.table))
                     if declared.ordered, let order = other.orderColumn { positions[key] = order }
                 }
             }
         }
         var tables: [TableDefinition] = []
         var identityIndexes: Set<String> = []
+        var tableFinishing: [String] = []
         for table in layout.tables {
             guard let root = storage.entity(named: table.root), let number = layout.entity(named: table.root)?.number
             else { continue }
@@ -99,11 +105,16 @@ struct CoreDataImportLayout: TableLayout {
                                           entityColumn: numbers.map { .init(name: "Z_ENT", numbers: $0) }))
             // Written only when it grows: a re-import that inserts nothing writes nothing here.
             let largest = "(SELECT ifnull(max(Z_PK), 0) FROM \(quoteIdentifier(table.name)))"
-            finishing.append("UPDATE Z_PRIMARYKEY SET Z_MAX = \(largest) WHERE Z_ENT = \(number) AND ifnull(Z_MAX, 0) < \(largest)")
+            tableFinishing.append("UPDATE Z_PRIMARYKEY SET Z_MAX = \(largest) WHERE Z_ENT = \(number) AND ifnull(Z_MAX, 0) < \(largest)")
             if !identity.isEmpty && constraint == nil {
-                finishing.append("DROP INDEX IF EXISTS \(quoteIdentifier(table.name + "_identity"))")
+                tableFinishing.append("DROP INDEX IF EXISTS \(quoteIdentifier(table.name + "_identity"))")
             }
         }
+        let versioning = CoreDataVersioning(
+            tables: tables.map { table in .init(name: table.name, columns: table.columns.map(\.name).filter { $0 != "Z_PK" && $0 != "Z_OPT" }) },
+            links: links, joinTables: Set(layout.joinTables.map(\.name)))
+        // The destination entity columns first: their changes are rows' changes too.
+        finishing += versioning.raise + tableFinishing
         self.model = renamed
         self.sourceName = sourceName
         self.tables = tables
@@ -112,7 +123,8 @@ struct CoreDataImportLayout: TableLayout {
         self.problems = problems
         values = StoreValues(encoding: .coreData, entity: Model.EntityColumn(
             name: "Z_ENT", numbers: Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.name, Int64($0.number)) })))
-        file = Self.file(layout, storeUUID: storeUUID, sourceName: sourceName, finishing: finishing, identityIndexes: identityIndexes)
+        file = Self.file(layout, storeUUID: storeUUID, sourceName: sourceName, finishing: finishing, identityIndexes: identityIndexes,
+                         versioning: versioning)
     }
 
     func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> DatabaseLayout.RelationshipStorage {
@@ -178,7 +190,7 @@ struct CoreDataImportLayout: TableLayout {
     /// `identityIndexes`: the uniqueness constraints that are identities, made with the tables
     /// (the batches look rows up by them); the other indexes are built after the load.
     private static func file(_ layout: CoreDataStoreLayout, storeUUID: String, sourceName: String,
-                             finishing: [String], identityIndexes: Set<String>) -> LayoutFile {
+                             finishing: [String], identityIndexes: Set<String>, versioning: CoreDataVersioning) -> LayoutFile {
         let indexes = zip(layout.indexes, layout.indexStatements)
         let madeFirst = indexes.filter { identityIndexes.contains($0.0.name) }.map(\.1)
         let primaryKeyRows = layout.primaryKeyRows.map { (sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
@@ -205,6 +217,8 @@ struct CoreDataImportLayout: TableLayout {
             },
             issuedKeysQuery: roots.isEmpty ? "SELECT NULL, 0 WHERE 0"
                 : "SELECT CASE Z_ENT \(tableOfRoot) END, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0",
+            keyedTables: versioning.tables.map(\.name),
+            setup: { lastKeys in versioning.setup(lastKeys: lastKeys) },
             finishing: finishing,
             journalMode: "DELETE")
     }

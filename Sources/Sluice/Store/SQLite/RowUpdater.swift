@@ -5,21 +5,16 @@ final class RowUpdater {
     private let table: String
     private let key: String
     private let columns: [String]
-    /// `, "Z_OPT" = "Z_OPT" + 1` for a table whose rows have a version (`TableDefinition.Fill`).
-    private let versionUpdate: String
     private let connection: Connection
     /// `UPDATE` statements by the set of columns they write.
     private var updates: [ColumnSet: Statement] = [:]
 
-    /// Updates rows of `columns` (the pk aside) of `table`; `filled`: the columns the store fills.
-    init(table: String, key: String, columns: [String], filled: [(column: String, fill: TableDefinition.Fill)] = [],
-         connection: Connection) {
+    /// Updates rows of `columns` (the pk aside) of `table`. A row's version (Core Data's
+    /// `Z_OPT`) is not raised here: once per import, by the layout (`CoreDataVersioning`).
+    init(table: String, key: String, columns: [String], connection: Connection) {
         self.table = table
         self.key = key
         self.columns = columns
-        versionUpdate = filled.filter { $0.fill == .version }.map {
-            ", \(quoteIdentifier($0.column)) = \(quoteIdentifier($0.column)) + 1"
-        }.joined()
         self.connection = connection
     }
 
@@ -42,7 +37,7 @@ final class RowUpdater {
     private func statement(for changed: ColumnSet) throws(SQLiteError) -> Statement {
         if let statement = updates[changed] { return statement }
         let assignments = changed.members.map { "\(quoteIdentifier(columns[$0])) = ?" }
-        let sql = "UPDATE \(quoteIdentifier(table)) SET \(assignments.joined(separator: ", "))\(versionUpdate) WHERE \(quoteIdentifier(key)) = ?"
+        let sql = "UPDATE \(quoteIdentifier(table)) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(key)) = ?"
         let statement = try connection.prepare(sql)
         updates[changed] = statement
         return statement

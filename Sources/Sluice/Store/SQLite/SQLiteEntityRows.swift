@@ -16,7 +16,7 @@ final class SQLiteEntityRows: EntityRowStore {
         self.entity = entity
         inserter = try RowInserter(table: table, key: key, columns: columns, filled: filled, issued: issued, defaults: defaults,
                                    connection: connection)
-        updater = RowUpdater(table: table, key: key, columns: columns, filled: filled, connection: connection)
+        updater = RowUpdater(table: table, key: key, columns: columns, connection: connection)
         lookup = IdentityLookup(table: table, key: key, columns: columns, identity: identity, connection: connection)
     }
 

@@ -40,7 +40,10 @@ final class SQLiteStore: ImportStore {
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
         runner.keys = TableKeys(tables)
-        if let file { runner.keys.issuedKeys = try issuedKeys(file) }
+        if let file {
+            runner.keys.issuedKeys = try issuedKeys(file)
+            try setUp(file)
+        }
         createdTables = migration.createdTables
         let layoutIndexes = createdLayoutFile ? file?.deferredIndexes ?? [] : []
         return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes)
@@ -123,6 +126,25 @@ extension SQLiteStore {
             throw error
         } catch {
             preconditionFailure("unexpected error \(error)")  // the do block throws only these two
+        }
+    }
+
+    /// Runs the layout's `setup`, with each keyed table's largest key (of its rows, or issued
+    /// before) for an existing store.
+    private func setUp(_ file: LayoutFile) throws(SluiceError) {
+        do {
+            var lastKeys: [String: Int64]?
+            if !createdLayoutFile {
+                var keys: [String: Int64] = [:]
+                for table in file.keyedTables {
+                    let largest = try connection.scalar("SELECT ifnull(max(\(runner.keys.quoted(table))), 0) FROM \(quoteIdentifier(table))")
+                    keys[table] = max(largest?.integerValue ?? 0, runner.keys.issued(in: table))
+                }
+                lastKeys = keys
+            }
+            for statement in file.setup(lastKeys) { try connection.execute(statement) }
+        } catch {
+            throw error.sluiceError(database: displayName)
         }
     }
 
