@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "Sluice",
     // Noncopyable generic types and typed throws need the Swift 6 runtime of these releases.
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .executable(name: "sluice", targets: ["SluiceCLI"]),
@@ -13,10 +13,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // C libraries through system-library targets: a module map and a shim header, nothing
-        // else. On Apple platforms SQLite and zlib come with the SDK (pkg-config may find
-        // nothing there, and the module maps link the SDK's libraries); yajl from Homebrew.
-        .systemLibrary(name: "CYajl", pkgConfig: "yajl", providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]),
+        // yajl 2.1.0's parser, compiled from its sources (Sources/CYajl/README.md) on every
+        // platform: nothing to install, and iOS, which has no yajl, builds it the same way.
+        // NDEBUG as yajl's own release build: its asserts out of release builds.
+        .target(name: "CYajl", exclude: ["README.md", "COPYING"],
+                cSettings: [.define("NDEBUG", .when(configuration: .release))]),
+        // The other C libraries through system-library targets: a module map and a shim header,
+        // nothing else. On Apple platforms SQLite and zlib come with the SDK (pkg-config may find
+        // nothing there, and the module maps link the SDK's libraries).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpq's header, for `--db postgresql://…` (docs/postgresql.md). No pkg-config: the

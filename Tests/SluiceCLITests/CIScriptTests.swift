@@ -7,7 +7,7 @@ import Testing
     @Test func ciInstallsWhatInstallDepsNames() throws {
         let ci = try Self.packages(in: ".ci/run", after: "apt-get install -y")
         let script = try ReleaseTests.run(PackageFiles.path("scripts/install-deps"), ["--list"])
-        #expect(ci.contains("libyajl-dev") && ci.contains("libsqlite3-dev"))
+        #expect(ci.contains("libsqlite3-dev") && !ci.contains("libyajl-dev"))
         #if os(Linux)
         #expect(ci == Set(script.stdout.split(separator: "\n").map(String.init)), "\(script)")
         #endif

@@ -24,6 +24,8 @@ import Testing
         for runtime in ["libswift", "libFoundation", "libdispatch", "libBlocksRuntime"] {
             #expect(!libraries.stdout.contains(runtime), "\(libraries.stdout)")
         }
+        // yajl is compiled in (Sources/CYajl), not loaded from the system.
+        #expect(!libraries.stdout.contains("libyajl"), "\(libraries.stdout)")
         #endif
         // No toolchain on the path, no library path: what a machine without Swift has.
         let result = try Self.run(binary, ["import", "--db", "sample.sqlite", "--model", "model.json", "--quiet"],
@@ -43,7 +45,7 @@ import Testing
         let buildPackages = Set(build.stdout.split(separator: "\n").map(String.init))
         #expect(buildPackages.isSubset(of: allPackages))
         #if os(Linux)
-        #expect(buildPackages == ["libyajl-dev", "libsqlite3-dev", "zlib1g-dev", "libpq-dev", "pkg-config"])
+        #expect(buildPackages == ["libsqlite3-dev", "zlib1g-dev", "pkg-config"])
         #endif
         for testsOnly in ["postgresql", "postgresql@15", "python3", "sqlite3", "git"] {
             #expect(!buildPackages.contains(testsOnly), "building installs \(testsOnly)")

@@ -1,8 +1,9 @@
-#ifndef SLUICE_CYAJL_SHIM_H
-#define SLUICE_CYAJL_SHIM_H
+#ifndef SLUICE_YAJL_H
+#define SLUICE_YAJL_H
 
 #include <stddef.h>
 #include <yajl/yajl_parse.h>
+#include <yajl/yajl_version.h>
 
 // yajl_config is variadic, which Swift cannot call: one non-variadic helper per option we use.
 static inline int sluice_yajl_config_flag(yajl_handle h, yajl_option opt, int on) {
@@ -13,13 +14,13 @@ static inline int sluice_yajl_config_flag(yajl_handle h, yajl_option opt, int on
 //
 // yajl 2.x exposes yajl_get_bytes_consumed() only after yajl_parse() returns, but
 // while it lexes it keeps the offset just past the current token in the handle's
-// `bytesConsumed` field. Its private layout (yajl_parser.h, unchanged since 2.0.0 in
-// 2011 and in the 2.1.0 that every distribution ships) starts with five
-// pointer-sized fields: callbacks, ctx, lexer, parseError, bytesConsumed.
-// Reading it lets every record carry its exact position without re-lexing.
-// Tests/SluiceTests/Parsing/YajlLayoutTests.swift pins this down: it compares this read, taken
-// inside every callback, with the real byte offsets of a known input split at every byte, so a
-// yajl with another layout fails loudly.
+// `bytesConsumed` field. Its private layout (src/yajl_parser.h) starts with five
+// pointer-sized fields: callbacks, ctx, lexer, parseError, bytesConsumed. Reading it lets
+// every record carry its exact position without re-lexing. The yajl compiled in is this
+// target's own copy (README.md beside it), so the layout is checked where it is compiled
+// (src/sluice_layout_check.c) and cannot change under us; and
+// Tests/SluiceTests/Parsing/YajlLayoutTests.swift compares this read, taken inside every
+// callback, with the real byte offsets of a known input split at every byte.
 struct sluice_yajl_handle_prefix {
     const void *callbacks;
     void *ctx;

@@ -1,0 +1,3 @@
+/* Forwards to the public header: yajl's sources include "api/yajl_gen.h", its install puts
+ * the headers in include/yajl/ (see ../../README.md). */
+#include <yajl/yajl_gen.h>
