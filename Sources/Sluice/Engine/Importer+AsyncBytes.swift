@@ -35,6 +35,45 @@ extension Importer {
         }
     }
 
+    /// Opens `database`, imports the bytes of `chunks` as one input named `name` as they
+    /// arrive, and finishes, as `run(databasePath:model:options:chunks:name:)` does.
+    public static func run<Chunks: AsyncSequence & Sendable>(
+        database: Database, model: Model, options: ImportOptions = ImportOptions(), chunks: Chunks,
+        name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
+    {
+        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
+            let importer = try Importer(database: database, model: model, options: options)
+            try importer.importSource(source)
+            return try importer.finish()
+        }
+    }
+
+    /// The import of `chunks` through `modelFile`'s model (`init(database:modelFile:options:)`;
+    /// Core Data's store with `.coreDataStore`), as `run(database:model:options:chunks:name:)`.
+    public static func run<Chunks: AsyncSequence & Sendable>(
+        database: Database, modelFile: ModelFile, options: ImportOptions = ImportOptions(), chunks: Chunks,
+        name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
+    {
+        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
+            let importer = try Importer(database: database, modelFile: modelFile, options: options)
+            try importer.importSource(source)
+            return try importer.finish()
+        }
+    }
+
+    /// A zero-config import (`init(database:table:options:)`) of `chunks`, as
+    /// `run(database:model:options:chunks:name:)`.
+    public static func run<Chunks: AsyncSequence & Sendable>(
+        database: Database, table: String, options: ImportOptions = ImportOptions(), chunks: Chunks,
+        name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
+    {
+        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
+            let importer = try Importer(database: database, table: table, options: options)
+            try importer.importSource(source)
+            return try importer.finish()
+        }
+    }
+
     private static func run<Chunks: AsyncSequence & Sendable>(
         _ options: ImportOptions, chunks: Chunks, name: String,
         body: @escaping @Sendable (ImportOptions, ChunkChannelSource) throws(SluiceError) -> ImportReport)

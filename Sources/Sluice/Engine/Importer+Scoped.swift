@@ -20,6 +20,28 @@ extension Importer {
         try scoped(Importer(databasePath: databasePath, table: table, options: options), body)
     }
 
+    /// Opens `database` (as `init(database:model:options:modelSHA256:)`), runs `body` with the
+    /// importer, then finishes, as `withImport(databasePath:model:…)`.
+    public static func withImport(database: Database, model: Model, options: ImportOptions = ImportOptions(),
+                                  modelSHA256: String = "",
+                                  _ body: (Importer) throws -> Void) throws -> ImportReport {
+        try scoped(Importer(database: database, model: model, options: options, modelSHA256: modelSHA256), body)
+    }
+
+    /// The import through `modelFile`'s model (`init(database:modelFile:options:)`; Core Data's
+    /// store with `.coreDataStore`), as `withImport(database:model:…)`.
+    public static func withImport(database: Database, modelFile: ModelFile, options: ImportOptions = ImportOptions(),
+                                  _ body: (Importer) throws -> Void) throws -> ImportReport {
+        try scoped(Importer(database: database, modelFile: modelFile, options: options), body)
+    }
+
+    /// A zero-config import into `table` (`init(database:table:options:)`), as
+    /// `withImport(database:model:…)`.
+    public static func withImport(database: Database, table: String, options: ImportOptions = ImportOptions(),
+                                  _ body: (Importer) throws -> Void) throws -> ImportReport {
+        try scoped(Importer(database: database, table: table, options: options), body)
+    }
+
     private static func scoped(_ importer: Importer, _ body: (Importer) throws -> Void) throws -> ImportReport {
         do {
             try body(importer)

@@ -69,7 +69,7 @@ public final class Importer {
             throw SluiceError(.usage, "the Core Data layout is made from the Core Data model's file: "
                                 + "use Importer(databasePath:modelFile:options:)")
         }
-        try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
+        try self.init(name: .commandLine(databasePath), model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
     }
 
     /// Opens (or prepares to create) the database for an import through the model of
@@ -78,11 +78,17 @@ public final class Importer {
     public convenience init(databasePath: String, modelFile: ModelFile, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
+        try self.init(name: .commandLine(databasePath), modelFile: modelFile, options: options)
+    }
+
+    /// The import through `modelFile`'s model into the database `name` names: Core Data's
+    /// store when the name says so.
+    convenience init(name: DatabaseName, modelFile: ModelFile, options: ImportOptions) throws(SluiceError) {
         var coreData: CoreDataImportLayout?
-        if options.layout == .coreData {
+        if name.isCoreDataStore(options) {
             do {
                 coreData = try CoreDataImportLayout.load(modelFile: modelFile,
-                                                         existingTables: ImportStores.tableNames(of: databasePath))
+                                                         existingTables: name.filePath.flatMap(ImportStores.tableNames(of:)))
             } catch let error as SluiceError {
                 throw error
             } catch let error as ModelError {
@@ -91,12 +97,12 @@ public final class Importer {
                 throw SluiceError(.usage, "\(error)")
             }
         }
-        try self.init(databasePath: databasePath, model: modelFile.model, options: options, modelSHA256: modelFile.sha256,
+        try self.init(name: name, model: modelFile.model, options: options, modelSHA256: modelFile.sha256,
                       coreData: coreData)
     }
 
-    private convenience init(databasePath: String, model: Model, options: ImportOptions, modelSHA256: String,
-                             coreData: CoreDataImportLayout?) throws(SluiceError)
+    convenience init(name: DatabaseName, model: Model, options: ImportOptions, modelSHA256: String,
+                     coreData: CoreDataImportLayout?) throws(SluiceError)
     {
         try options.validate(withModel: true)
         do {
@@ -126,7 +132,7 @@ public final class Importer {
         let model = stored.addingRoots(options.roots)
         let layout: any TableLayout = coreData ?? DatabaseLayout(model)
         let linkPlans = LinkPlan.plans(model: plan.storageModel, mapping: plan, layout: layout, hooks: !options.hooks.isEmpty)
-        try self.init(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256,
+        try self.init(name: name, model: model, options: options, modelSHA256: modelSHA256,
                       tables: layout.tables,
                       file: coreData?.file) { store, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []
@@ -142,7 +148,7 @@ public final class Importer {
             let writer = BatchWriter(writers: writers, links: links, touched: touched, store: store,
                                      batchSize: options.batchSize, onError: options.onError,
                                      rejects: rejects, cancellation: options.cancellation,
-                                     databaseName: databasePath)
+                                     databaseName: name.text)
             return ModelTarget(plan: plan, writer: writer, model: model, options: options, indexes: indexes,
                                capturesRejectedRecords: rejects != nil)
         }
@@ -159,16 +165,21 @@ public final class Importer {
     public convenience init(databasePath: String, table: String, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
-        if let refusal = ImportStores.refusal(ofTable: table, in: databasePath) { throw refusal }
+        try self.init(name: .commandLine(databasePath), table: table, options: options)
+    }
+
+    /// The zero-config import into `table` of the database `name` names.
+    convenience init(name: DatabaseName, table: String, options: ImportOptions) throws(SluiceError) {
+        if let refusal = name.refusal(ofTable: table) { throw refusal }
         try options.validate(withModel: false)
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         guard options.layout == .sluice else {
             throw SluiceError(.usage, "the Core Data layout needs a Core Data model: a zero-config import writes Sluice's layout")
         }
-        try self.init(databasePath: databasePath, model: nil, options: options, modelSHA256: "",
+        try self.init(name: name, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable], file: nil) { store, rejects, _ throws(SluiceError) in
             FreeformTarget(table: table) { table throws(SluiceError) in
-                if let refusal = ImportStores.refusal(ofTable: table, in: databasePath) { throw refusal }
+                if let refusal = name.refusal(ofTable: table) { throw refusal }
                 let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
                 return (table, writer, FreeformStream(
                     table: table, path: path, mapKey: options.mapKey, numbersAsText: writer.storesNumbersAsText, sink: writer,
@@ -179,7 +190,7 @@ public final class Importer {
     }
 
     /// Begins the import's transaction, brings `tables` up to date, then makes the target.
-    private init(databasePath: String, model: Model?, options: ImportOptions, modelSHA256: String,
+    private init(name: DatabaseName, model: Model?, options: ImportOptions, modelSHA256: String,
                  tables: [TableDefinition], file: LayoutFile?,
                  makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> any ImportTarget)
         throws(SluiceError)
@@ -192,11 +203,11 @@ public final class Importer {
         // stops the import before the database is touched.
         if let rejectsPath = options.rejectsPath {
             try OutputPathCheck.check([.init(option: "the rejects file", path: rejectsPath)],
-                                      database: databasePath, inputs: [])
+                                      database: name.filePath, inputs: [])
         }
         rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
         do {
-            database = try ImportStores.begin(databasePath, schema: options.schema, file: file)
+            database = try name.begin(options: options, file: file)
         } catch {
             rejects?.discard()
             throw error

@@ -8,7 +8,7 @@ import Synchronization
 enum DocExamples {
     static func fiveLines() throws {
         let file = try ModelFile.load(path: "model.json")       // or build a `Model` in code
-        let importer = try Importer(databasePath: "transit.sqlite", model: file.model, modelSHA256: file.sha256)
+        let importer = try Importer(database: .sqlite(path: "transit.sqlite"), modelFile: file)
         try importer.importFile("stops.json")                     // also importStandardInput(), importBytes(_:)
         let report = try importer.finish()                        // commits; cancel() rolls back
         print(report.inserted, report.updated, report.unchanged)
@@ -108,6 +108,16 @@ enum DocExamples {
         let run = Importer.start(databasePath: "transit.sqlite", model: model, inputs: ["stops.json"])
         for await progress in run.progress { print(progress.records, progress.stageDescription) }
         let report = try await run.report
+        return report
+    }
+
+    static func databaseValue() async throws -> ImportReport {
+        let store = try Importer.Database.coreDataStore(URL(fileURLWithPath: "Seed.sqlite"))
+        let file = try ModelFile.load(path: "Transit.xcdatamodeld")
+        var options = ImportOptions()
+        options.roots = [Model.RootOverride(key: "stops", entity: "Stop")]
+        let report = try await Importer.run(database: store, modelFile: file, options: options,
+                                            inputs: [URL(fileURLWithPath: "stops.json")])
         return report
     }
 }
