@@ -3,7 +3,9 @@
 /// reports progress and commits; what differs between the two is here, behind these calls.
 protocol ImportTarget: AnyObject {
     /// The handler of the next input's events; `source` names it, `input` numbers it.
-    func stream(for source: String, input: Int) throws(SluiceError) -> any RecordEventHandler
+    /// `plan`: the mapping of an input whose records are one entity's (`Importer.importFile(_:entity:path:)`),
+    /// nil for the import's own.
+    func stream(for source: String, input: Int, plan: MappingPlan?) throws(SluiceError) -> any RecordEventHandler
     /// The model's `root` table of rows, read when `--entity` does not override it; nil for
     /// records that are objects.
     var rootTable: (path: JSONKeyPath, header: TabularHeader)? { get }
@@ -54,10 +56,10 @@ final class ModelTarget: ImportTarget {
         self.capturesRejectedRecords = capturesRejectedRecords
     }
 
-    func stream(for source: String, input: Int) -> any RecordEventHandler {
+    func stream(for source: String, input: Int, plan inputPlan: MappingPlan?) -> any RecordEventHandler {
         writer.input = input
         hooked?.source = source
-        return RecordStream(plan: plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
+        return RecordStream(plan: inputPlan ?? plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
                             capturesRejectedRecords: capturesRejectedRecords, fastPaths: options.fastPaths)
     }
 
@@ -153,7 +155,7 @@ final class FreeformTarget: ImportTarget {
         self.makeTable = makeTable
     }
 
-    func stream(for source: String, input _: Int) throws(SluiceError) -> any RecordEventHandler {
+    func stream(for source: String, input _: Int, plan _: MappingPlan?) throws(SluiceError) -> any RecordEventHandler {
         let current: Table
         // Names that differ only in case are one table, as they are in the database.
         if let found = tables.first(where: { $0.name.lowercased() == selected.lowercased() }) {

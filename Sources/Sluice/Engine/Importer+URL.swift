@@ -12,8 +12,19 @@ extension Importer {
     /// Imports the file at `url` (a file URL), as `importFile(_:)` with its path. Gzip is
     /// detected by its magic bytes.
     public func importFile(_ url: URL) throws(SluiceError) {
-        try importFile(url.filePath(naming: "input", hint: "download it first, or import its bytes as they arrive: "
-                                        + "Importer.run(…, chunks:)"))
+        try importFile(inputPath(url))
+    }
+
+    /// The path of an input's file URL; any other URL fails the import (rolled back, as any
+    /// call that throws) with a usage error.
+    private func inputPath(_ url: URL) throws(SluiceError) -> String {
+        do {
+            return try url.filePath(naming: "input", hint: "download it first, or import its bytes as they arrive: "
+                                        + "Importer.run(…, chunks:)")
+        } catch {
+            cancel()
+            throw error
+        }
     }
 }
 
@@ -43,5 +54,13 @@ extension URL {
     func filePath(naming what: String, hint: String) throws(SluiceError) -> String {
         guard isFileURL else { throw SluiceError(.usage, "\(what) '\(absoluteString)' is not a file URL: \(hint)") }
         return path(percentEncoded: false)
+    }
+}
+
+extension Importer {
+    /// Imports the file at `url` (a file URL) whose records are all of `entity`, at `path`
+    /// inside it, as `importFile(_:entity:path:)` with its path.
+    public func importFile(_ url: URL, entity: String, path: String? = nil) throws(SluiceError) {
+        try importFile(inputPath(url), entity: entity, path: path)
     }
 }

@@ -52,6 +52,12 @@ public final class Importer {
     private var notes: ImportNotes?
     /// Inputs skipped (an archive's entries that are no input, or that nothing maps).
     private var inputNotes: [String] = []
+    /// The mapping of an input whose records are all of one entity, at a path inside it
+    /// (`importFile(_:entity:path:)`), made as `ImportOptions.entity` and `.path` make the
+    /// import's own; nil for a zero-config import.
+    private var planForEntity: ((String, String?) throws(SluiceError) -> MappingPlan)?
+    /// The input being read is one entity's: its plan and the key path of its records.
+    private var inputLocation: (plan: MappingPlan, path: [String])?
 
     /// Opens (or prepares to create) the database — an SQLite path, or a PostgreSQL URI
     /// (`docs/postgresql.md`) — and brings its schema up to the model.
@@ -153,6 +159,19 @@ public final class Importer {
                                capturesRejectedRecords: rejects != nil)
         }
         notes = ImportNotes(plan: plan, model: model, options: options)
+        planForEntity = { entity, path throws(SluiceError) in
+            do {
+                return try MappingPlan(model: stored, locations: .init(entity: entity, path: path.map(JSONKeyPath.init(parsing:)),
+                                                                       mapKey: options.mapKey, names: options.optionNames),
+                                       rawAttributes: HookedSink.rawAttributes(options.hooks),
+                                       rawRelationships: HookedSink.rawRelationships(options.hooks, model: stored),
+                                       values: coreData?.values ?? .sluice)
+            } catch let error as ModelError {
+                throw SluiceError(error)
+            } catch {
+                throw SluiceError(.usage, "\(error)")
+            }
+        }
     }
 
     /// Opens (or prepares to create) the database for a zero-config import into `table`
@@ -260,6 +279,40 @@ public final class Importer {
     /// Imports bytes held in memory (a `Data`, an array, any collection of bytes).
     public func importBytes(_ bytes: some Collection<UInt8>, name: String = "<memory>") throws(SluiceError) {
         try run(InputOpener.decompressing(MemorySource(bytes, name: name)))
+    }
+
+    /// Imports a file (`-` is standard input) whose records are all of `entity`, at `path`
+    /// inside it (an envelope's key path, `data.items`; nil: the top level), whatever the
+    /// model's `root`, `ImportOptions.roots` or `.entity` say of other inputs: the library's
+    /// `--root` for one input, as `ImportOptions.entity` and `.path` say it for every input.
+    /// An entity the model lacks is the error `ImportOptions.entity` gives; a zero-config
+    /// import has no entities (`.usage`).
+    public func importFile(_ file: String, entity: String, path: String? = nil) throws(SluiceError) {
+        try readingOneEntity(entity, path: path) { () throws(SluiceError) in try importFile(file) }
+    }
+
+    /// Imports bytes held in memory whose records are all of `entity`, at `path` inside them,
+    /// as `importFile(_:entity:path:)` does.
+    public func importBytes(_ bytes: some Collection<UInt8>, name: String = "<memory>", entity: String,
+                            path: String? = nil) throws(SluiceError) {
+        try readingOneEntity(entity, path: path) { () throws(SluiceError) in try importBytes(bytes, name: name) }
+    }
+
+    /// Runs `body` (one input's import) with the input's records mapped to `entity` at `path`.
+    private func readingOneEntity(_ entity: String, path: String?, _ body: () throws(SluiceError) -> Void) throws(SluiceError) {
+        guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
+        do throws(SluiceError) {
+            guard let planForEntity else {
+                throw SluiceError(.usage, "importFile(_:entity:path:) needs a model: a zero-config import writes one table")
+            }
+            let plan = try planForEntity(entity, path)
+            inputLocation = (plan, path.map { JSONKeyPath(parsing: $0).keys } ?? [])
+        } catch {
+            cancel()
+            throw error
+        }
+        defer { inputLocation = nil }
+        try body()
     }
 
     /// Imports the bytes of a source the library made (`ChunkChannelSource`); gzip is detected
@@ -391,7 +444,9 @@ public final class Importer {
         do throws(SluiceError) {
             guard let target else { preconditionFailure("no target after finish()") }  // our bug: `finished` is set with it
             var recordPath: [String] = []
-            if format != .json {
+            if format != .json, let inputLocation {
+                recordPath = inputLocation.path
+            } else if format != .json {
                 guard let path = target.recordPath(forFileNames: fileNames) else {
                     let name = fileNames.first ?? source.name
                     if inArchive {
@@ -405,7 +460,7 @@ public final class Importer {
                     throw SluiceError(.usage, "\(source.name): the model's root names no entity for '\(name)': \(how)")
                 }
                 recordPath = path
-            } else if options.entity == nil, case .paths(let paths)? = model?.root,
+            } else if options.entity == nil, inputLocation == nil, case .paths(let paths)? = model?.root,
                       let match = paths.first(where: { root in fileNames.contains { $0.contains(".") && $0 == root.path.description } }) {
                 // A JSON input the root names by its file name (`"trips.json": "Trip"`): its values
                 // are that entity's records. (Its name without the extension does not count: a
@@ -413,7 +468,7 @@ public final class Importer {
                 recordPath = match.path.keys
             }
             sources.append(source.name)
-            let stream = try target.stream(for: source.name, input: sources.count - 1)
+            let stream = try target.stream(for: source.name, input: sources.count - 1, plan: inputLocation?.plan)
             let recordsBefore = stream.recordCount
             var json: JSONParser?
             var csv: CSVReader?
@@ -496,7 +551,7 @@ public final class Importer {
     private func tabularRows(around stream: any RecordEventHandler) -> TabularRows? {
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         if let header = options.header { return TabularRows(inner: stream, path: path, header: header) }
-        guard options.entity == nil, let table = target?.rootTable else { return nil }
+        guard options.entity == nil, inputLocation == nil, let table = target?.rootTable else { return nil }
         return TabularRows(inner: stream, path: table.path.keys, header: table.header)
     }
 

@@ -120,4 +120,12 @@ enum DocExamples {
                                             inputs: [URL(fileURLWithPath: "stops.json")])
         return report
     }
+
+    static func oneEntityPerInput(model: Model) throws -> ImportReport {
+        let report = try Importer.withImport(databasePath: "transit.sqlite", model: model) { importer in
+            try importer.importFile("stops.json")                              // the model's root: Stop
+            try importer.importFile("trips.json", entity: "Trip", path: "data.trips")
+        }
+        return report
+    }
 }
