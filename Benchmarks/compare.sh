@@ -9,7 +9,8 @@
 #   c-insert        prepared inserts of the same rows from TSV, one per statement (Benchmarks/compare/insert_loop.c)
 #   c-floor64       Benchmarks/peers/insert_floor64.c: 64 made-up rows per prepared INSERT (the storage floor)
 #   c-floor         Benchmarks/peers/insert_floor.c: the same, one row per statement
-#   yajl-parse      yajl over w1.json with no-op callbacks (the parser's ceiling; writes nothing)
+#   yajl-parse      yajl over w1.json with no-op callbacks (the parser's ceiling; writes nothing),
+#                   the vendored yajl Sluice links (Sources/CYajl), compiled as SwiftPM compiles it
 #
 # The pipeline floor is the slower of yajl-parse and c-floor64. Prints wall time, peak RSS
 # (/usr/bin/time -v) and ratios to Sluice, and checks that every tool that reads w1 wrote the
@@ -48,7 +49,7 @@
 #
 # Python tools go into a venv in a temporary folder, removed at the end with the inputs and
 # databases; missing Debian packages (sqlite3, time, and for W1 gcc, libsqlite3-dev,
-# libyajl-dev, python3-venv) are installed with apt-get. --only names W1's tools; of them
+# python3-venv) are installed with apt-get. --only names W1's tools; of them
 # "sluice" (cold and re-import) and "sqlite3" also run in W2, where "sluice" also imports W2 into
 # a Core Data store (--layout coredata, LargeFixtures/models/Document.xcdatamodel, the same model
 # as a Core Data model: "sluice coredata", at most 1.1x the cold import, the same rows and links).
@@ -122,7 +123,6 @@ command -v sqlite3 >/dev/null || need+=(sqlite3)
 if [ -n "$w1" ]; then
     command -v gcc >/dev/null || need+=(gcc)
     [ -e /usr/include/sqlite3.h ] || need+=(libsqlite3-dev)
-    [ -e /usr/include/yajl/yajl_parse.h ] || need+=(libyajl-dev)
     python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 fi
 pgbin=${SLUICE_PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -229,7 +229,10 @@ run() {  # name, database, command...
 
 if [ -n "$w1" ]; then
     gcc -O2 -o "$tmp/insert_loop" Benchmarks/compare/insert_loop.c -lsqlite3
-    gcc -O2 -o "$tmp/yajl_parse" Benchmarks/compare/yajl_parse.c -lyajl
+    # The yajl Sluice links: its vendored sources (Sources/CYajl), compiled as SwiftPM compiles
+    # them (the toolchain's clang, -O2, NDEBUG).
+    clang -O2 -DNDEBUG -I Sources/CYajl/include -I Sources/CYajl/src -o "$tmp/yajl_parse" Benchmarks/compare/yajl_parse.c \
+        $(ls Sources/CYajl/src/*.c | grep -v sluice_layout_check)
     # The peers' loops insert W1's 3,000,000 rows of scale 1; W1's count at any other scale
     # (30 stop times per trip, 100,000 trips at scale 1, as LargeFixtures rounds them).
     w1rows=$(awk -v s="$scale" 'BEGIN { t = int(100000 * s + 0.5); if (t < 1) t = 1; print t * 30 }')
