@@ -49,13 +49,17 @@ final class EntityWriter {
     @exclusivity(unchecked) private var firstNewPK = FirstNewPK.unread
     /// Set by `setGeneration` for the few records it concerns; emptied by `reset()`.
     private var generations: [Int: (generation: Int, column: Int)] = [:]
+    /// Where the next batch's rows are expected in the table (a re-import's fast path).
+    @exclusivity(unchecked) private var inKeyOrder: RowsInKeyOrder
+    /// The largest pk `lookUp` found in the batch, nil for none.
+    @exclusivity(unchecked) private var largestFound: Int64?
     private enum FirstNewPK {
         case unread
         case read(Int64?)
     }
 
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
-         replacesLists: [Bool] = [], store: any ImportStore) throws(SluiceError) {
+         replacesLists: [Bool] = [], store: any ImportStore, fastPaths: Bool = FastPaths.enabledByDefault) throws(SluiceError) {
         self.plan = plan
         self.entity = entity
         attributeCount = plan.attributes.count
@@ -73,6 +77,7 @@ final class EntityWriter {
         existing = ExistingRows(width: width, attributeCount: attributeCount)
         self.replacesLists = replacesLists.isEmpty ? Array(repeating: false, count: relationshipCount) : replacesLists
         batch = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
+        inKeyOrder = RowsInKeyOrder(enabled: fastPaths && !identity.isEmpty)
     }
 
     /// An empty batch of this entity's shape.
@@ -217,12 +222,53 @@ final class EntityWriter {
     }
 
     /// Finds the rows of `records` (the first record of each identity in the batch) and
-    /// marks them for update with the row's pk, keeping what they hold (`existing`).
+    /// marks them for update with the row's pk, keeping what they hold (`existing`): first
+    /// among the rows that follow the last batch's (`RowsInKeyOrder`), then the rest by their
+    /// identity.
     private func lookUp(_ records: [Int], in cells: CellRows) throws(SluiceError) {
-        try rows.find(records, of: cells, into: existing)
-        for record in records {
-            if let pk = existing.pk(of: record) { fates[record] = .update(pk: pk) }
+        var rest = records
+        if !records.isEmpty, inKeyOrder.tries() {
+            var matcher = IdentityMatcher(identity: identity, table: identities, records: records, count: count, width: width)
+            let read = try rows.findFollowing(inKeyOrder.after, limit: records.count, reading: columnsSet(by: records, in: cells),
+                                              of: cells, matching: &matcher, into: existing)
+            inKeyOrder.read(read, matched: matcher.matched)
+            if matcher.matched == records.count {
+                rest = []
+            } else if matcher.matched > 0 {
+                rest = records.filter { existing.pk(of: $0) == nil }
+            }
         }
+        if !rest.isEmpty { try rows.find(rest, of: cells, into: existing) }
+        largestFound = nil
+        for record in records {
+            if let pk = existing.pk(of: record) {
+                fates[record] = .update(pk: pk)
+                if pk > largestFound ?? .min { largestFound = pk }
+            }
+        }
+    }
+
+    /// The columns whose stored values the batch needs of the rows of `records`: the identity,
+    /// the attributes a record sets, and the to-ones a record links (their columns get values
+    /// only after the lookup, `LinkWriter`).
+    private func columnsSet(by records: [Int], in cells: CellRows) -> ColumnSet {
+        var columns = ColumnSet(width: width)
+        for column in identity { columns.insert(column) }
+        for column in 0..<attributeCount where !columns.contains(column) {
+            for record in records where !cells[record, column].isMissing {
+                columns.insert(column)
+                break
+            }
+        }
+        for (relationship, column) in toOneColumns.enumerated() {
+            guard let column, !columns.contains(column) else { continue }
+            for record in records
+            where batch.links[record * relationshipCount + relationship] != nil || !cells[record, column].isMissing {
+                columns.insert(column)
+                break
+            }
+        }
+        return columns
     }
 
     /// Inserts the new rows and updates the changed columns of existing ones.
@@ -255,9 +301,13 @@ final class EntityWriter {
             try rows.insert(newRows, of: cells, pks: &pks)
             try rows.update(changes, of: cells)
         }
+        if inKeyOrder.enabled {
+            inKeyOrder.written(largestFound: largestFound, largestInserted: largestFound == nil ? newRows.lazy.map { self.pks[$0] }.max() : nil)
+        }
     }
 
     func reset() {
+        largestFound = nil
         batch.removeAll()
         fates.removeAll(keepingCapacity: true)
         if !generations.isEmpty { generations.removeAll() }

@@ -17,7 +17,8 @@ final class ExistingRows {
     @exclusivity(unchecked) private var changedAttributes: [ColumnSet] = []
     /// Per row found: its pk.
     @exclusivity(unchecked) private var pks: [Int64] = []
-    /// Per row found: its to-one columns as stored, `width - attributeCount` each.
+    /// Per row found: its to-one columns as stored, `width - attributeCount` each; missing
+    /// where the lookup did not read the column (no record of the batch sets that to-one).
     @exclusivity(unchecked) private var stored: [Cell] = []
     /// The bytes of `stored`'s text and blobs.
     @exclusivity(unchecked) private(set) var storedBytes: [UInt8] = []
@@ -37,22 +38,23 @@ final class ExistingRows {
     }
 
     /// Keeps what the current row of `found` holds, the row of `record` (its cells in `rows`).
-    /// Generic, not an existential: each store's lookup calls it with its own row type, so
-    /// the per-column reads below are direct calls.
-    func add(_ found: some FoundRow, for record: Int, pk: Int64, of rows: CellRows) {
+    /// `same`: columns known to hold the record's values (an identity matched exactly), not
+    /// compared again. Generic, not an existential: each store's lookup calls it with its own
+    /// row type, so the per-column reads below are direct calls.
+    func add(_ found: some FoundRow, for record: Int, pk: Int64, of rows: CellRows, same: ColumnSet? = nil) {
         rowOf[record] = Int32(changedAttributes.count)
         pks.append(pk)
         // Attributes are final once records are merged; to-ones get their value later.
         var changed = ColumnSet(width: width)
         for column in 0..<attributeCount {
             let cell = rows[record, column]
-            if !cell.isMissing, !found.column(column, holds: cell, in: rows.arena) {
+            if !cell.isMissing, !(same?.contains(column) ?? false), !found.column(column, holds: cell, in: rows.arena) {
                 changed.insert(column)
             }
         }
         changedAttributes.append(changed)
         for column in attributeCount..<width {
-            stored.append(found.cell(column, into: &storedBytes))
+            stored.append(found.reads(column) ? found.cell(column, into: &storedBytes) : .missing)
         }
     }
 
@@ -63,7 +65,10 @@ final class ExistingRows {
         var changed = changedAttributes[Int(rowOf[record])]
         for column in attributeCount..<width {
             let cell = rows[record, column]
-            if !cell.isMissing, !cell.equals(stored[storedIndex(record, column)], in: rows.arena, otherArena: storedArena) {
+            guard !cell.isMissing else { continue }
+            let was = stored[storedIndex(record, column)]
+            assert(!was.isMissing, "a to-one column the lookup did not read")
+            if !cell.equals(was, in: rows.arena, otherArena: storedArena) {
                 changed.insert(column)
             }
         }
@@ -79,7 +84,9 @@ final class ExistingRows {
     func storedValue(_ record: Int, _ column: Int) -> ColumnValue? {
         precondition(column >= attributeCount, "only to-one columns are kept")
         guard !rowOf.isEmpty, rowOf[record] >= 0 else { return nil }
-        return storedBytes.withUnsafeBytes { stored[storedIndex(record, column)].columnValue(in: $0) }
+        let cell = stored[storedIndex(record, column)]
+        assert(!cell.isMissing, "a to-one column the lookup did not read")
+        return storedBytes.withUnsafeBytes { cell.columnValue(in: $0) }
     }
 
     private func storedIndex(_ record: Int, _ column: Int) -> Int {
@@ -94,4 +101,11 @@ protocol FoundRow {
     func column(_ column: Int, holds cell: Cell, in arena: UnsafeRawBufferPointer) -> Bool
     /// The row's column `column` as a cell, its bytes appended to `arena`.
     func cell(_ column: Int, into arena: inout [UInt8]) -> Cell
+    /// Whether the lookup read column `column` (it may leave out the columns no record of
+    /// the batch sets: their stored values are then never asked for).
+    func reads(_ column: Int) -> Bool
+}
+
+extension FoundRow {
+    func reads(_: Int) -> Bool { true }
 }

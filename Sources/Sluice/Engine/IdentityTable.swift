@@ -40,6 +40,19 @@ struct IdentityTable {
         return nil
     }
 
+    /// The record in the table that hashes to `hash` and that `matches` accepts, if any; adds
+    /// nothing.
+    func first(hash: Int, where matches: (Int) -> Bool) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        var index = hash & mask
+        while slots[index] != 0 {
+            let record = Int(slots[index]) - 1
+            if matches(record) { return record }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
     /// The hash of the identity made of `cells` (bytes in `arena`), or nil when a part is
     /// missing or null: such a record is inserted as new.
     static func hash(_ cells: some Sequence<Cell>, in arena: UnsafeRawBufferPointer) -> Int? {

@@ -144,7 +144,8 @@ public final class Importer {
             var writers: [EntityWriter] = []
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
-                                                replacesLists: linkPlans[index].map { $0.merge == .replace }, store: store))
+                                                replacesLists: linkPlans[index].map { $0.merge == .replace }, store: store,
+                                                fastPaths: options.fastPaths))
             }
             let links = LinkWriter(plans: linkPlans, links: store.links, pending: store.pendingLinks(), indexes: indexes)
             let touched = options.deleteMissing

@@ -19,6 +19,10 @@ struct ColumnSet: Hashable {
         }
     }
 
+    func contains(_ index: Int) -> Bool {
+        index < 64 ? first & (1 << UInt64(index)) != 0 : more[index / 64 - 1] & (1 << UInt64(index % 64)) != 0
+    }
+
     var isEmpty: Bool { first == 0 && more.allSatisfy { $0 == 0 } }
 
     var members: [Int] {

@@ -199,14 +199,23 @@ private func writes(_ path: String) throws -> [String: Int64] {
         let directory = TemporaryDirectory()
         let db = directory.file("t.sqlite")
         try importJSON(#"{"trip": "A", "sequence": 1}"#, model: model, into: db)
-        let lookups = try importTracingSQL(#"{"trip": "A", "sequence": 1} {"trip": "B", "sequence": 2}"#, model: model, into: db)
+        let selects = try importTracingSQL(#"{"trip": "A", "sequence": 1} {"trip": "B", "sequence": 2}"#, model: model, into: db)
             .filter { $0.hasPrefix("SELECT") }
-        let lookup = try #require(lookups.first)
+        // B is not among the rows that follow: it is looked up by identity.
+        let lookup = try #require(selects.first { $0.contains("CROSS JOIN") })
         let connection = try Connection(path: db)
-        let plan = try connection.rows("EXPLAIN QUERY PLAN " + lookup, [.text("A"), .integer(1), .text("B"), .integer(2)])
-        let details = plan.compactMap { row -> String? in if case .text(let text)? = row.last { return text } else { return nil } }
-        #expect(details.contains { $0.hasPrefix("SEARCH t USING") }, "\(details)")
-        #expect(!details.contains { $0.hasPrefix("SCAN t") }, "\(details)")
+        func details(_ sql: String, _ values: [ColumnValue]) throws -> [String] {
+            try connection.rows("EXPLAIN QUERY PLAN " + sql, values)
+                .compactMap { row -> String? in if case .text(let text)? = row.last { return text } else { return nil } }
+        }
+        let plan = try details(lookup, [.text("A"), .integer(1), .text("B"), .integer(2)])
+        #expect(plan.contains { $0.hasPrefix("SEARCH t USING") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN t") }, "\(plan)")
+        // The rows that follow the last batch's (`RowsInKeyOrder`) are a range of the table's keys.
+        let following = try #require(selects.first { $0.contains("ORDER BY") })
+        let range = try details(following, [.integer(0), .integer(2)])
+        #expect(range.contains { $0.contains("INTEGER PRIMARY KEY (rowid>?)") }, "\(range)")
+        #expect(!range.contains { $0.contains("TEMP B-TREE") }, "\(range)")
     }
 
     @Test func withoutIdentityEveryRecordIsAppended() throws {

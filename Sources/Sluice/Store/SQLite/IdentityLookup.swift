@@ -18,6 +18,8 @@ final class IdentityLookup {
     private let connection: Connection
     /// Lookup statements by how many rows their `VALUES` list holds.
     private var lookups: [Int: Statement] = [:]
+    /// The statements of `following`, by the columns they read.
+    private var followingStatements: [ColumnSet: Statement] = [:]
 
     /// Looks up rows of `columns` (the pk aside) of `table` by the columns `identity` names.
     init(table: String, key: String, columns: [String], identity: [Int], connection: Connection) {
@@ -56,6 +58,31 @@ final class IdentityLookup {
         }
     }
 
+    /// Runs the query for up to `limit` rows whose key follows `key` (nil: from the first
+    /// row), in key order: one sequential read of the table, no index search per row. It
+    /// reads only the columns `reading` holds, the others NULL (SQLite's cost per row is
+    /// mostly its columns). Its rows are read as `find`'s are, their row number NULL.
+    func following(_ key: Int64?, limit: Int, reading: ColumnSet) throws(SluiceError) -> FoundRows {
+        do {
+            let statement = try following(reading: reading)
+            try statement.bind(.integer(key ?? .min), at: 1)
+            try statement.bind(.integer(Int64(limit)), at: 2)
+            return FoundRows(statement: statement, reading: reading)
+        } catch {
+            throw error.sluiceError(database: connection.displayName)
+        }
+    }
+
+    private func following(reading: ColumnSet) throws(SQLiteError) -> Statement {
+        if let statement = followingStatements[reading] { return statement }
+        let selected = [quoteIdentifier(key)] + columns.indices.map { reading.contains($0) ? quoteIdentifier(columns[$0]) : "NULL" }
+        let quotedKey = quoteIdentifier(key)
+        let statement = try connection.prepare("SELECT NULL, \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table)) "
+            + "WHERE \(quotedKey) > ?1 ORDER BY \(quotedKey) LIMIT ?2")
+        followingStatements[reading] = statement
+        return statement
+    }
+
     private func lookup(count: Int) throws(SQLiteError) -> Statement {
         if let statement = lookups[count] { return statement }
         let identityNames = identity.map { quoteIdentifier(columns[$0]) }
@@ -75,6 +102,8 @@ final class IdentityLookup {
 /// matched, its pk, and its columns, read in place. Valid until the next `find`.
 struct FoundRows: FoundRow {
     fileprivate let statement: Statement
+    /// The columns read; nil: all.
+    fileprivate var reading: ColumnSet? = nil
     /// Where the row's columns start among the query's: after the row's number and the pk.
     private static let firstColumn: Int32 = 2
 
@@ -105,5 +134,9 @@ struct FoundRows: FoundRow {
     /// The row's column `column` as a cell, its bytes appended to `arena`.
     func cell(_ column: Int, into arena: inout [UInt8]) -> Cell {
         statement.cell(at: Self.firstColumn + Int32(column), into: &arena)
+    }
+
+    func reads(_ column: Int) -> Bool {
+        reading?.contains(column) ?? true
     }
 }

@@ -34,6 +34,19 @@ final class SQLiteEntityRows: EntityRowStore {
         }
     }
 
+    func findFollowing(_ key: Int64?, limit: Int, reading: ColumnSet, of rows: CellRows,
+                       matching matcher: inout IdentityMatcher, into existing: ExistingRows) throws(SluiceError) -> Int? {
+        let found = try lookup.following(key, limit: limit, reading: reading)
+        var read = 0
+        while try found.next() {
+            read += 1
+            if let record = matcher.record(matching: found, in: rows) {
+                existing.add(found, for: record, pk: found.pk, of: rows, same: matcher.identityColumns)
+            }
+        }
+        return read
+    }
+
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
         do {
             for record in records {
