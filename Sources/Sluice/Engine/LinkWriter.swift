@@ -24,6 +24,10 @@ final class LinkWriter {
     @exclusivity(unchecked) private var known: [[ColumnValue: Int64]]
     private let keepsKnownIDs: [Bool]
     static let knownIDsLimit = 32_768
+    /// Per plan id of a to-one: per record of the batch, the row its id names as
+    /// `lookUpKnownIDs` found it (nil: none), so that `fillToOneColumns` does not look the id
+    /// up again; empty when the ids were not looked up this batch.
+    @exclusivity(unchecked) private var foundPKs: [[Int64?]]
     /// Per plan id: ids of the batch's own records in the target, built when first needed.
     @exclusivity(unchecked) private var batchIDs: [[ColumnValue: Int64]?]
     /// Per target table: whether it held no row when the import began (asked once).
@@ -54,6 +58,7 @@ final class LinkWriter {
         for plan in plans.joined() { keeps[plan.id] = plan.relatedByIsIdentity }
         keepsKnownIDs = keeps
         batchIDs = Array(repeating: nil, count: ids)
+        foundPKs = Array(repeating: [], count: ids)
         waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
         toOneSlots = waitingToOnes.map { toOnes in
             toOnes.compactMap { plan in
@@ -79,6 +84,7 @@ final class LinkWriter {
             known[id].removeAll(keepingCapacity: true)
         }
         for id in batchIDs.indices { batchIDs[id] = nil }
+        for id in foundPKs.indices where !foundPKs[id].isEmpty { foundPKs[id].removeAll(keepingCapacity: true) }
     }
 
     /// Looks up, per relationship of `entities`, the ids the batch's records name.
@@ -89,6 +95,7 @@ final class LinkWriter {
                 let keys = idsToLookUp(plan, of: writer)
                 guard !keys.isEmpty else { continue }
                 let found = try links.pks(of: Array(keys), in: plan.targetTable, column: column)
+                if plan.toOneIndex != nil { addFoundPKs(found, plan, of: writer) }
                 if known[plan.id].isEmpty {
                     known[plan.id] = found
                 } else {
@@ -98,24 +105,48 @@ final class LinkWriter {
         }
     }
 
-    /// The ids the batch's records name through `plan` that are not known yet.
+    /// The ids the batch's records name through `plan` that are not known yet. For a to-one,
+    /// also the row each record's id names among those known (`foundPKs`).
     private func idsToLookUp(_ plan: LinkPlan, of writer: EntityWriter) -> Set<ColumnValue> {
         var keys = Set<ColumnValue>()
         let ids = known[plan.id]
+        let toOne = plan.toOneIndex != nil
+        var pks: [Int64?] = []
+        if toOne {
+            swap(&pks, &foundPKs[plan.id])
+            pks.removeAll(keepingCapacity: true)
+            pks.append(contentsOf: repeatElement(nil, count: writer.count))
+        }
+        defer { if toOne { swap(&pks, &foundPKs[plan.id]) } }
         // Records naming the same target come together (a trip's stop times): one hash per run
         // of them, not per record.
-        var previous: ColumnValue?
+        var previous: (key: ColumnValue, pk: Int64?)?
         for record in 0..<writer.count where writer.isRepresentative(record) {
             switch writer.link(record, plan.relationship) {
             case .one(.key(let key))?:
-                if key != previous, ids.isEmpty || ids[key] == nil { keys.insert(key) }
-                previous = key
+                if previous?.key != key {
+                    let pk = ids.isEmpty ? nil : ids[key]
+                    if pk == nil { keys.insert(key) }
+                    previous = (key, pk)
+                }
+                if toOne { pks[record] = previous?.pk }
             case .many(let targets)?:
                 for case .key(let key) in targets where ids.isEmpty || ids[key] == nil { keys.insert(key) }
             default: break
             }
         }
         return keys
+    }
+
+    /// Sets `foundPKs` of the records of a to-one whose ids were just `found`.
+    private func addFoundPKs(_ found: [ColumnValue: Int64], _ plan: LinkPlan, of writer: EntityWriter) {
+        guard !found.isEmpty else { return }
+        var previous: (key: ColumnValue, pk: Int64?)?
+        for record in 0..<writer.count where writer.isRepresentative(record) && foundPKs[plan.id][record] == nil {
+            guard case .one(.key(let key))? = writer.link(record, plan.relationship) else { continue }
+            if previous?.key != key { previous = (key, found[key]) }
+            foundPKs[plan.id][record] = previous?.pk
+        }
     }
 
     /// Whether the target table of `plan` may hold a row to find: not while it was empty
@@ -137,12 +168,18 @@ final class LinkWriter {
         for plan in plans[writer.entity] {
             guard let column = plan.toOneIndex else { continue }
             let ids = known[plan.id]
+            let found = foundPKs[plan.id]
             var previous: (key: ColumnValue, pk: Int64?)?  // as in `lookUpKnownIDs`
             for record in 0..<writer.count where writer.isRepresentative(record) {
                 switch writer.link(record, plan.relationship) {
                 case .clear?:
                     writer.setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
+                    if !found.isEmpty {
+                        // Looked up already (`idsToLookUp`).
+                        if let pk = found[record] { writer.setToOne(record, column: column, .integer(pk)) }
+                        break
+                    }
                     guard !ids.isEmpty else { break }
                     if previous?.key != key { previous = (key, ids[key]) }
                     if let pk = previous?.pk { writer.setToOne(record, column: column, .integer(pk)) }
