@@ -1,9 +1,11 @@
 // The Swift examples of docs/library.md and README.md, each compiled here as it is written
 // there (`DocExamplesTests` checks that every block of those pages is in this file, line for
 // line). What a block needs from the lines before it on its page comes first in its function.
+// Sluice is imported as a consumer imports it, not `@testable`: an example that used anything
+// but the public API would not compile here.
 import Foundation
 import Synchronization
-@testable import Sluice
+import Sluice
 
 enum DocExamples {
     static func fiveLines() throws {
