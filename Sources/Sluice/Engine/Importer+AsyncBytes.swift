@@ -15,10 +15,8 @@ extension Importer {
         databasePath: String, model: Model, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
-            let importer = try Importer(databasePath: databasePath, model: model, options: options)
-            try importer.importSource(source)
-            return try importer.finish()
+        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
+            try Importer(databasePath: databasePath, model: model, options: options)
         }
     }
 
@@ -28,10 +26,8 @@ extension Importer {
         databasePath: String, table: String, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
-            let importer = try Importer(databasePath: databasePath, table: table, options: options)
-            try importer.importSource(source)
-            return try importer.finish()
+        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
+            try Importer(databasePath: databasePath, table: table, options: options)
         }
     }
 
@@ -41,10 +37,8 @@ extension Importer {
         database: Database, model: Model, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
-            let importer = try Importer(database: database, model: model, options: options)
-            try importer.importSource(source)
-            return try importer.finish()
+        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
+            try Importer(database: database, model: model, options: options)
         }
     }
 
@@ -54,10 +48,8 @@ extension Importer {
         database: Database, modelFile: ModelFile, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
-            let importer = try Importer(database: database, modelFile: modelFile, options: options)
-            try importer.importSource(source)
-            return try importer.finish()
+        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
+            try Importer(database: database, modelFile: modelFile, options: options)
         }
     }
 
@@ -67,16 +59,16 @@ extension Importer {
         database: Database, table: String, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options, source throws(SluiceError) in
-            let importer = try Importer(database: database, table: table, options: options)
-            try importer.importSource(source)
-            return try importer.finish()
+        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
+            try Importer(database: database, table: table, options: options)
         }
     }
 
+    /// The import of `chunks` into the importer `open` makes, on the import's own thread,
+    /// while a child task sends the chunks; then finished.
     private static func run<Chunks: AsyncSequence & Sendable>(
         _ options: ImportOptions, chunks: Chunks, name: String,
-        body: @escaping @Sendable (ImportOptions, ChunkChannelSource) throws(SluiceError) -> ImportReport)
+        open: @escaping @Sendable (ImportOptions) throws(SluiceError) -> Importer)
         async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
         let channel = ChunkChannel()
@@ -87,7 +79,9 @@ extension Importer {
             let run = ImportRun(options: options, stopInput: { channel.close() }) { options throws(SluiceError) in
                 // However the import ends, the sender stops.
                 defer { channel.close() }
-                return try body(options, ChunkChannelSource(channel, name: name))
+                let importer = try open(options)
+                try importer.importSource(ChunkChannelSource(channel, name: name))
+                return try importer.finish()
             }
             return await withTaskGroup(of: Void.self) { group in
                 group.addTask {
