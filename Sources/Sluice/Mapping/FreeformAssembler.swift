@@ -30,27 +30,12 @@
 /// An `EventAssembler`, like `RecordAssembler`: a struct whose events are mutating methods
 /// returning an `Action`, with no yajl and no SQLite inside. Memory is one record in
 /// progress plus one entry per column name.
-struct FreeformAssembler {
-    /// What an open container is.
-    private enum Frame {
-        /// An object of the envelope, at this many keys of the path.
-        case location(Int)
-        /// An array in the envelope: its elements stand at the same place of the path.
-        case locationArray(Int)
-        /// An array whose elements are records.
-        case records
-        /// An object used as a map (`--map-key`): its members' values are records.
-        case recordMap
-        /// The record's own object.
-        case record
-    }
-
-    /// What the next value means, decided by the key before it or the array around it.
+///
+/// Noncopyable: it owns the envelope's frame stack (`RecordLocation`, shared with `RecordAssembler`).
+struct FreeformAssembler: ~Copyable {
+    /// What the next value inside the record means, decided by the key before it.
     private enum Role {
         case skip
-        /// The value stands this many keys down the path (records when all of it).
-        case location(Int)
-        case record
         case column(Int)
         /// A key that found every column taken: a value other than `null` rejects the record.
         case noColumn
@@ -61,12 +46,10 @@ struct FreeformAssembler {
 
     /// The table the records are for; rejections name it.
     let table: String
-    /// The envelope keys above the records, as UTF-8 bytes; empty for top-level records.
-    private let path: [[UInt8]]
-    /// `--map-key`: the records are the members of the object at `path`, and each member's
+    /// `--map-key`: the records are the members of the object at the path, and each member's
     /// name goes to this column (over a key of that name in the record).
     private let mapKey: String?
-    /// The name of the map member being read.
+    /// The name of the map member whose record is open.
     private var memberName: String?
 
     /// The column names, numbered as `completed.values` is: the spelling of each key's first
@@ -88,10 +71,11 @@ struct FreeformAssembler {
     /// How many records have been completed or rejected.
     private(set) var recordCount = 0
 
-    private var frames: [Frame] = []
+    /// The envelope above the records (the path's keys), and the values skipped whole.
+    private var envelope: RecordLocation<FreeformLocations>
+    /// Whether the record's own object is open (the containers inside it are captured or skipped).
+    private var recordIsOpen = false
     private var keyedRole: Role?
-    /// Containers entered inside a skipped value; 0 when not skipping.
-    private var skipDepth = 0
     /// Containers open inside the value being serialised for `captureColumn`; 0 when none.
     private var captureDepth = 0
     private var captureColumn = 0
@@ -116,29 +100,30 @@ struct FreeformAssembler {
         self.maxValueBytes = maxValueBytes
         self.maxKeys = maxKeys
         self.columnLimitOwner = columnLimitOwner
-        self.path = path.map { Array($0.utf8) }
+        envelope = RecordLocation(FreeformLocations(path: path.map { Array($0.utf8) }, isMap: mapKey != nil))
         self.mapKey = mapKey
     }
 
     // MARK: Events
 
     mutating func startObject(position: () -> InputPosition) -> Action {
-        guard let role = open({ $0.startObject() }) else { return .none }
-        switch role {
+        guard open({ $0.startObject() }) else { return .none }
+        guard recordIsOpen else {
+            if case .record = envelope.startObject() {
+                memberName = envelope.takeMember().map { String(decoding: $0.name, as: UTF8.self) }
+                beginRecord(at: position())
+            }
+            return .none
+        }
+        switch keyedRole.take() ?? .skip {
         case .skip:
-            skipDepth = 1
-        case .location(let level) where level < path.count:
-            frames.append(.location(level))
-        case .location where mapKey != nil:
-            frames.append(.recordMap)
-        case .location, .record:
-            beginRecord(at: position())
+            envelope.skipValue()
         case .column(let column):
             beginCapture(column)
             writer.startObject()
         case .noColumn:
             refuseKeyWithoutColumn()
-            skipDepth = 1
+            envelope.skipValue()
         }
         return .none
     }
@@ -149,53 +134,49 @@ struct FreeformAssembler {
             checkCaptureSize()
             return
         }
-        guard skipDepth == 0 else { return }
-        switch frames.last {
-        case .record?:
-            // A record being rejected names no new column.
-            keyedRole = recordProblem == nil ? columnRole(for: bytes) : .skip
-        case .location(let level)?:
-            keyedRole = bytes.elementsEqual(path[level]) ? .location(level + 1) : .skip
-        case .recordMap?:
-            keyedRole = .record
-            memberName = String(decoding: bytes, as: UTF8.self)
-        default:
-            keyedRole = .skip
+        guard !envelope.isSkipping else { return }
+        guard recordIsOpen else {
+            envelope.key(bytes)
+            return
         }
+        // A record being rejected names no new column.
+        keyedRole = recordProblem == nil ? columnRole(for: bytes) : .skip
     }
 
     mutating func endObject() -> Action {
         guard close({ $0.endObject() }) else { return .none }
-        if case .record? = frames.popLast() {
-            return completeRecord()
+        guard recordIsOpen else {
+            envelope.end()
+            return .none
         }
-        return .none
+        recordIsOpen = false
+        return completeRecord()
     }
 
     mutating func startArray(position: () -> InputPosition) -> Action {
-        guard let role = open({ $0.startArray() }) else { return .none }
-        switch role {
-        case .skip:
-            skipDepth = 1
-        case .location(let level):
-            frames.append(level < path.count ? .locationArray(level) : .records)
-        case .record:
+        guard open({ $0.startArray() }) else { return .none }
+        guard recordIsOpen else {
             // An array where a record should be: reject it whole and go on after it.
-            skipDepth = 1
-            return reject("an array", at: position())
+            if case .notAnObject = envelope.startArray() { return reject("an array", at: position()) }
+            return .none
+        }
+        switch keyedRole.take() ?? .skip {
+        case .skip:
+            envelope.skipValue()
         case .column(let column):
             beginCapture(column)
             writer.startArray()
         case .noColumn:
             refuseKeyWithoutColumn()
-            skipDepth = 1
+            envelope.skipValue()
         }
         return .none
     }
 
+    /// Only containers of the envelope reach here: those inside a record are captured or skipped.
     mutating func endArray() -> Action {
         guard close({ $0.endArray() }) else { return .none }
-        frames.removeLast()
+        envelope.end()
         return .none
     }
 
@@ -207,23 +188,14 @@ struct FreeformAssembler {
             checkCaptureSize()
             return .none
         }
-        guard skipDepth == 0 else { return .none }
-        switch takeRole() {
+        guard !envelope.isSkipping else { return .none }
+        guard recordIsOpen else {
+            if case .notAnObject = envelope.scalar(isNull: value.isNull) { return reject(value.kindDescription, at: position()) }
+            return .none
+        }
+        switch keyedRole.take() ?? .skip {
         case .skip:
             return .none
-        case .location(let level):
-            // Where an envelope object was expected, a scalar means "no records here"; where
-            // records were expected, a null is none and anything else is wrong. A top-level
-            // value is a record itself (NDJSON): a null there is a record error like a number.
-            guard level == path.count, !value.isNull || level == 0 else { return .none }
-            return reject(value.kindDescription, at: position())
-        case .record:
-            // A map's null members are skipped, as a to-many's null elements are.
-            if value.isNull, case .recordMap? = frames.last {
-                memberName = nil
-                return .none
-            }
-            return reject(value.kindDescription, at: position())
         case .column(let column):
             if numbersAsText, case .number(let bytes) = value {
                 set(column, .text(String(decoding: bytes, as: UTF8.self)))
@@ -266,18 +238,15 @@ struct FreeformAssembler {
     // MARK: Roles and columns
 
     /// A bracket opens a container: written when inside a value being serialised, counted when
-    /// skipped (nil for both), or else the container takes its role.
+    /// skipped (false for both), or else true.
     @inline(__always)
-    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Role? {
+    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
         if captureDepth > 0 {
             bracket(&writer)
             captureDepth += 1
-        } else if skipDepth > 0 {
-            skipDepth += 1
-        } else {
-            return takeRole()
+            return false
         }
-        return nil
+        return envelope.enter()
     }
 
     /// A bracket closes a container: written (perhaps ending the value being serialised) or
@@ -287,22 +256,9 @@ struct FreeformAssembler {
         if captureDepth > 0 {
             bracket(&writer)
             endCaptureLevel()
-        } else if skipDepth > 0 {
-            skipDepth -= 1
-        } else {
-            return true
+            return false
         }
-        return false
-    }
-
-    private mutating func takeRole() -> Role {
-        if let role = keyedRole.take() { return role }
-        switch frames.last {
-        case nil: return .location(0)
-        case .locationArray(let level)?: return .location(level)
-        case .records?: return .record
-        case .location?, .record?, .recordMap?: return .skip  // a member's value always follows its key
-        }
+        return envelope.leave()
     }
 
     /// What a record's key means: its column (numbered when new), or a record error for a key
@@ -367,7 +323,7 @@ struct FreeformAssembler {
                 + "bytes (--max-value-bytes)"
         }
         writer.reset()
-        skipDepth = captureDepth
+        envelope.skip(levels: captureDepth)
         captureDepth = 0
     }
 
@@ -397,7 +353,7 @@ struct FreeformAssembler {
         completed.position = position
         completed.values.removeAll(keepingCapacity: true)
         lastColumn = -1
-        frames.append(.record)
+        recordIsOpen = true
     }
 
     /// Sets a column of the open record; a repeated key replaces its earlier value.
@@ -424,10 +380,7 @@ struct FreeformAssembler {
     }
 
     /// Whether the events are inside a record's object.
-    var isInRecord: Bool {
-        if case .record? = frames.last { return true }
-        return false
-    }
+    var isInRecord: Bool { recordIsOpen }
 
     mutating func invalidText(_ problem: String) -> Bool {
         guard isInRecord else { return false }

@@ -1,14 +1,15 @@
 /// The events of the state machine: one mutating method per JSON event, each returning an
-/// `Action`. A key or the array around a value decides its `Role`; the role decides what the
+/// `Action`. Outside records the envelope decides what each event is (`RecordLocation`); inside
+/// them a key or the array around a value decides its `Role`, and the role decides what the
 /// value does to the open records.
 extension RecordAssembler {
     /// Most objects: a record in an array of records, nothing captured or skipped. Kept small
     /// enough to inline into the stream; the rest is out of line. The general path does the
-    /// same here: `open` feeds no capture and takes the array's role, `.record(entity)`, and
-    /// there is no map member to take.
+    /// same here: `open` feeds no capture (none is open outside records), and the envelope's
+    /// `startObject()` gives the array's record, with no map member to take.
     @inline(__always)
     mutating func startObject(position: () -> InputPosition) -> Action {
-        if fastPaths, captures.isEmpty, skipDepth == 0, keyedRole == nil, mapMember == nil, case .records(let entity)? = frames.last {
+        if fastPaths, open == 0, captures.isEmpty, let entity = envelope.recordInArray {
             depth += 1
             beginRecord(entity, at: position())
             return .none
@@ -18,24 +19,18 @@ extension RecordAssembler {
 
     @inline(never)
     private mutating func startObjectInGeneral(position: () -> InputPosition) -> Action {
-        guard let role = open({ $0.startObject() }) else { return .none }
-        let member = mapMember.take()
-        switch role {
-        case .skip:
-            skipDepth = 1
-        case .location(let node):
-            let location = events.locationNodes[node]
-            let entity = Int(location.entity)
-            if entity >= 0, location.mapAttribute >= 0 {
-                frames.append(.recordMap(entity: entity, attribute: Int(location.mapAttribute)))
-            } else if entity >= 0 {
+        guard open({ $0.startObject() }) else { return .none }
+        guard open > 0 else {
+            if case .record(let entity) = envelope.startObject() {
                 beginRecord(entity, at: position())
-            } else {
-                frames.append(.location(node))
+                if let member = envelope.takeMember() { setMemberName(member) }
             }
-        case .record(let entity):
-            beginRecord(entity, at: position())
-            if let member { setMemberName(member) }
+            return .none
+        }
+        let member = mapMember.take()
+        switch takeRole() {
+        case .skip:
+            envelope.skipValue()
         case .field(let node):
             enterContainer(node: node, kind: "an object")
             let keyNode = events.keyNodes[node]
@@ -46,7 +41,7 @@ extension RecordAssembler {
                     if startLinkArray(relationship, priority) {
                         frames.append(.linkMap(relationship: relationship, priority: priority))
                     } else {
-                        skipDepth = 1
+                        envelope.skipValue()
                     }
                 } else {
                     // A nested record of the relationship's target, linked when it completes; a
@@ -55,7 +50,7 @@ extension RecordAssembler {
                     setPosition(0, relationship: relationship)
                 }
             } else if keyNode.keyCount == 0 {
-                skipDepth = 1
+                envelope.skipValue()
             } else {
                 frames.append(.object(node: node, isRecord: false))
                 keyOrder.enter(node)
@@ -91,7 +86,7 @@ extension RecordAssembler {
     /// to inline into the stream; the rest is out of line (which does the same for them).
     @inline(__always)
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
-        if fastPaths, captures.isEmpty, skipDepth == 0, case .object(let node, _, _)? = frames.last {
+        if fastPaths, captures.isEmpty, !envelope.isSkipping, case .object(let node, _, _)? = frames.last {
             objectKey(bytes, node: node)
         } else {
             keyInGeneral(bytes)
@@ -115,20 +110,17 @@ extension RecordAssembler {
     @inline(never)
     private mutating func keyInGeneral(_ bytes: UnsafeRawBufferPointer) {
         feedCaptures { $0.key(bytes) }
-        guard skipDepth == 0 else { return }
+        guard !envelope.isSkipping else { return }
         switch frames.last {
-        case .location(let node)?:
-            keyedRole = events.child(of: events.locationNodes[node], bytes).map(Role.location) ?? .skip
+        case nil:
+            envelope.key(bytes)
         case .object(let node, _, _)?:
             objectKey(bytes, node: node)
-        case .recordMap(let entity, let attribute)?:
-            keyedRole = .record(entity)
-            mapMember = (Array(bytes), attribute)
         case .linkMap(let relationship, let priority)?:
             keyedRole = .link(relationship: relationship, priority: priority)
             let plan = plan.shapes[records[open - 1].entity].relationships[relationship]
             mapMember = plan.mapAttribute.map { (Array(bytes), $0) }
-        default:
+        case .links?:
             keyedRole = .skip
         }
     }
@@ -136,7 +128,11 @@ extension RecordAssembler {
     @inline(__always)
     mutating func endObject() -> Action {
         guard close({ $0.endObject() }) else { return .none }
-        if case .object(_, let isRecord, let isFamily)? = frames.popLast(), isRecord {
+        guard let frame = frames.popLast() else {
+            envelope.end()
+            return .none
+        }
+        if case .object(_, let isRecord, let isFamily) = frame, isRecord {
             if isFamily { return completeFamilyRecord() }
             return completeRecord()
         }
@@ -144,22 +140,18 @@ extension RecordAssembler {
     }
 
     mutating func startArray(position: () -> InputPosition) -> Action {
-        guard let role = open({ $0.startArray() }) else { return .none }
+        guard open({ $0.startArray() }) else { return .none }
         mapMember = nil
-        switch role {
-        case .skip:
-            skipDepth = 1
-        case .location(let node):
-            let entity = Int(events.locationNodes[node].entity)
-            if entity >= 0 {
-                frames.append(.records(entity))
-            } else {
-                frames.append(.locationArray(node))
-            }
-        case .record(let entity):
+        guard open > 0 else {
             // An array where a record should be: reject it whole and go on after it.
-            skipDepth = 1
-            return reject(notAnObject: "an array", entity: entity, at: position())
+            if case .notAnObject(let entity) = envelope.startArray() {
+                return reject(notAnObject: "an array", entity: entity, at: position())
+            }
+            return .none
+        }
+        switch takeRole() {
+        case .skip:
+            envelope.skipValue()
         case .field(let node):
             enterContainer(node: node, kind: "an array")
             if let link = events.links(of: events.keyNodes[node]).first,
@@ -167,21 +159,21 @@ extension RecordAssembler {
                 frames.append(.links(relationship: Int(link.index), priority: Int(link.priority)))
                 records[open - 1].element = 0
             } else {
-                skipDepth = 1
+                envelope.skipValue()
             }
         case .link(let relationship, let priority):
             records[open - 1].element += 1
             setLink(relationship, priority: priority) { _ throws(ConversionError) in
                 throw ConversionError(message: "an array inside a to-many's array")
             }
-            skipDepth = 1
+            envelope.skipValue()
         }
         return .none
     }
 
     mutating func endArray() -> Action {
         guard close({ $0.endArray() }) else { return .none }
-        frames.removeLast()
+        if open > 0 { frames.removeLast() } else { envelope.end() }
         return .none
     }
 
@@ -190,7 +182,7 @@ extension RecordAssembler {
         // Most values: a mapped key's value for attributes only, nothing captured or skipped.
         // Kept small enough to inline into the stream; the rest is out of line. The general
         // path also clears `mapMember`, which a key's `.field` role never leaves set.
-        if fastPaths, case .field(let node)? = keyedRole, skipDepth == 0, captures.isEmpty,
+        if fastPaths, case .field(let node)? = keyedRole, !envelope.isSkipping, captures.isEmpty,
            events.keyNodes[node].linkCount == 0 {
             assert(mapMember == nil, "a map member's name outlived its value")
             keyedRole = nil
@@ -205,22 +197,17 @@ extension RecordAssembler {
     @inline(never)
     private mutating func scalarInGeneral(_ value: Scalar, position: () -> InputPosition) -> Action {
         feedCaptures { $0.scalar(value) }
-        guard skipDepth == 0 else { return .none }
+        guard !envelope.isSkipping else { return .none }
         mapMember = nil
+        guard open > 0 else {
+            if case .notAnObject(let entity) = envelope.scalar(isNull: value.isNull) {
+                return reject(notAnObject: value.kindDescription, entity: entity, at: position())
+            }
+            return .none
+        }
         switch takeRole() {
         case .skip:
             return .none
-        case .location(let node):
-            // A null or scalar where an envelope object was expected means "no records here";
-            // where records were expected, a null is none and anything else is wrong. A
-            // top-level value is a record itself (NDJSON): a null there is a record error.
-            let entity = Int(events.locationNodes[node].entity)
-            guard entity >= 0, !value.isNull || depth == 0 else { return .none }
-            return reject(notAnObject: value.kindDescription, entity: entity, at: position())
-        case .record(let entity):
-            // A map's null members are skipped, as a to-many's null elements are.
-            if value.isNull, case .recordMap? = frames.last { return .none }
-            return reject(notAnObject: value.kindDescription, entity: entity, at: position())
         case .field(let node):
             let keyNode = events.keyNodes[node]
             for target in events.targets(of: keyNode) {
@@ -251,17 +238,13 @@ extension RecordAssembler {
         }
     }
 
-    /// A bracket opens a container: the captures get it, and the container takes its role; nil
-    /// inside a skipped value, whose brackets are only counted.
+    /// A bracket opens a container: the captures get it; false inside a skipped value, whose
+    /// brackets are only counted.
     @inline(__always)
-    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Role? {
+    private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
         feedCaptures(bracket)
         depth += 1
-        if skipDepth > 0 {
-            skipDepth += 1
-            return nil
-        }
-        return takeRole()
+        return envelope.enter()
     }
 
     /// A bracket closes a container: the captures get it, and those it ends become values.
@@ -271,23 +254,17 @@ extension RecordAssembler {
         feedCaptures(bracket)
         finishCaptures()
         depth -= 1
-        if skipDepth > 0 {
-            skipDepth -= 1
-            return false
-        }
-        return true
+        return envelope.leave()
     }
 
-    /// What the next value means: the role its key gave it, or else the one of the array around it.
+    /// What the next value inside a record means: the role its key gave it, or else the one of
+    /// the array around it.
     @inline(__always)
     private mutating func takeRole() -> Role {
         if let role = keyedRole.take() { return role }
         switch frames.last {
-        case nil: return .location(MappingPlan.rootLocation)
-        case .locationArray(let node)?: return .location(node)
-        case .records(let entity)?: return .record(entity)
         case .links(let relationship, let priority)?: return .link(relationship: relationship, priority: priority)
-        case .location?, .object?, .recordMap?, .linkMap?: return .skip  // a member's value follows its key
+        case .object?, .linkMap?, nil: return .skip  // a member's value follows its key
         }
     }
 }

@@ -12,32 +12,22 @@
 /// responsibility across `RecordAssembler+*.swift`: the events, records, slots, `json`
 /// captures and rejections.
 struct RecordAssembler: ~Copyable {
-    /// What an open container is, from the mapping's point of view.
+    /// What an open container inside a record is, from the mapping's point of view (those of
+    /// the envelope above the records are `envelope`'s).
     enum Frame {
-        /// An object of the envelope above the records.
-        case location(Int)
-        /// An array in the envelope: its elements stand at the same location.
-        case locationArray(Int)
-        /// An array whose elements are records of an entity.
-        case records(Int)
         /// An object inside the current record; `node` is its key trie node. `isFamily`: the
         /// record's entity is a family member (`completeFamilyRecord`).
         case object(node: Int, isRecord: Bool, isFamily: Bool = false)
         /// A to-many's array: each element is a link of the innermost open record.
         case links(relationship: Int, priority: Int)
-        /// An object used as a map at a record location: each member's value is a record of
-        /// `entity`, whose `attribute` takes the member's name.
-        case recordMap(entity: Int, attribute: Int)
         /// An object used as a map at a to-many's key: each member's value is a link (a
         /// nested record) of the innermost open record.
         case linkMap(relationship: Int, priority: Int)
     }
 
-    /// What the next value means, decided by the key before it or the array around it.
+    /// What the next value inside a record means, decided by the key before it or the array around it.
     enum Role {
         case skip
-        case location(Int)
-        case record(Int)
         case field(Int)
         case link(relationship: Int, priority: Int)
     }
@@ -115,12 +105,13 @@ struct RecordAssembler: ~Copyable {
     // The state below belongs to the assembler alone; it is internal, not private, only so
     // that the assembler's extensions in the other `RecordAssembler+*.swift` files reach it.
 
+    /// The envelope above the records, and the values skipped whole (`RecordLocation`).
+    var envelope: RecordLocation<EventPlan>
+    /// The open containers of the open records: empty exactly when `open` is 0.
     var frames = FrameStack<Frame>()
     var keyedRole: Role?
     /// Which key inside a record is looked for first.
     var keyOrder: KeyOrder
-    /// Containers entered inside a skipped value; 0 when not skipping.
-    var skipDepth = 0
     var depth = 0
     /// Only the first `open` are in use; each one's slots follow its parent's in `cells`
     /// and `linkSlots`, which are reused from record to record (see `Slot.generation`).
@@ -151,7 +142,7 @@ struct RecordAssembler: ~Copyable {
     /// records nested in it complete as nothing and it completes as this rejection.
     var rejectingTopLevel: SluiceError.Reason?
     var captures: [Capture] = []
-    /// The name of the map member whose value comes next (`Frame.recordMap`, `.linkMap`), and
+    /// The name of the map member whose value comes next (`Frame.linkMap`), and
     /// the attribute of the record it opens that takes it; nil when the value is not a map's.
     var mapMember: (name: [UInt8], attribute: Int)?
     var spareWriters: [JSONTextWriter] = []
@@ -163,6 +154,7 @@ struct RecordAssembler: ~Copyable {
         cells.initialize(repeating: CellSlot())
         eventPlanStorage = EventPlan.Storage(plan)
         events = eventPlanStorage.plan
+        envelope = RecordLocation(events)
         keyOrder = KeyOrder(events)
         self.maxValueBytes = maxValueBytes
         let widest = events.entities.map { Int($0.attributeCount) }.max() ?? 0
