@@ -1,7 +1,7 @@
 /// Apple's binary property list format (`bplist00`), read and written without Foundation:
 /// Core Data keeps a store's metadata in one (`Z_METADATA.Z_PLIST`) and a compiled model's
 /// `VersionInfo.plist` and `.mom` are ones. The library does not link Foundation (it would cost
-/// every import several MiB of resident memory, `SHA256` says more), and the format is small:
+/// every import several MiB of resident memory, `SHA2` says more), and the format is small:
 /// a header, the objects, a table of their offsets and a 32-byte trailer.
 ///
 /// Reading is defensive: every offset, count and reference is checked against the bytes, and

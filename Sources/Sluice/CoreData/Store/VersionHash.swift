@@ -146,9 +146,7 @@ enum VersionHash {
     }
 
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var hash = SHA256()
-        hash.update(bytes)
-        return hash.finish()
+        SHA256.digest(of: bytes)
     }
 
     private static func littleEndian<Integer: FixedWidthInteger>(_ value: Integer) -> [UInt8] {
