@@ -66,7 +66,8 @@ final class CSVReader: EventReader {
     // The field being read. Its text is `field` (what earlier chunks and doubled quotes left)
     // followed by `chunk[segmentStart..<…]`: in the chunk, to the separator; after a closing
     // quote, to `segmentEnd`.
-    private let field = ByteBuffer()
+    /// A field's text when it spans chunks or holds a doubled quote, reused from field to field.
+    private var field = ByteArena(capacity: 256)
     private var segmentStart = 0
     private var segmentEnd = 0
     private var fieldStart: Int64 = 0
@@ -438,46 +439,6 @@ final class CSVReader: EventReader {
 
 @available(*, unavailable, message: "a reader belongs to the thread that reads")
 extension CSVReader: Sendable {}
-
-/// A growable byte buffer reused from field to field: a field's text when it spans chunks.
-private final class ByteBuffer {
-    private var storage = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
-    private var capacity = 256
-    private(set) var count = 0
-
-    deinit {
-        storage.deallocate()
-    }
-
-    var isEmpty: Bool { count == 0 }
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
-
-    func removeAll() { count = 0 }
-
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        reserve(count + bytes.count)
-        (storage + count).copyMemory(from: source, byteCount: bytes.count)
-        count += bytes.count
-    }
-
-    func append(byte: UInt8) {
-        reserve(count + 1)
-        storage.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
-        count += 1
-    }
-
-    private func reserve(_ needed: Int) {
-        guard needed > capacity else { return }
-        var grown = capacity * 2
-        while grown < needed { grown *= 2 }
-        let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 1)
-        larger.copyMemory(from: storage, byteCount: count)
-        storage.deallocate()
-        storage = larger
-        capacity = grown
-    }
-}
 
 extension Array where Element == UInt8 {
     /// `withUnsafeBytes` for a body that throws a `SluiceError`, rethrown as one.

@@ -13,8 +13,9 @@ extension Array: CellArena where Element == UInt8 {
     }
 }
 
-/// The bytes of the records being assembled: one buffer, emptied per top-level record and
-/// grown by doubling to the largest record's bytes.
+/// A buffer of bytes appended to and read by offset, grown by doubling and reused: the bytes of
+/// the records being assembled (emptied per top-level record, so it grows to the largest
+/// record's), and the text of a CSV field that spans chunks (`CSVReader`).
 ///
 /// Not an `[UInt8]`: appending a string to an array cost about 90 instructions besides the
 /// copy (a uniqueness check and the generic append path), and its bytes could only be read
@@ -41,6 +42,18 @@ struct ByteArena: ~Copyable, CellArena {
         if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
         count += bytes.count
         return offset
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        _ = append(cellBytes: bytes)
+    }
+
+    mutating func append(byte: UInt8) {
+        if count == capacity { grow(toAtLeast: count + 1) }
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
     }
 
     mutating func removeAll() { count = 0 }
