@@ -47,7 +47,7 @@ struct TextScanner {
                 if nextBackslash < index { nextBackslash = MemoryBytes.firstIndex(of: 0x5C, in: base, from: index, to: count) ?? count }
                 if nextTab < index { nextTab = MemoryBytes.firstIndex(of: 0x0B, in: base, from: index, to: count) ?? count }
                 if nextFeed < index { nextFeed = MemoryBytes.firstIndex(of: 0x0C, in: base, from: index, to: count) ?? count }
-                if nextHigh < index { nextHigh = Self.firstNonASCII(base, from: index, to: count) }
+                if nextHigh < index { nextHigh = UTF8Sequence.firstNonASCII(base, from: index, to: count) }
                 index = min(nextBackslash, nextTab, nextFeed, nextHigh)
                 guard index < count else { break }
             }
@@ -57,27 +57,6 @@ struct TextScanner {
             index += 1
         }
         return nil
-    }
-
-    /// The first index in `base[from..<to]` of a byte of 0x80 or more, or `to`.
-    @inline(__always)
-    private static func firstNonASCII(_ base: UnsafeRawPointer, from: Int, to: Int) -> Int {
-        var index = from
-        // 32 bytes a step while all are ASCII, then 8, then 1.
-        while index + 32 <= to {
-            let words = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                | base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
-                | base.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
-                | base.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
-            if words & 0x8080_8080_8080_8080 != 0 { break }
-            index += 32
-        }
-        while index + 8 <= to {
-            if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            index += 8
-        }
-        while index < to, base.load(fromByteOffset: index, as: UInt8.self) < 0x80 { index += 1 }
-        return index
     }
 
     private mutating func step(_ byte: UInt8, at offset: Int64) {
@@ -97,13 +76,7 @@ struct TextScanner {
             // anything else ends the sequence early. The byte then starts afresh.
             let second = lowerBound != 0x80 || upperBound != 0xBF
             var problem = TextProblem.truncated
-            if second, byte >= 0x80, byte <= 0xBF {
-                switch sequenceLead {
-                case 0xE0, 0xF0: problem = .overlong
-                case 0xED: problem = .encodedSurrogate
-                default: problem = .beyondUnicode  // F4
-                }
-            }
+            if second, byte >= 0x80, byte <= 0xBF { problem = UTF8Sequence.narrowedSecondProblem(after: sequenceLead) }
             record(TextFault(offset: sequenceStart, problem: problem))
             pendingContinuations = 0
             lowerBound = 0x80
@@ -112,17 +85,13 @@ struct TextScanner {
         }
         sequenceStart = offset
         sequenceLead = byte
-        switch byte {
-        case 0x80...0xBF: record(TextFault(offset: offset, problem: .strayContinuation))
-        case 0xC0, 0xC1: record(TextFault(offset: offset, problem: .overlong))
-        case 0xC2...0xDF: pendingContinuations = 1
-        case 0xE0: pendingContinuations = 2; lowerBound = 0xA0
-        case 0xED: pendingContinuations = 2; upperBound = 0x9F
-        case 0xE1...0xEF: pendingContinuations = 2
-        case 0xF0: pendingContinuations = 3; lowerBound = 0x90
-        case 0xF1...0xF3: pendingContinuations = 3
-        case 0xF4: pendingContinuations = 3; upperBound = 0x8F
-        default: record(TextFault(offset: offset, problem: .beyondUnicode))
+        switch UTF8Sequence.lead(byte) {
+        case .fault(let problem):
+            record(TextFault(offset: offset, problem: problem))
+        case .sequence(let length, let second):
+            pendingContinuations = length - 1
+            lowerBound = second.lowerBound
+            upperBound = second.upperBound
         }
     }
 
