@@ -39,6 +39,40 @@ extension StoreTests {
             ])
         }
 
+        /// A parameter is bound NULL only where it holds a value from an earlier row: rows
+        /// whose columns go from value to NULL (or missing) and back, in many-row statements and
+        /// in the single-row ones of a flush, over two rounds, each store exactly what they hold.
+        @Test func nullsAndValuesFollowEachOtherInEveryColumn() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT)")
+            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
+                                           connection: connection)
+            var random = SystemRandomNumberGenerator()
+            var expected: [[ColumnValue]] = []
+            var pk: Int64 = 0
+            for round in 0..<2 {
+                var arena: [UInt8] = []
+                var cells: [Cell] = []
+                for row in 0..<150 {
+                    pk += 1
+                    let id: (Cell, ColumnValue) = Bool.random(using: &random) ? (.null, .null) : (.integer(pk), .integer(pk))
+                    let name: (Cell, ColumnValue)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: name = (.null, .null)
+                    case 1: name = (.missing, .text("none"))
+                    default: name = (Cell(.text("r\(round)-\(row)"), in: &arena), .text("r\(round)-\(row)"))
+                    }
+                    cells += [id.0, name.0]
+                    expected.append([.integer(pk), id.1, name.1])
+                }
+                try Self.withRows(cells, arena) { rows in
+                    for row in 0..<150 { _ = try inserter.insert(row, of: rows) }
+                    try inserter.flush(rows)
+                }
+            }
+            #expect(try connection.rows("SELECT pk, id, name FROM t ORDER BY pk") == expected)
+        }
+
         /// Where SQLite would number rows otherwise (an `AUTOINCREMENT` table remembers pks
         /// past the largest one), each row still gets the pk it was numbered with.
         @Test func rowsKeepTheirNumbersInAnAutoincrementTable() throws {
