@@ -24,20 +24,20 @@ extension RecordAssembler {
         guard let entityBy = plan.shapes[record.entity].entityBy else { return record.entity }
         var chosen = record.entity
         let slot = record.slotBase + entityBy.attribute
-        if case .value(let cell) = cells[slot].state(in: record.generation), cell.kind == .text {
-            let text = cell.bytes(in: arena.bytes)
+        if case .value(let cell) = slots.state(slot, in: record.generation), cell.kind == .text {
+            let text = cell.bytes(in: slots.bytes)
             for choice in entityBy.choices where choice.value.elementsEqual(text) {
                 chosen = choice.shape
                 break
             }
         }
-        cells[slot].clear()
+        slots.clear(slot)
         let shape = plan.shapes[chosen]
         for (index, isMember) in shape.attributeMembers.enumerated() where !isMember {
-            cells[record.slotBase + index].clear()
+            slots.clear(record.slotBase + index)
         }
         for (index, isMember) in shape.relationshipMembers.enumerated() where !isMember {
-            linkSlots[record.linkBase + index].state = .missing
+            slots.clearLink(record.linkBase + index)
         }
         return chosen
     }

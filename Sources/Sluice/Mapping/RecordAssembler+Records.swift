@@ -4,14 +4,10 @@ extension RecordAssembler {
     @inline(__always)
     mutating func beginRecord(_ entity: Int, at position: InputPosition,
                                       parent: (relationship: Int, priority: Int)? = nil) {
-        generation += 1
         var record = OpenRecord(entity: entity, slotBase: 0, linkBase: 0, position: position,
-                                generation: generation, parent: parent)
+                                generation: 0, parent: parent)
         if open == 0 {
-            arena.removeAll()
-            // Checked first: emptying an array that never held anything allocates a new
-            // empty buffer (about 50 instructions a record).
-            if !failures.isEmpty { failures.removeAll(keepingCapacity: true) }
+            slots.beginTopLevel()
             hadNestedRecord = false
             rejectingTopLevel = nil
         } else {
@@ -22,13 +18,8 @@ extension RecordAssembler {
         }
         // The slots keep what earlier records left; the new number makes them missing.
         let shape = events.entities[entity]
-        if cells.count < record.slotBase + Int(shape.attributeCount) {
-            growCells(to: record.slotBase + Int(shape.attributeCount))
-        }
-        if linkSlots.count < record.linkBase + Int(shape.relationshipCount) {
-            linkSlots.append(contentsOf: repeatElement(Slot(),
-                                                       count: record.linkBase + Int(shape.relationshipCount) - linkSlots.count))
-        }
+        record.generation = slots.begin(cellBase: record.slotBase, cellCount: Int(shape.attributeCount),
+                                        linkBase: record.linkBase, linkCount: Int(shape.relationshipCount))
         if open < records.count { records[open] = record } else { records.append(record) }
         open += 1
         innermost = Innermost(slotBase: record.slotBase, generation: record.generation,
@@ -41,16 +32,6 @@ extension RecordAssembler {
     mutating func beginNested(relationship: Int, priority: Int, at position: InputPosition) {
         let target = plan.shapes[records[open - 1].entity].relationships[relationship].target
         beginRecord(target, at: position, parent: (relationship, priority))
-    }
-
-    private mutating func growCells(to count: Int) {
-        let grown = UnsafeMutableBufferPointer<CellSlot>.allocate(capacity: max(count, cells.count * 2))
-        grown.initialize(repeating: CellSlot())
-        if let old = cells.baseAddress {
-            grown.baseAddress!.update(from: old, count: cells.count)
-            cells.deallocate()
-        }
-        cells = grown
     }
 
     /// Links the nested record that just completed (now numbered `handle` by the sink) to
@@ -97,24 +78,22 @@ extension RecordAssembler {
             completed.links = Array(repeating: nil, count: relationshipCount)
         }
         if let failure = record.invalidText {
-            return rejected(.init("\(plan.shapes[record.entity].name): \(failures[failure])", at: record.position,
+            return rejected(.init("\(plan.shapes[record.entity].name): \(slots.message(failure))", at: record.position,
                                   entity: plan.shapes[record.entity].storage))
         }
         if fastPaths && !entity.checksValues && !record.hadFailure {
             // Nothing to check: every attribute optional with no default applied when missing,
             // and no value failed, so `checkValues` would copy each slot's state as it is.
-            assert(cells.count >= record.slotBase + attributeCount, "a record's slots were not grown")
-            let slots = cells.baseAddress! + record.slotBase
-            for index in 0..<attributeCount { values[index] = slots[index].cell(in: record.generation) }
+            slots.copyCells(attributeCount, from: record.slotBase, in: record.generation, into: values.baseAddress!)
         } else if let rejection = checkValues(record, entity: entity, into: values) {
             return rejected(rejection)
         }
         for index in 0..<relationshipCount {
-            switch linkSlots[record.linkBase + index].state(in: record.generation) {
+            switch slots.linkState(record.linkBase + index, in: record.generation) {
             case .missing: completed.links[index] = nil
             case .value(let link): completed.links[index] = link
             case .failed(let failure):
-                return rejected(reason(record, relationship: index, failures[failure]))
+                return rejected(reason(record, relationship: index, slots.message(failure)))
             }
         }
         completedParent = record.parent
@@ -147,16 +126,17 @@ extension RecordAssembler {
                                       into values: UnsafeMutableBufferPointer<Cell>) -> SluiceError.Reason? {
         for index in 0..<Int(entity.attributeCount) {
             let attribute = events.attributes[Int(entity.firstAttribute) + index]
-            switch cells[record.slotBase + index].state(in: record.generation) {
+            switch slots.state(record.slotBase + index, in: record.generation) {
             case .value(let value) where value.kind == .null && !attribute.optional:
                 return reason(record, attribute: index, "null for a required attribute")
             case .value(let value):
                 values[index] = value
             case .failed(let failure):
-                return reason(record, attribute: index, failures[failure])
+                return reason(record, attribute: index, slots.message(failure))
             case .missing:
                 if attribute.defaultWhenMissing && attribute.hasDefault {
-                    values[index] = Cell(plan.shapes[record.entity].attributes[index].defaultValue, in: &arena)
+                    let value = plan.shapes[record.entity].attributes[index].defaultValue
+                    values[index] = slots.cell { arena in Cell(value, in: &arena) }
                 } else if !attribute.optional && !attribute.hasDefault {
                     return reason(record, attribute: index, "missing required attribute")
                 } else {

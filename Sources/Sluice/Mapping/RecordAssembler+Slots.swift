@@ -1,12 +1,13 @@
-/// The slots of the open records: each attribute and relationship collects the value of the
-/// best key present (`Slot`), converted as it arrives; a failed conversion is kept as a
-/// failure, an error only if it still wins when the record completes.
+/// The slots of the open records (`ValueSlots`): each attribute and relationship collects the
+/// value of the best key present, converted as it arrives; a failed conversion is kept as a
+/// failure, an error only if it still wins when the record completes. What a value means for
+/// the innermost open record is decided here; the slots keep it.
 extension RecordAssembler {
     /// A to-many's array begins: its links replace what a worse key set. False when a better
     /// key already gave the relationship its value, or for a to-one (an error).
     mutating func startLinkArray(_ relationship: Int, _ priority: Int) -> Bool {
         let record = records[open - 1]
-        guard linkSlots[record.linkBase + relationship].accepts(priority: priority, in: record.generation) else {
+        guard slots.linkAccepts(record.linkBase + relationship, priority: priority, in: record.generation) else {
             return false
         }
         let plan = plan.shapes[record.entity].relationships[relationship]
@@ -17,8 +18,7 @@ extension RecordAssembler {
             }
             return false
         }
-        linkSlots[record.linkBase + relationship] = Slot(priority: priority, state: .value(.many([])),
-                                                         generation: record.generation)
+        slots.setLink(record.linkBase + relationship, .value(.many([])), priority: priority, generation: record.generation)
         return true
     }
 
@@ -27,14 +27,14 @@ extension RecordAssembler {
                                   _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> Link) {
         let record = records[open - 1]
         let index = record.linkBase + relationship
-        guard linkSlots[index].accepts(priority: priority, in: record.generation) else { return }
+        guard slots.linkAccepts(index, priority: priority, in: record.generation) else { return }
         let state: Slot<Link>.State
         do {
             state = .value(try make(plan.shapes[record.entity].relationships[relationship]))
         } catch {
-            state = .failed(failure(error.message))
+            state = .failed(slots.failure(error.message))
         }
-        linkSlots[index] = Slot(priority: priority, state: state, generation: record.generation)
+        slots.setLink(index, state, priority: priority, generation: record.generation)
     }
 
     /// Adds one target to a to-many's list (started by its array, or by a single value).
@@ -42,39 +42,24 @@ extension RecordAssembler {
                                      _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> LinkTarget) {
         let record = records[open - 1]
         let index = record.linkBase + relationship
-        let slot = linkSlots[index]
-        guard slot.accepts(priority: priority, in: record.generation) else { return }
+        guard slots.linkAccepts(index, priority: priority, in: record.generation) else { return }
         // An element that did not convert stays the list's failure: the elements after it
         // must not start the list again.
-        if slot.priority == priority, case .failed = slot.state(in: record.generation) { return }
+        if slots.linkFailed(index, priority: priority, in: record.generation) { return }
         let target: LinkTarget
         do {
             target = try make(plan.shapes[record.entity].relationships[relationship])
         } catch {
-            linkSlots[index] = Slot(priority: priority, state: .failed(failure(error.message)),
-                                    generation: record.generation)
+            slots.setLink(index, .failed(slots.failure(error.message)), priority: priority, generation: record.generation)
             return
         }
-        guard slot.priority == priority, case .value(.many(var list)) = slot.state(in: record.generation) else {
-            linkSlots[index] = Slot(priority: priority, state: .value(.many([target])), generation: record.generation)
-            return
-        }
-        // Release the slot's reference first so the list is appended in place.
-        linkSlots[index].state = .missing
-        list.append(target)
-        linkSlots[index] = Slot(priority: priority, state: .value(.many(list)), generation: record.generation)
+        slots.appendLink(index, target, priority: priority, generation: record.generation)
     }
 
     /// An attribute of the innermost open record's entity.
     @inline(__always)
     func attribute(_ attribute: Int) -> EventPlan.Attribute {
         events.attributes[Int(events.entities[records[open - 1].entity].firstAttribute) + attribute]
-    }
-
-    /// Keeps a failure's message for the slot that records it.
-    mutating func failure(_ message: String) -> Int {
-        failures.append(message)
-        return failures.count - 1
     }
 
     /// Converts a scalar for an attribute of the innermost open record, if its key wins. The
@@ -85,15 +70,14 @@ extension RecordAssembler {
         assert(record.slotBase == records[open - 1].slotBase && record.generation == records[open - 1].generation,
                "the innermost record's copy is stale")
         let index = record.slotBase + attribute
-        guard cells[index].accepts(priority: priority, in: record.generation) else { return }
+        guard slots.accepts(index, priority: priority, in: record.generation) else { return }
         let converter = events.converters.baseAddress! + record.firstAttribute + attribute
-        do {
-            let cell = fastPaths ? try ValueConverter.convert(converter, value, into: &arena)
-                                 : try converter.pointee.convertThroughValue(value, into: &arena)
-            cells[index] = CellSlot(.value(cell), priority: priority, generation: record.generation)
-        } catch {
-            fail(index, error, priority: priority)
+        let fastPaths = fastPaths
+        let converted = slots.set(index, priority: priority, generation: record.generation) { arena throws(ConversionError) in
+            fastPaths ? try ValueConverter.convert(converter, value, into: &arena)
+                      : try converter.pointee.convertThroughValue(value, into: &arena)
         }
+        if !converted { innermostFailed() }
     }
 
     /// Converts a value for an attribute of the innermost open record, if its key wins.
@@ -102,20 +86,15 @@ extension RecordAssembler {
                               _ convert: (inout ByteArena) throws(ConversionError) -> Cell) {
         let record = innermost
         let index = record.slotBase + attribute
-        guard cells[index].accepts(priority: priority, in: record.generation) else { return }
-        do {
-            let cell = try convert(&arena)
-            cells[index] = CellSlot(.value(cell), priority: priority, generation: record.generation)
-        } catch {
-            fail(index, error, priority: priority)
-        }
+        guard slots.accepts(index, priority: priority, in: record.generation) else { return }
+        if !slots.set(index, priority: priority, generation: record.generation, convert) { innermostFailed() }
     }
 
-    /// The value for the slot at `index` did not convert: the innermost open record keeps the
-    /// failure, an error if it still wins when the record completes.
+    /// A value of the innermost open record did not convert: the slot keeps the failure, an
+    /// error if it still wins when the record completes, which then checks every slot. Out of
+    /// line: written in line, the array's uniqueness check was hoisted ahead of every value.
     @inline(never)
-    private mutating func fail(_ index: Int, _ error: ConversionError, priority: Int) {
+    private mutating func innermostFailed() {
         records[open - 1].hadFailure = true
-        cells[index] = CellSlot(.failed(failure(error.message)), priority: priority, generation: innermost.generation)
     }
 }

@@ -8,9 +8,12 @@
 /// its brackets, never built; a `json` attribute's subtree is re-serialised as it streams.
 /// Memory is one record in progress, whatever the input's size.
 ///
-/// Noncopyable: it owns the memory its completed record is read from. Its state is split by
-/// responsibility across `RecordAssembler+*.swift`: the events, records, slots, `json`
-/// captures and rejections.
+/// Noncopyable: it owns the memory its completed record is read from. It is made of parts
+/// that own their state: the envelope above the records and the skipped values
+/// (`RecordLocation`, shared with `FreeformAssembler`), the key tried first (`KeyOrder`) and
+/// the open records' values (`ValueSlots`). What is left, split by responsibility across
+/// `RecordAssembler+*.swift` (the events, records, slots, `json` captures and rejections),
+/// is what ties them together: the frames inside records and the open records.
 struct RecordAssembler: ~Copyable {
     /// What an open container inside a record is, from the mapping's point of view (those of
     /// the envelope above the records are `envelope`'s).
@@ -35,7 +38,7 @@ struct RecordAssembler: ~Copyable {
     /// A record begun and not yet completed. Plain values only, so that reading it copies bits.
     struct OpenRecord {
         var entity: Int
-        /// Where its attributes' slots start in `cells`, its relationships' in `linkSlots`.
+        /// Where its attributes' and its relationships' slots start in `slots` (`ValueSlots`).
         var slotBase: Int
         var linkBase: Int
         var position: InputPosition
@@ -98,12 +101,13 @@ struct RecordAssembler: ~Copyable {
     mutating func withCompleted<Result>(_ body: (borrowing Record) throws(SluiceError) -> Result) throws(SluiceError)
         -> Result
     {
-        completed.lend(bytes: arena.bytes)
+        completed.lend(bytes: slots.bytes)
         return try body(completed)
     }
 
     // The state below belongs to the assembler alone; it is internal, not private, only so
     // that the assembler's extensions in the other `RecordAssembler+*.swift` files reach it.
+    // The parts' own state is private to them.
 
     /// The envelope above the records, and the values skipped whole (`RecordLocation`).
     var envelope: RecordLocation<EventPlan>
@@ -113,27 +117,16 @@ struct RecordAssembler: ~Copyable {
     /// Which key inside a record is looked for first.
     var keyOrder: KeyOrder
     var depth = 0
-    /// Only the first `open` are in use; each one's slots follow its parent's in `cells`
-    /// and `linkSlots`, which are reused from record to record (see `Slot.generation`).
+    /// Only the first `open` are in use; each one's slots follow its parent's in `slots`,
+    /// which are reused from record to record (see `Slot.generation`).
     var records: [OpenRecord] = []
     var open = 0
     /// What a value needs of the innermost open record, kept beside `records` so that
     /// `setConverted` reads three numbers instead of a whole `OpenRecord` from the array.
     var innermost = Innermost()
-    /// A buffer of its own, not an array: writing an array's element checked that the array
-    /// was not shared, twice per value.
-    /// Never empty (allocated with a slot in `init`), so that its base address is never nil,
-    /// even for a model whose entities have no attributes.
-    var cells: UnsafeMutableBufferPointer<CellSlot>
-    var linkSlots: [Slot<Link>] = []
-    /// The messages of failed slots (`Slot.State.failed`), emptied when a top-level record
-    /// begins: slots hold an index, so that they stay plain values.
-    var failures: [String] = []
-    /// The bytes of the open records' text and blob values (`Cell`), emptied when a
-    /// top-level record begins; `completed` reads its values' bytes from here.
-    var arena = ByteArena()
-    /// The number of the last record begun (see `Slot.generation`).
-    var generation = 0
+    /// The open records' values, their bytes and their failures; `completed` reads its
+    /// values' bytes from here.
+    var slots = ValueSlots()
     /// Whether the current top-level record has had a nested record (whose bytes then share
     /// the arena with it).
     var hadNestedRecord = false
@@ -150,8 +143,6 @@ struct RecordAssembler: ~Copyable {
     init(plan: MappingPlan, maxValueBytes: Int = 64 << 20, fastPaths: Bool = FastPaths.enabledByDefault) {
         self.plan = plan
         self.fastPaths = fastPaths
-        cells = .allocate(capacity: 1)
-        cells.initialize(repeating: CellSlot())
         eventPlanStorage = EventPlan.Storage(plan)
         events = eventPlanStorage.plan
         envelope = RecordLocation(events)
@@ -164,6 +155,5 @@ struct RecordAssembler: ~Copyable {
 
     deinit {
         completedCells.deallocate()
-        cells.deallocate()
     }
 }

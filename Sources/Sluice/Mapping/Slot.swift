@@ -41,7 +41,7 @@ struct CellSlot {
     var cell = Cell.missing
     /// The fallback index of the key that set it (`Slot.priority`).
     var priority = Int32.max
-    /// The index of its message in `RecordAssembler.failures` when the winning key's value
+    /// The index of its message in `ValueSlots`'s failures when the winning key's value
     /// did not convert; -1 otherwise.
     var failure: Int32 = -1
     /// The record (numbered by the assembler) that set it; 0 is no record's.
