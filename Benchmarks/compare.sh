@@ -573,7 +573,8 @@ if [ -n "$pg" ]; then
         : >"$tmp/cpu-$database"
         while :; do
             for pid in $(pgrep -f "^postgres: sluice $database " 2>/dev/null); do
-                awk -v pid="$pid" '{ print pid, $14 + $15 }' "/proc/$pid/stat" 2>/dev/null >>"$tmp/cpu-$database"
+                # A backend may end between pgrep and awk: no sample then, and the sampler goes on.
+                awk -v pid="$pid" '{ print pid, $14 + $15 }' "/proc/$pid/stat" 2>/dev/null >>"$tmp/cpu-$database" || true
             done
             sleep 0.05
         done
@@ -591,11 +592,11 @@ if [ -n "$pg" ]; then
         sample_backends "$database" &
         sampler=$!
         if ! timed "pg-$name" "$@"; then
-            kill "$sampler"; wait "$sampler" 2>/dev/null || true
+            kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
             printf '%s\tfailed\t-\t-\n' "$name" >>"$tmp/results-pg"
             return 0
         fi
-        kill "$sampler"; wait "$sampler" 2>/dev/null || true
+        kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
         rows=$(psqlc "$database" "SELECT count(*) FROM $table")
         if [ "$(psqlc "$database" "SELECT count(*) FROM pg_index WHERE indisprimary AND indrelid = '$table'::regclass")" != 1 ]; then
             echo "ERROR: $name left $table without its primary key" >&2; status=1

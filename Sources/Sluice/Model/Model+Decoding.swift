@@ -105,8 +105,8 @@ struct RelationshipDraft {
     var hasEntity = false
     var location: ModelLocation
     var entityLocation: ModelLocation
-    var relatedByLocation: ModelLocation
-    var inverseLocation: ModelLocation
+    var relatedByLocation: ModelLocation?
+    var inverseLocation: ModelLocation?
     /// The `column` field, or the relationship when the column is derived from its name.
     var columnLocation: ModelLocation
     var mapLocation: ModelLocation?
@@ -359,7 +359,6 @@ struct ModelDecoder {
     {
         var relationship = Model.Relationship(name: name, entity: "")
         var draft = RelationshipDraft(relationship: relationship, location: location, entityLocation: location,
-                                      relatedByLocation: location, inverseLocation: location,
                                       columnLocation: location)
         if name.isEmpty {
             report("a relationship name must not be empty", at: location)
@@ -385,22 +384,13 @@ struct ModelDecoder {
         if let field = fields["key"], let keys = keyPaths(field.value, at: field.location) {
             relationship.keys = keys
         }
-        if let field = fields["relatedBy"] {
-            draft.relatedByLocation = field.location
-            relationship.relatedBy = string(field.value, at: field.location, expected: "expected an attribute name")
-        }
-        if let field = fields["map"] {
-            draft.mapLocation = field.location
-            relationship.map = string(field.value, at: field.location, expected: "expected an attribute name")
-        }
-        if let field = fields["position"] {
-            draft.positionLocation = field.location
-            relationship.position = string(field.value, at: field.location, expected: "expected an attribute name")
-        }
-        if let field = fields["inverse"] {
-            draft.inverseLocation = field.location
-            relationship.inverse = string(field.value, at: field.location, expected: "expected a relationship name")
-        }
+        // The destination's properties it names, checked once every entity is decoded.
+        let attribute = "expected an attribute name"
+        decodeName(fields["relatedBy"], expected: attribute, into: &relationship.relatedBy, at: &draft.relatedByLocation)
+        decodeName(fields["map"], expected: attribute, into: &relationship.map, at: &draft.mapLocation)
+        decodeName(fields["position"], expected: attribute, into: &relationship.position, at: &draft.positionLocation)
+        decodeName(fields["inverse"], expected: "expected a relationship name", into: &relationship.inverse,
+                   at: &draft.inverseLocation)
         if let field = fields["column"] {
             if relationship.toMany {
                 report("only to-one relationships take a column", at: field.location)
@@ -496,6 +486,15 @@ struct ModelDecoder {
             return nil
         }
         return text
+    }
+
+    /// A field naming a property of another entity: its text into `name`, and where it was
+    /// written into `location`, for the checks made once every entity is decoded.
+    private mutating func decodeName(_ field: Field?, expected: String, into name: inout String?,
+                                     at location: inout ModelLocation?) {
+        guard let field else { return }
+        location = field.location
+        name = string(field.value, at: field.location, expected: expected)
     }
 
     /// A table or column name: a non-empty string.

@@ -160,12 +160,13 @@ struct ModelValidator {
         }
         // A target's inherited attributes and relationships count as its own.
         let targetAttributes = model.inheritedAttributes(of: target.name).map(\.name)
-        if let relatedBy = relationship.relatedBy, !targetAttributes.contains(relatedBy) {
+        if let relatedBy = relationship.relatedBy, let location = draft.relatedByLocation,
+           !targetAttributes.contains(relatedBy) {
             problems.report("\(ModelProblem.quote(relatedBy)) is not an attribute of \(target.name)"
                                 + NameSuggestion.didYouMean(relatedBy, among: targetAttributes),
-                            at: draft.relatedByLocation)
+                            at: location)
         }
-        if let inverseName = relationship.inverse {
+        if let inverseName = relationship.inverse, let inverseLocation = draft.inverseLocation {
             let targetRelationships = model.inheritedRelationships(of: target.name)
             if let inverse = targetRelationships.first(where: { $0.name == inverseName }) {
                 if relationship.ordered, relationship.toMany, !inverse.toMany, let location = draft.orderedLocation {
@@ -175,12 +176,12 @@ struct ModelValidator {
                     problems.report(
                         "\(ModelProblem.quote(inverseName)) of \(target.name) relates to "
                             + "\(inverse.entity), not to \(entity.name)",
-                        at: draft.inverseLocation)
+                        at: inverseLocation)
                 }
             } else {
                 problems.report("\(ModelProblem.quote(inverseName)) is not a relationship of \(target.name)"
                                     + NameSuggestion.didYouMean(inverseName, among: targetRelationships.map(\.name)),
-                                at: draft.inverseLocation)
+                                at: inverseLocation)
             }
         }
     }
