@@ -445,14 +445,3 @@ final class CSVReader: EventReader {
 
 @available(*, unavailable, message: "a reader belongs to the thread that reads")
 extension CSVReader: Sendable {}
-
-extension Array where Element == UInt8 {
-    /// `withUnsafeBytes` for a body that throws a `SluiceError`, rethrown as one.
-    func withRawBytes(_ body: (UnsafeRawBufferPointer) throws(SluiceError) -> Void) throws(SluiceError) {
-        var failure: SluiceError?
-        withUnsafeBytes { bytes in
-            do throws(SluiceError) { try body(bytes) } catch { failure = error }
-        }
-        if let failure { throw failure }
-    }
-}

@@ -58,6 +58,12 @@ struct ByteArena: ~Copyable, CellArena {
 
     mutating func removeAll() { count = 0 }
 
+    /// Writes `bytes` over those at `offset`, which must be appended already.
+    mutating func overwrite(at offset: Int, with bytes: UnsafeRawBufferPointer) {
+        precondition(offset >= 0 && offset + bytes.count <= count, "overwriting past the bytes appended")
+        if let source = bytes.baseAddress { (base + offset).copyMemory(from: source, byteCount: bytes.count) }
+    }
+
     @inline(never)
     private mutating func grow(toAtLeast needed: Int) {
         var larger = capacity * 2

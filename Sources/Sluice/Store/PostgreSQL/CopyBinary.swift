@@ -6,7 +6,10 @@
 /// A cell that does not fit its column's binary form (a blob in a `bigint` column) makes
 /// `append` return false: the caller writes that batch in text form instead, where the
 /// server's own conversion decides.
-struct CopyBinary {
+///
+/// The bytes are a `ByteArena`: a batch's rows are appended field by field, and an array's
+/// uniqueness check and generic append cost more than the copying.
+struct CopyBinary: ~Copyable {
     /// The column types this format writes; anything else is written as text (`CopyText`).
     enum ColumnType {
         case bigint, double, text, boolean, bytea
@@ -23,19 +26,22 @@ struct CopyBinary {
         }
     }
 
-    private(set) var bytes: [UInt8] = []
+    private var arena = ByteArena(capacity: 1 << 16)
+
+    /// The rows so far, valid until the next change.
+    var bytes: UnsafeRawBufferPointer { arena.bytes }
 
     /// The signature, no flags, no header extension.
     private static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
 
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        bytes += Self.header
+        arena.removeAll()
+        Self.header.withUnsafeBytes { arena.append($0) }
     }
 
     /// After the last row.
     mutating func finish() {
-        bytes += [0xFF, 0xFF]
+        append16(0xFFFF)
     }
 
     mutating func beginRow(fields: Int) {
@@ -51,8 +57,27 @@ struct CopyBinary {
         append64(UInt64(bitPattern: number))
     }
 
+    /// A `bigint` field whose value is not known yet: returns where `set(_:at:)` writes it.
+    mutating func appendPlaceholder() -> Int {
+        append32(8)
+        let offset = arena.count
+        append64(0)
+        return offset
+    }
+
+    /// The value of the field `appendPlaceholder()` left at `offset`.
+    mutating func set(_ number: Int64, at offset: Int) {
+        withUnsafeBytes(of: UInt64(bitPattern: number).bigEndian) { arena.overwrite(at: offset, with: $0) }
+    }
+
+    /// Each of `numbers` into the placeholder at the same place in `offsets`.
+    mutating func set(_ numbers: [Int64], at offsets: [Int]) {
+        precondition(numbers.count == offsets.count, "a number for each placeholder")
+        for (number, offset) in zip(numbers, offsets) { set(number, at: offset) }
+    }
+
     /// A cell as a field of a `type` column; false when it does not fit that column.
-    mutating func append(_ cell: Cell, as type: ColumnType, in arena: UnsafeRawBufferPointer) -> Bool {
+    mutating func append(_ cell: Cell, as type: ColumnType, in source: UnsafeRawBufferPointer) -> Bool {
         switch (cell.kind, type) {
         case (.missing, _), (.null, _): appendNull()
         case (.integer, .bigint): append(cell.integer)
@@ -60,8 +85,8 @@ struct CopyBinary {
         case (.real, .double): appendDouble(cell.real)
         case (.integer, .boolean):
             append32(1)
-            bytes.append(cell.integer == 0 ? 0 : 1)
-        case (.text, .text), (.blob, .bytea): appendBytes(cell.bytes(in: arena))
+            arena.append(byte: cell.integer == 0 ? 0 : 1)
+        case (.text, .text), (.blob, .bytea): appendBytes(cell.bytes(in: source))
         // What `CopyText` would send for the server to read as text.
         case (.integer, .text): appendText(String(cell.integer))
         case (.real, .text): appendText(String(cell.real))
@@ -76,25 +101,24 @@ struct CopyBinary {
     }
 
     private mutating func appendText(_ text: String) {
-        append32(UInt32(text.utf8.count))
-        bytes += text.utf8
+        var text = text
+        text.withUTF8 { appendBytes(UnsafeRawBufferPointer($0)) }
     }
 
     private mutating func appendBytes(_ field: UnsafeRawBufferPointer) {
         append32(UInt32(field.count))
-        bytes.append(contentsOf: field)
+        arena.append(field)
     }
 
     private mutating func append16(_ value: UInt16) {
-        bytes.append(UInt8(value >> 8))
-        bytes.append(UInt8(value & 0xFF))
+        withUnsafeBytes(of: value.bigEndian) { arena.append($0) }
     }
 
     private mutating func append32(_ value: UInt32) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { arena.append($0) }
     }
 
     private mutating func append64(_ value: UInt64) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { arena.append($0) }
     }
 }

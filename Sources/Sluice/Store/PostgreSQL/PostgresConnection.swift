@@ -109,6 +109,13 @@ final class PostgresConnection {
     /// it failed (`settle()`). A row the server refuses (a value, a constraint) becomes the
     /// error `refusal` makes of it, whichever statement finds it.
     func copy(_ sql: String, _ data: [UInt8], waiting: Bool = true, refusal: Refusal? = nil) throws(SluiceError) {
+        try data.withRawBytes { bytes throws(SluiceError) in try copy(sql, bytes, waiting: waiting, refusal: refusal) }
+    }
+
+    /// `copy(_:_:waiting:refusal:)` of bytes held elsewhere (`CopyBinary`'s).
+    func copy(_ sql: String, _ data: UnsafeRawBufferPointer, waiting: Bool = true, refusal: Refusal? = nil)
+        throws(SluiceError)
+    {
         try settle()
         let start = PostgresResult(pq.exec(handle, sql), pq)
         guard start.status == PGRES_COPY_IN else {
@@ -116,13 +123,9 @@ final class PostgresConnection {
         }
         var sent = 0
         // At most 1 MiB a call, so libpq's own send buffer stays small.
-        while sent < data.count {
+        while sent < data.count, let base = data.baseAddress {
             let count = min(1 << 20, data.count - sent)
-            let ok = data.withUnsafeBufferPointer { bytes in
-                bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: data.count) {
-                    pq.putCopyData(handle, $0 + sent, Int32(count))
-                }
-            }
+            let ok = pq.putCopyData(handle, base.assumingMemoryBound(to: CChar.self) + sent, Int32(count))
             guard ok == 1 else { break }
             sent += count
         }

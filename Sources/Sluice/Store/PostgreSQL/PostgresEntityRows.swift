@@ -39,6 +39,8 @@ final class PostgresEntityRows: EntityRowStore {
     /// The columns' binary forms (the pk's first), when every column has one (`CopyBinary`).
     private let binaryTypes: [CopyBinary.ColumnType]?
     private var binary = CopyBinary()
+    /// Per row of `binary`, where its pk goes once taken.
+    private var pkOffsets: [Int] = []
     /// `defaults` as cells, their bytes in `defaultArena`.
     private let defaultCells: [Cell?]
     private let defaultArena: [UInt8]
@@ -100,7 +102,6 @@ final class PostgresEntityRows: EntityRowStore {
 
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
         guard !records.isEmpty else { return }
-        try takePKs(for: records, into: &pks)
         insertedPlaces.removeAll(keepingCapacity: true)
         if !rows.positions.isEmpty {
             for record in records { insertedPlaces.append((rows.inputs[record], rows.positions[record])) }
@@ -113,11 +114,17 @@ final class PostgresEntityRows: EntityRowStore {
             }
         }
         let names = ([key] + columns).map(quoteIdentifier).joined(separator: ", ")
-        if let binaryTypes, encodeBinary(records, of: rows, pks: pks, types: binaryTypes) {
+        // Rows in binary form are encoded before their pks are taken: taking them waits for the
+        // previous batch's COPY to end, and the server would sit idle while this one is encoded.
+        if let binaryTypes, Self.encodeBinary(records, of: rows, types: binaryTypes, defaults: defaultCells,
+                                              defaultArena: defaultArena, into: &binary, pkOffsets: &pkOffsets) {
+            try takePKs(for: records, into: &pks)
+            binary.set(records.map { pks[$0] }, at: pkOffsets)
             try connection.copy("COPY \(quoteIdentifier(table)) (\(names)) FROM STDIN (FORMAT binary)", binary.bytes,
                                 waiting: false, refusal: refusal)
             return
         }
+        try takePKs(for: records, into: &pks)
         copy.removeAll()
         for record in records {
             copy.append(pks[record])
@@ -143,17 +150,22 @@ final class PostgresEntityRows: EntityRowStore {
         return error
     }
 
-    /// The rows in binary form (`binary`); false when a cell does not fit its column's.
-    private func encodeBinary(_ records: [Int], of rows: CellRows, pks: [Int64], types: [CopyBinary.ColumnType]) -> Bool {
+    /// The rows in binary form into `binary`, each pk's place into `pkOffsets`; false when a
+    /// cell does not fit its column's. Static, its buffers `inout`: appending to a class's
+    /// property would check exclusive access at run time for every field.
+    private static func encodeBinary(_ records: [Int], of rows: CellRows, types: [CopyBinary.ColumnType],
+                                     defaults: [Cell?], defaultArena: [UInt8],
+                                     into binary: inout CopyBinary, pkOffsets: inout [Int]) -> Bool {
         binary.removeAll()
+        pkOffsets.removeAll(keepingCapacity: true)
         return defaultArena.withUnsafeBytes { defaultBytes in
             for record in records {
                 binary.beginRow(fields: types.count)
-                binary.append(pks[record])
+                pkOffsets.append(binary.appendPlaceholder())
                 for column in 0..<rows.width {
                     var cell = rows[record, column]
                     var arena = rows.arena
-                    if cell.isMissing, let value = defaultCells[column] {
+                    if cell.isMissing, let value = defaults[column] {
                         cell = value
                         arena = defaultBytes
                     }
