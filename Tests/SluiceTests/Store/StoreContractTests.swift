@@ -225,8 +225,8 @@ extension StoreTests {
             let people = try db.insert("people", ["ann", "bob"])
             let pets = try db.insert("pets", ["rex"])
             let links = db.store.links
-            try links.link(db.plan("Person.friends"), [LinkPair(source: people["ann"]!, target: people["bob"]!)])
-            try links.link(db.plan("Person.pets"), [LinkPair(source: people["bob"]!, target: pets["rex"]!)])
+            _ = try links.link(db.plan("Person.friends"), [LinkPair(source: people["ann"]!, target: people["bob"]!)])
+            _ = try links.link(db.plan("Person.pets"), [LinkPair(source: people["bob"]!, target: pets["rex"]!)])
             let person = db.entity("Person")
             let touched = try db.store.touchedRows(entities: [person])
             #expect(touched.remembers(person))
