@@ -8,7 +8,7 @@
 ///   the records did hold;
 /// * the same for an identity attribute, whose records are then inserted again on every import.
 ///
-/// Gathered after each input from the stream's `KeyOrder` and the first bytes of the input,
+/// Gathered after each input from the stream's `KeyMatcher` and the first bytes of the input,
 /// never per record.
 struct ImportNotes {
     let plan: MappingPlan
@@ -28,8 +28,8 @@ struct ImportNotes {
 
     /// What one input showed: `records` read from it, its first bytes (`InputShape.headLimit`).
     /// `head`: the input's first bytes when it is JSON (nil for CSV, whose shape is rows).
-    mutating func input(named name: String, records: Int, keyOrder: borrowing KeyOrder, head: [UInt8]?) {
-        sightings.add(keyOrder)
+    mutating func input(named name: String, records: Int, keys: borrowing KeyMatcher, head: [UInt8]?) {
+        sightings.add(keys)
         guard let head else { return }
         let shape = InputShape.sniff(head)
         if firstShape == nil { firstShape = shape }
@@ -81,7 +81,7 @@ struct ImportNotes {
     }
 
     /// Keys the records held that the model does not know (`ImportOptions.KeyNotes.unmappedKeys`):
-    /// a sample (`KeyOrder.unmappedSampleLimit` keys an input), sorted.
+    /// a sample (`KeyMatcher.unmappedSampleLimit` keys an input), sorted.
     private func unmappedKeysNote(_ entity: String, keys: Set<String>, records: Int) -> String {
         let sorted = keys.sorted()
         let shown = sorted.prefix(NameSuggestion.listLimit).map(ModelProblem.quote).joined(separator: ", ")

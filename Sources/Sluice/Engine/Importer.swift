@@ -534,7 +534,7 @@ public final class Importer {
             if let stream = stream as? RecordStream {
                 stream.withAssembler { assembler in
                     notes?.input(named: source.name, records: stream.recordCount - recordsBefore,
-                                 keyOrder: assembler.keyOrder, head: json != nil ? head : nil)
+                                 keys: assembler.keys, head: json != nil ? head : nil)
                 }
             }
             replacementCharacters += json?.replacementCharacters ?? csv?.replacementCharacters ?? 0

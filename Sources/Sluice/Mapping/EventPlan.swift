@@ -116,7 +116,7 @@ struct EventPlan {
     }
 
     /// The index in `keys` of `key` among `keys[start ..< start + keyCount]` (a node's keys),
-    /// trying the index `hint` first (`KeyOrder`): records mostly list their keys in the same
+    /// trying the index `hint` first (`KeyMatcher`): records mostly list their keys in the same
     /// order, so the next key is most often the one that followed the last one before.
     /// Static, on the two buffers it reads: where the compiler did not inline a method on the
     /// whole plan, it copied the plan (nine buffers) to call it.

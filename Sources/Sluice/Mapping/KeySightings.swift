@@ -1,5 +1,5 @@
 /// Which of a plan's keys the records of an import held, and the keys they held that no
-/// attribute maps (a sample: `KeyOrder.unmappedSampleLimit` a stream), gathered over every
+/// attribute maps (a sample: `KeyMatcher.unmappedSampleLimit` a stream), gathered over every
 /// input of the import for its notes (`ImportNotes`). Keys are indexed as `EventPlan.keys`,
 /// nodes as `MappingPlan.keyNodes`.
 struct KeySightings {
@@ -9,9 +9,9 @@ struct KeySightings {
     init(keyCount: Int) { seen = Array(repeating: false, count: keyCount) }
 
     /// Adds what one input's stream saw.
-    mutating func add(_ keyOrder: borrowing KeyOrder) {
-        for (index, wasSeen) in keyOrder.seenKeys.enumerated() where wasSeen { seen[index] = true }
-        for (node, keys) in keyOrder.unmapped { unmapped[node, default: []].formUnion(keys) }
+    mutating func add(_ matched: borrowing KeyMatcher) {
+        for (index, wasSeen) in matched.seenKeys.enumerated() where wasSeen { seen[index] = true }
+        for (node, keys) in matched.unmapped { unmapped[node, default: []].formUnion(keys) }
     }
 }
 

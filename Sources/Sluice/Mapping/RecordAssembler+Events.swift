@@ -53,7 +53,7 @@ extension RecordAssembler {
                 envelope.skipValue()
             } else {
                 frames.append(.object(node: node, isRecord: false))
-                keyOrder.enter(node)
+                keys.enter(node)
             }
         case .link(let relationship, let priority):
             // Every element of a to-many's array counts, nulls and ids too: a position is the
@@ -95,16 +95,7 @@ extension RecordAssembler {
 
     @inline(__always)
     private mutating func objectKey(_ bytes: UnsafeRawBufferPointer, node: Int) {
-        let keyNode = events.keyNodes[node]
-        // The learned order is only a first guess: a wrong one (or none) finds the same key.
-        if let index = EventPlan.keyIndex(in: events.keys, keyBytes: events.keyBytes, from: Int(keyNode.firstKey),
-                                          count: Int(keyNode.keyCount), bytes, hint: fastPaths ? keyOrder.hint : -1) {
-            keyOrder.found(index)
-            keyedRole = .field(Int(events.keys[index].node))
-        } else {
-            keyedRole = .skip
-            keyOrder.missed(bytes, node: node)
-        }
+        keyedRole = keys.match(bytes, in: node).map(Role.field) ?? .skip
     }
 
     @inline(never)

@@ -25,7 +25,7 @@ extension RecordAssembler {
         innermost = Innermost(slotBase: record.slotBase, generation: record.generation,
                               firstAttribute: Int(shape.firstAttribute))
         frames.append(.object(node: Int(shape.rootNode), isRecord: true, isFamily: shape.isFamilyMember))
-        keyOrder.enter(Int(shape.rootNode))
+        keys.enter(Int(shape.rootNode))
     }
 
     /// An object at a relationship's key: a record of its target, nested in the current one.

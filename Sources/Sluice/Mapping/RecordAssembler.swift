@@ -10,7 +10,7 @@
 ///
 /// Noncopyable: it owns the memory its completed record is read from. It is made of parts
 /// that own their state: the envelope above the records and the skipped values
-/// (`RecordLocation`, shared with `FreeformAssembler`), the key tried first (`KeyOrder`) and
+/// (`RecordLocation`, shared with `FreeformAssembler`), the keys matched (`KeyMatcher`) and
 /// the open records' values (`ValueSlots`). What is left, split by responsibility across
 /// `RecordAssembler+*.swift` (the events, records, slots, `json` captures and rejections),
 /// is what ties them together: the frames inside records and the open records.
@@ -114,8 +114,8 @@ struct RecordAssembler: ~Copyable {
     /// The open containers of the open records: empty exactly when `open` is 0.
     var frames = FrameStack<Frame>()
     var keyedRole: Role?
-    /// Which key inside a record is looked for first.
-    var keyOrder: KeyOrder
+    /// The keys of the objects inside records, matched with the order learned (`KeyMatcher`).
+    var keys: KeyMatcher
     var depth = 0
     /// Only the first `open` are in use; each one's slots follow its parent's in `slots`,
     /// which are reused from record to record (see `Slot.generation`).
@@ -146,7 +146,7 @@ struct RecordAssembler: ~Copyable {
         eventPlanStorage = EventPlan.Storage(plan)
         events = eventPlanStorage.plan
         envelope = RecordLocation(events)
-        keyOrder = KeyOrder(events)
+        keys = KeyMatcher(events, triesLearnedKey: fastPaths)
         self.maxValueBytes = maxValueBytes
         let widest = events.entities.map { Int($0.attributeCount) }.max() ?? 0
         completedCells = .allocate(capacity: max(widest, 1))

@@ -70,7 +70,7 @@ private let trip = Model.Entity(name: "Trip", identity: ["id"], attributes: [.in
         #expect(sink.records.map { [$0.line, $0.column] } == [[1, 2], [2, 2]])
     }
 
-    /// Keys are looked for from the one guessed (`KeyOrder`), then around: records that list
+    /// Keys are looked for from the one guessed (`KeyMatcher`), then around: records that list
     /// them in another order than the model's or the records' before, skip some or repeat one
     /// get every value.
     @Test func keysInAnyOrderWithSomeMissingAllMap() throws {
