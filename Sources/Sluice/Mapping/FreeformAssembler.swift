@@ -115,16 +115,7 @@ struct FreeformAssembler: ~Copyable {
             }
             return .none
         }
-        switch keyedRole.take() ?? .skip {
-        case .skip:
-            envelope.skipValue()
-        case .column(let column):
-            beginCapture(column)
-            writer.startObject()
-        case .noColumn:
-            refuseKeyWithoutColumn()
-            envelope.skipValue()
-        }
+        enterValue { $0.startObject() }
         return .none
     }
 
@@ -160,17 +151,23 @@ struct FreeformAssembler: ~Copyable {
             if case .notAnObject = envelope.startArray() { return reject("an array", at: position()) }
             return .none
         }
+        enterValue { $0.startArray() }
+        return .none
+    }
+
+    /// An object or array opens as a value of the record: captured whole for its key's column
+    /// (`start` writes its bracket), else skipped.
+    private mutating func enterValue(_ start: (inout JSONTextWriter) -> Void) {
         switch keyedRole.take() ?? .skip {
         case .skip:
             envelope.skipValue()
         case .column(let column):
             beginCapture(column)
-            writer.startArray()
+            start(&writer)
         case .noColumn:
             refuseKeyWithoutColumn()
             envelope.skipValue()
         }
-        return .none
     }
 
     /// Only containers of the envelope reach here: those inside a record are captured or skipped.
