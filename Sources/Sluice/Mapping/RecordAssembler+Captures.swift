@@ -49,7 +49,7 @@ extension RecordAssembler {
             let limit = maxValueBytes
             for target in events.targets(of: events.keyNodes[capture.node]) where attribute(Int(target.index)).type == .json {
                 // An identity's value is matched by its canonical text (`CanonicalJSON`).
-                let first = Int(events.entities[records[open - 1].entity].firstAttribute)
+                let first = Int(events.entities[records.last.entity].firstAttribute)
                 let canonical = events.converters[first + Int(target.index)].canonical
                 let transformable = events.converters[first + Int(target.index)].encoding == .coreData
                 set(Int(target.index), priority: Int(target.priority)) { arena throws(ConversionError) in

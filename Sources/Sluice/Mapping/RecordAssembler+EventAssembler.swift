@@ -1,6 +1,6 @@
 extension RecordAssembler: EventAssembler {
     /// A record is open from its `{`: any of them may still be rejected when it completes.
-    var isInRejectableRecord: Bool { open > 0 }
+    var isInRejectableRecord: Bool { records.count > 0 }
 
     /// The sink numbers the record; a nested one is linked to its parent by that number.
     mutating func handOverCompleted(to sink: any RecordSink) throws(SluiceError) -> SluiceError.Reason? {

@@ -9,7 +9,7 @@ extension RecordAssembler {
     /// `startObject()` gives the array's record, with no map member to take.
     @inline(__always)
     mutating func startObject(position: () -> InputPosition) -> Action {
-        if fastPaths, open == 0, captures.isEmpty, let entity = envelope.recordInArray {
+        if fastPaths, records.count == 0, captures.isEmpty, let entity = envelope.recordInArray {
             depth += 1
             beginRecord(entity, at: position())
             return .none
@@ -20,7 +20,7 @@ extension RecordAssembler {
     @inline(never)
     private mutating func startObjectInGeneral(position: () -> InputPosition) -> Action {
         guard open({ $0.startObject() }) else { return .none }
-        guard open > 0 else {
+        guard records.count > 0 else {
             if case .record(let entity) = envelope.startObject() {
                 beginRecord(entity, at: position())
                 if let member = envelope.takeMember() { setMemberName(member) }
@@ -36,7 +36,7 @@ extension RecordAssembler {
             let keyNode = events.keyNodes[node]
             if let link = events.links(of: keyNode).first {
                 let relationship = Int(link.index), priority = Int(link.priority)
-                if plan.shapes[records[open - 1].entity].relationships[relationship].mapAttribute != nil {
+                if plan.shapes[records.last.entity].relationships[relationship].mapAttribute != nil {
                     // An object used as a map: its members are the links.
                     if startLinkArray(relationship, priority) {
                         frames.append(.linkMap(relationship: relationship, priority: priority))
@@ -46,8 +46,9 @@ extension RecordAssembler {
                 } else {
                     // A nested record of the relationship's target, linked when it completes; a
                     // to-many given one object treats it as a list of one (its position is 0).
+                    let attribute = positionAttribute(relationship)
                     beginNested(relationship: relationship, priority: priority, at: position())
-                    setPosition(0, relationship: relationship)
+                    setPosition(0, attribute: attribute)
                 }
             } else if keyNode.keyCount == 0 {
                 envelope.skipValue()
@@ -58,20 +59,23 @@ extension RecordAssembler {
         case .link(let relationship, let priority):
             // Every element of a to-many's array counts, nulls and ids too: a position is the
             // place in the array as written.
-            let element = records[open - 1].element
-            records[open - 1].element += 1
+            let element = records.nextElement(), attribute = positionAttribute(relationship)
             beginNested(relationship: relationship, priority: priority, at: position())
-            if let member { setMemberName(member) } else { setPosition(element, relationship: relationship) }
+            if let member { setMemberName(member) } else { setPosition(element, attribute: attribute) }
         }
         return .none
     }
 
+    /// The attribute of a relationship's target that takes a nested record's place in the
+    /// innermost record's value for it (`position`), if any.
+    private func positionAttribute(_ relationship: Int) -> Int? {
+        plan.shapes[records.last.entity].relationships[relationship].positionAttribute
+    }
+
     /// The nested record just begun is the element `element` of a to-many's array: its
     /// position goes to the relationship's `position` attribute, ahead of any key of the record.
-    private mutating func setPosition(_ element: Int, relationship: Int) {
-        guard let attribute = plan.shapes[records[open - 2].entity].relationships[relationship].positionAttribute else {
-            return
-        }
+    private mutating func setPosition(_ element: Int, attribute: Int?) {
+        guard let attribute else { return }
         let text = Array(String(element).utf8)
         text.withUnsafeBytes { setConverted(attribute, priority: -1, .number($0)) }
     }
@@ -109,7 +113,7 @@ extension RecordAssembler {
             objectKey(bytes, node: node)
         case .linkMap(let relationship, let priority)?:
             keyedRole = .link(relationship: relationship, priority: priority)
-            let plan = plan.shapes[records[open - 1].entity].relationships[relationship]
+            let plan = plan.shapes[records.last.entity].relationships[relationship]
             mapMember = plan.mapAttribute.map { (Array(bytes), $0) }
         case .links?:
             keyedRole = .skip
@@ -133,7 +137,7 @@ extension RecordAssembler {
     mutating func startArray(position: () -> InputPosition) -> Action {
         guard open({ $0.startArray() }) else { return .none }
         mapMember = nil
-        guard open > 0 else {
+        guard records.count > 0 else {
             // An array where a record should be: reject it whole and go on after it.
             if case .notAnObject(let entity) = envelope.startArray() {
                 return reject(notAnObject: "an array", entity: entity, at: position())
@@ -148,12 +152,12 @@ extension RecordAssembler {
             if let link = events.links(of: events.keyNodes[node]).first,
                startLinkArray(Int(link.index), Int(link.priority)) {
                 frames.append(.links(relationship: Int(link.index), priority: Int(link.priority)))
-                records[open - 1].element = 0
+                records.startElements()
             } else {
                 envelope.skipValue()
             }
         case .link(let relationship, let priority):
-            records[open - 1].element += 1
+            _ = records.nextElement()
             setLink(relationship, priority: priority) { _ throws(ConversionError) in
                 throw ConversionError(message: "an array inside a to-many's array")
             }
@@ -164,7 +168,7 @@ extension RecordAssembler {
 
     mutating func endArray() -> Action {
         guard close({ $0.endArray() }) else { return .none }
-        if open > 0 { frames.removeLast() } else { envelope.end() }
+        if records.count > 0 { frames.removeLast() } else { envelope.end() }
         return .none
     }
 
@@ -190,7 +194,7 @@ extension RecordAssembler {
         feedCaptures { $0.scalar(value) }
         guard !envelope.isSkipping else { return .none }
         mapMember = nil
-        guard open > 0 else {
+        guard records.count > 0 else {
             if case .notAnObject(let entity) = envelope.scalar(isNull: value.isNull) {
                 return reject(notAnObject: value.kindDescription, entity: entity, at: position())
             }
@@ -213,11 +217,11 @@ extension RecordAssembler {
             }
             return .none
         case .link(let relationship, let priority):
-            records[open - 1].element += 1
+            _ = records.nextElement()
             guard !value.isNull else { return .none }  // null elements are skipped
             if case .linkMap? = frames.last {
                 // A map's members are records; read as a bare id, the member's name would be lost.
-                let message = "a record of \(plan.shapes[plan.shapes[records[open - 1].entity].relationships[relationship].target].name) "
+                let message = "a record of \(plan.shapes[plan.shapes[records.last.entity].relationships[relationship].target].name) "
                     + "must be an object, got \(value.kindDescription)"
                 appendLink(relationship, priority: priority) { _ throws(ConversionError) in throw ConversionError(message: message) }
                 return .none

@@ -8,10 +8,10 @@ extension RecordAssembler {
     /// without a family pay one test for it.
     @inline(never)
     mutating func completeFamilyRecord() -> Action {
-        var record = records[open - 1]
+        var record = records.last
         if plan.shapes[record.entity].entityBy != nil {
             record.entity = chooseEntity(record)
-            records[open - 1] = record
+            records.completeAs(record.entity)
         }
         let action = completeRecord()
         if case .record = action { completed.entity = plan.shapes[record.entity].storage }

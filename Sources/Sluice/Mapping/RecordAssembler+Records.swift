@@ -4,33 +4,15 @@ extension RecordAssembler {
     @inline(__always)
     mutating func beginRecord(_ entity: Int, at position: InputPosition,
                                       parent: (relationship: Int, priority: Int)? = nil) {
-        var record = OpenRecord(entity: entity, slotBase: 0, linkBase: 0, position: position,
-                                generation: 0, parent: parent)
-        if open == 0 {
-            slots.beginTopLevel()
-            hadNestedRecord = false
-            rejectingTopLevel = nil
-        } else {
-            hadNestedRecord = true
-            let outer = records[open - 1]
-            record.slotBase = outer.slotBase + Int(events.entities[outer.entity].attributeCount)
-            record.linkBase = outer.linkBase + Int(events.entities[outer.entity].relationshipCount)
-        }
-        // The slots keep what earlier records left; the new number makes them missing.
+        records.begin(entity, at: position, parent: parent, slots: &slots)
         let shape = events.entities[entity]
-        record.generation = slots.begin(cellBase: record.slotBase, cellCount: Int(shape.attributeCount),
-                                        linkBase: record.linkBase, linkCount: Int(shape.relationshipCount))
-        if open < records.count { records[open] = record } else { records.append(record) }
-        open += 1
-        innermost = Innermost(slotBase: record.slotBase, generation: record.generation,
-                              firstAttribute: Int(shape.firstAttribute))
         frames.append(.object(node: Int(shape.rootNode), isRecord: true, isFamily: shape.isFamilyMember))
         keys.enter(Int(shape.rootNode))
     }
 
     /// An object at a relationship's key: a record of its target, nested in the current one.
     mutating func beginNested(relationship: Int, priority: Int, at position: InputPosition) {
-        let target = plan.shapes[records[open - 1].entity].relationships[relationship].target
+        let target = plan.shapes[records.last.entity].relationships[relationship].target
         beginRecord(target, at: position, parent: (relationship, priority))
     }
 
@@ -40,7 +22,7 @@ extension RecordAssembler {
         guard let (relationship, priority) = completedParent else { return }
         completedParent = nil
         guard handle.entity >= 0 else { return }  // `RecordHandle.notImported`
-        let toMany = plan.shapes[records[open - 1].entity].relationships[relationship].toMany
+        let toMany = plan.shapes[records.last.entity].relationships[relationship].toMany
         if toMany {
             appendLink(relationship, priority: priority) { _ in .record(handle) }
         } else {
@@ -50,26 +32,20 @@ extension RecordAssembler {
 
     /// The innermost open record's object closed: its values become `completed` (a `.record`),
     /// or it is rejected for the first attribute or relationship that is wrong. A nested
-    /// record that is wrong rejects its top-level record instead (`rejectingTopLevel`).
+    /// record that is wrong rejects its top-level record instead (`OpenRecords.rejectTopLevel`).
     @inline(__always)
     mutating func completeRecord() -> Action {
-        open -= 1
         recordCount += 1
-        let record = records[open]
-        if open > 0 {
-            let outer = records[open - 1]
-            innermost = Innermost(slotBase: outer.slotBase, generation: outer.generation,
-                                  firstAttribute: Int(events.entities[outer.entity].firstAttribute))
-        }
+        let record = records.end()
         completedParent = nil
-        if rejectingTopLevel != nil { return completeInRejected(record) }
+        if records.isRejecting { return completeInRejected() }
         let entity = events.entities[record.entity]
         let attributeCount = Int(entity.attributeCount)
         let relationshipCount = Int(entity.relationshipCount)
         completed.entity = record.entity
         completed.position = record.position
-        completed.isTopLevel = open == 0
-        completed.bytesAreItsOwn = open == 0 && !hadNestedRecord
+        completed.isTopLevel = records.count == 0
+        completed.bytesAreItsOwn = records.endedAlone
         // Written by index: `removeAll` and `append` on arrays of enums go through generic
         // value witnesses, several times slower.
         let values = completedCells
@@ -104,18 +80,17 @@ extension RecordAssembler {
     /// rejects its top-level record when that completes, and completes as nothing.
     @inline(never)
     private mutating func rejected(_ reason: SluiceError.Reason) -> Action {
-        guard open > 0 else { return .rejected(reason) }
-        rejectingTopLevel = SluiceError.Reason(reason.message, at: reason.position,
-                                               entity: plan.shapes[records[0].entity].storage)
+        guard records.count > 0 else { return .rejected(reason) }
+        records.rejectTopLevel(SluiceError.Reason(reason.message, at: reason.position,
+                                                  entity: plan.shapes[records.first.entity].storage))
         return .none
     }
 
     /// A record completing inside a top-level record that a nested one already rejected: it
     /// completes as nothing, and the top-level record as the rejection.
     @inline(never)
-    private mutating func completeInRejected(_ record: OpenRecord) -> Action {
-        guard open == 0, let reason = rejectingTopLevel.take() else { return .none }
-        return .rejected(reason)
+    private mutating func completeInRejected() -> Action {
+        records.takeRejection().map(Action.rejected) ?? .none
     }
 
     /// Completes each attribute's value into `values` by every rule: a failed value, or a

@@ -19,8 +19,8 @@ extension RecordAssembler {
 
     /// Invalid text inside the innermost open record rejects it when it completes.
     mutating func invalidText(_ problem: String) -> Bool {
-        guard open > 0 else { return false }
-        if records[open - 1].invalidText == nil { records[open - 1].invalidText = slots.failure(problem) }
+        guard records.count > 0 else { return false }
+        records.invalidText { slots.failure(problem) }
         return true
     }
 

@@ -6,7 +6,7 @@ extension RecordAssembler {
     /// A to-many's array begins: its links replace what a worse key set. False when a better
     /// key already gave the relationship its value, or for a to-one (an error).
     mutating func startLinkArray(_ relationship: Int, _ priority: Int) -> Bool {
-        let record = records[open - 1]
+        let record = records.last
         guard slots.linkAccepts(record.linkBase + relationship, priority: priority, in: record.generation) else {
             return false
         }
@@ -25,7 +25,7 @@ extension RecordAssembler {
     /// Sets a relationship's value for the innermost open record, if its key wins.
     mutating func setLink(_ relationship: Int, priority: Int,
                                   _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> Link) {
-        let record = records[open - 1]
+        let record = records.last
         let index = record.linkBase + relationship
         guard slots.linkAccepts(index, priority: priority, in: record.generation) else { return }
         let state: Slot<Link>.State
@@ -40,7 +40,7 @@ extension RecordAssembler {
     /// Adds one target to a to-many's list (started by its array, or by a single value).
     mutating func appendLink(_ relationship: Int, priority: Int,
                                      _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> LinkTarget) {
-        let record = records[open - 1]
+        let record = records.last
         let index = record.linkBase + relationship
         guard slots.linkAccepts(index, priority: priority, in: record.generation) else { return }
         // An element that did not convert stays the list's failure: the elements after it
@@ -59,15 +59,15 @@ extension RecordAssembler {
     /// An attribute of the innermost open record's entity.
     @inline(__always)
     func attribute(_ attribute: Int) -> EventPlan.Attribute {
-        events.attributes[Int(events.entities[records[open - 1].entity].firstAttribute) + attribute]
+        events.attributes[Int(events.entities[records.last.entity].firstAttribute) + attribute]
     }
 
     /// Converts a scalar for an attribute of the innermost open record, if its key wins. The
     /// hot path of `set`, without a closure.
     @inline(__always)
     mutating func setConverted(_ attribute: Int, priority: Int, _ value: Scalar) {
-        let record = innermost
-        assert(record.slotBase == records[open - 1].slotBase && record.generation == records[open - 1].generation,
+        let record = records.innermost
+        assert(record.slotBase == records.last.slotBase && record.generation == records.last.generation,
                "the innermost record's copy is stale")
         let index = record.slotBase + attribute
         guard slots.accepts(index, priority: priority, in: record.generation) else { return }
@@ -77,24 +77,16 @@ extension RecordAssembler {
             fastPaths ? try ValueConverter.convert(converter, value, into: &arena)
                       : try converter.pointee.convertThroughValue(value, into: &arena)
         }
-        if !converted { innermostFailed() }
+        if !converted { records.valueFailed() }
     }
 
     /// Converts a value for an attribute of the innermost open record, if its key wins.
     @inline(__always)
     mutating func set(_ attribute: Int, priority: Int,
                               _ convert: (inout ByteArena) throws(ConversionError) -> Cell) {
-        let record = innermost
+        let record = records.innermost
         let index = record.slotBase + attribute
         guard slots.accepts(index, priority: priority, in: record.generation) else { return }
-        if !slots.set(index, priority: priority, generation: record.generation, convert) { innermostFailed() }
-    }
-
-    /// A value of the innermost open record did not convert: the slot keeps the failure, an
-    /// error if it still wins when the record completes, which then checks every slot. Out of
-    /// line: written in line, the array's uniqueness check was hoisted ahead of every value.
-    @inline(never)
-    private mutating func innermostFailed() {
-        records[open - 1].hadFailure = true
+        if !slots.set(index, priority: priority, generation: record.generation, convert) { records.valueFailed() }
     }
 }

@@ -10,10 +10,11 @@
 ///
 /// Noncopyable: it owns the memory its completed record is read from. It is made of parts
 /// that own their state: the envelope above the records and the skipped values
-/// (`RecordLocation`, shared with `FreeformAssembler`), the keys matched (`KeyMatcher`) and
-/// the open records' values (`ValueSlots`). What is left, split by responsibility across
-/// `RecordAssembler+*.swift` (the events, records, slots, `json` captures and rejections),
-/// is what ties them together: the frames inside records and the open records.
+/// (`RecordLocation`, shared with `FreeformAssembler`), the keys matched (`KeyMatcher`), the
+/// open records (`OpenRecords`) and their values (`ValueSlots`). What is left, split by
+/// responsibility across `RecordAssembler+*.swift` (the events, records, slots, `json`
+/// captures and rejections), is what ties them together: the frames inside records, the role
+/// of the next value, the `json` captures, and the completed record.
 struct RecordAssembler: ~Copyable {
     /// What an open container inside a record is, from the mapping's point of view (those of
     /// the envelope above the records are `envelope`'s).
@@ -35,35 +36,8 @@ struct RecordAssembler: ~Copyable {
         case link(relationship: Int, priority: Int)
     }
 
-    /// A record begun and not yet completed. Plain values only, so that reading it copies bits.
-    struct OpenRecord {
-        var entity: Int
-        /// Where its attributes' and its relationships' slots start in `slots` (`ValueSlots`).
-        var slotBase: Int
-        var linkBase: Int
-        var position: InputPosition
-        /// Numbers the record: its slots are those that carry this number.
-        var generation: Int
-        /// For a nested record: the relationship of the record below it that it is a value of.
-        var parent: (relationship: Int, priority: Int)?
-        /// Set by invalid text anywhere inside it (`failures` holds the message): the record is
-        /// rejected when it completes.
-        var invalidText: Int?
-        /// Whether a value of one of its attributes failed to convert (and may still win), so
-        /// that completing it checks every slot.
-        var hadFailure = false
-        /// The place of the current element of its open to-many array (from 0), for a
-        /// relationship's `position`.
-        var element = 0
-    }
-
-    /// The innermost open record's slots (`RecordAssembler.innermost`).
-    struct Innermost {
-        var slotBase = 0
-        var generation = 0
-        /// Where its entity's attributes start in `EventPlan.attributes` and `converters`.
-        var firstAttribute = 0
-    }
+    /// A record begun and not yet completed (`OpenRecords`).
+    typealias OpenRecord = OpenRecords.Record
 
     /// A `json` attribute's value being serialised while its events stream past.
     struct Capture {
@@ -111,29 +85,17 @@ struct RecordAssembler: ~Copyable {
 
     /// The envelope above the records, and the values skipped whole (`RecordLocation`).
     var envelope: RecordLocation<EventPlan>
-    /// The open containers of the open records: empty exactly when `open` is 0.
+    /// The open containers of the open records: empty exactly when no record is open.
     var frames = FrameStack<Frame>()
     var keyedRole: Role?
     /// The keys of the objects inside records, matched with the order learned (`KeyMatcher`).
     var keys: KeyMatcher
     var depth = 0
-    /// Only the first `open` are in use; each one's slots follow its parent's in `slots`,
-    /// which are reused from record to record (see `Slot.generation`).
-    var records: [OpenRecord] = []
-    var open = 0
-    /// What a value needs of the innermost open record, kept beside `records` so that
-    /// `setConverted` reads three numbers instead of a whole `OpenRecord` from the array.
-    var innermost = Innermost()
+    /// The records begun and not yet completed, the innermost last (`OpenRecords`).
+    var records: OpenRecords
     /// The open records' values, their bytes and their failures; `completed` reads its
     /// values' bytes from here.
     var slots = ValueSlots()
-    /// Whether the current top-level record has had a nested record (whose bytes then share
-    /// the arena with it).
-    var hadNestedRecord = false
-    /// Why the current top-level record is rejected, set when a record nested in it failed:
-    /// the unit of rejection is the top-level record (`docs/import-semantics.md`), so the
-    /// records nested in it complete as nothing and it completes as this rejection.
-    var rejectingTopLevel: SluiceError.Reason?
     var captures: [Capture] = []
     /// The name of the map member whose value comes next (`Frame.linkMap`), and
     /// the attribute of the record it opens that takes it; nil when the value is not a map's.
@@ -147,6 +109,7 @@ struct RecordAssembler: ~Copyable {
         events = eventPlanStorage.plan
         envelope = RecordLocation(events)
         keys = KeyMatcher(events, triesLearnedKey: fastPaths)
+        records = OpenRecords(events)
         self.maxValueBytes = maxValueBytes
         let widest = events.entities.map { Int($0.attributeCount) }.max() ?? 0
         completedCells = .allocate(capacity: max(widest, 1))
