@@ -36,7 +36,9 @@ final class EntityWriter {
     /// The record each record was merged into (itself unless an earlier one shares its identity).
     @exclusivity(unchecked) private(set) var representative: [Int] = []
     @exclusivity(unchecked) private var fates: [Fate] = []
-    private let existing: ExistingRows
+    /// The rows `lookUp` found. A value (passed `inout` to the store); marked here until the
+    /// writer itself is a value of the writer thread's, reached without dynamic checks.
+    @exclusivity(unchecked) private var existing: ExistingRows
     @exclusivity(unchecked) private var identities = IdentityTable()
     @exclusivity(unchecked) private var pks: [Int64] = []
     /// Filled by `write()`: the records inserted, and the changes of existing rows.
@@ -230,7 +232,7 @@ final class EntityWriter {
         if !records.isEmpty, inKeyOrder.tries() {
             var matcher = IdentityMatcher(identity: identity, table: identities, records: records, count: count, width: width)
             let read = try rows.findFollowing(inKeyOrder.after, limit: records.count, reading: columnsSet(by: records, in: cells),
-                                              of: cells, matching: &matcher, into: existing)
+                                              of: cells, matching: &matcher, into: &existing)
             inKeyOrder.read(read, matched: matcher.matched)
             if matcher.matched == records.count {
                 rest = []
@@ -238,7 +240,7 @@ final class EntityWriter {
                 rest = records.filter { existing.pk(of: $0) == nil }
             }
         }
-        if !rest.isEmpty { try rows.find(rest, of: cells, into: existing) }
+        if !rest.isEmpty { try rows.find(rest, of: cells, into: &existing) }
         largestFound = nil
         for record in records {
             if let pk = existing.pk(of: record) {

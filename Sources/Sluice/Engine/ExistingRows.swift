@@ -4,24 +4,25 @@
 /// to-one columns, with their bytes in an arena of their own. Those columns get their values
 /// only after the lookup (`LinkWriter`), so they are compared when the row is written.
 ///
-/// Filled by `EntityWriter.prepare()`, read by its `write()` and by `LinkWriter`. One thread
-/// at a time uses it, never re-entering it: the state, touched per record of a re-import, has
-/// no dynamic exclusivity checks.
-final class ExistingRows {
+/// Filled by `EntityWriter.prepare()`, read by its `write()` and by `LinkWriter`. A value,
+/// passed `inout` to the store's lookup (`EntityRowStore.find`): touched per record of a
+/// re-import, its arrays are reached without a dynamic exclusivity check. Noncopyable, so
+/// that reading it where `EntityWriter` keeps it borrows it rather than retaining its arrays.
+struct ExistingRows: ~Copyable {
     /// Columns per row: attributes, then to-one relationship columns.
     private let width: Int
     private let attributeCount: Int
     /// Per record of the batch: its row among those found, -1 for none.
-    @exclusivity(unchecked) private var rowOf: [Int32] = []
+    private var rowOf: [Int32] = []
     /// Per row found: the attributes that differ.
-    @exclusivity(unchecked) private var changedAttributes: [ColumnSet] = []
+    private var changedAttributes: [ColumnSet] = []
     /// Per row found: its pk.
-    @exclusivity(unchecked) private var pks: [Int64] = []
+    private var pks: [Int64] = []
     /// Per row found: its to-one columns as stored, `width - attributeCount` each; missing
     /// where the lookup did not read the column (no record of the batch sets that to-one).
-    @exclusivity(unchecked) private var stored: [Cell] = []
+    private var stored: [Cell] = []
     /// The bytes of `stored`'s text and blobs.
-    @exclusivity(unchecked) private(set) var storedBytes: [UInt8] = []
+    private(set) var storedBytes: [UInt8] = []
 
     init(width: Int, attributeCount: Int) {
         self.width = width
@@ -29,7 +30,7 @@ final class ExistingRows {
     }
 
     /// Forgets the rows found for the last batch, for a batch of `count` records.
-    func reset(count: Int) {
+    mutating func reset(count: Int) {
         changedAttributes.removeAll(keepingCapacity: true)
         pks.removeAll(keepingCapacity: true)
         stored.removeAll(keepingCapacity: true)
@@ -41,7 +42,7 @@ final class ExistingRows {
     /// `same`: columns known to hold the record's values (an identity matched exactly), not
     /// compared again. Generic, not an existential: each store's lookup calls it with its own
     /// row type, so the per-column reads below are direct calls.
-    func add(_ found: some FoundRow, for record: Int, pk: Int64, of rows: CellRows, same: ColumnSet? = nil) {
+    mutating func add(_ found: some FoundRow, for record: Int, pk: Int64, of rows: CellRows, same: ColumnSet? = nil) {
         rowOf[record] = Int32(changedAttributes.count)
         pks.append(pk)
         // Attributes are final once records are merged; to-ones get their value later.

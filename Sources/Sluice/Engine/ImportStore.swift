@@ -49,14 +49,14 @@ protocol ImportStore: AnyObject {
 protocol EntityRowStore: AnyObject {
     /// Finds the rows whose identity the rows `records` of `rows` hold (the first record of
     /// each identity in the batch), keeping each found row's pk and stored values in `existing`.
-    func find(_ records: [Int], of rows: CellRows, into existing: ExistingRows) throws(SluiceError)
+    func find(_ records: [Int], of rows: CellRows, into existing: inout ExistingRows) throws(SluiceError)
     /// Reads, in key order, up to `limit` rows whose key follows `key` (nil: from the first
     /// row), and keeps in `existing` each row `matcher` pairs with one of the records of
     /// `rows` (`RowsInKeyOrder`). It need read only the columns `reading` holds. Returns how
     /// many rows it read; nil when the store cannot read rows so cheaply (the engine then
     /// always uses `find`).
     func findFollowing(_ key: Int64?, limit: Int, reading: ColumnSet, of rows: CellRows,
-                       matching matcher: inout IdentityMatcher, into existing: ExistingRows) throws(SluiceError) -> Int?
+                       matching matcher: inout IdentityMatcher, into existing: inout ExistingRows) throws(SluiceError) -> Int?
     /// Inserts the rows `records` of `rows` (a missing cell takes its column's default) and
     /// sets `pks[record]` to each new row's pk.
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError)
@@ -76,7 +76,7 @@ extension EntityRowStore {
     var firstNewPK: Int64? { nil }
 
     func findFollowing(_: Int64?, limit _: Int, reading _: ColumnSet, of _: CellRows,
-                       matching _: inout IdentityMatcher, into _: ExistingRows) throws(SluiceError) -> Int? { nil }
+                       matching _: inout IdentityMatcher, into _: inout ExistingRows) throws(SluiceError) -> Int? { nil }
 }
 
 /// The columns of an existing row that a record changes.

@@ -76,7 +76,7 @@ final class PostgresEntityRows: EntityRowStore {
             """)
     }
 
-    func find(_ records: [Int], of rows: CellRows, into existing: ExistingRows) throws(SluiceError) {
+    func find(_ records: [Int], of rows: CellRows, into existing: inout ExistingRows) throws(SluiceError) {
         guard !records.isEmpty else { return }
         copy.removeAll()
         for record in records {

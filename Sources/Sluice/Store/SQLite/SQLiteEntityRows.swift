@@ -22,7 +22,7 @@ final class SQLiteEntityRows: EntityRowStore {
 
     var firstNewPK: Int64? { inserter.firstNewPK }
 
-    func find(_ records: [Int], of rows: CellRows, into existing: ExistingRows) throws(SluiceError) {
+    func find(_ records: [Int], of rows: CellRows, into existing: inout ExistingRows) throws(SluiceError) {
         var start = 0
         while start < records.count {
             let end = min(start + lookup.rowsPerQuery, records.count)
@@ -35,7 +35,7 @@ final class SQLiteEntityRows: EntityRowStore {
     }
 
     func findFollowing(_ key: Int64?, limit: Int, reading: ColumnSet, of rows: CellRows,
-                       matching matcher: inout IdentityMatcher, into existing: ExistingRows) throws(SluiceError) -> Int? {
+                       matching matcher: inout IdentityMatcher, into existing: inout ExistingRows) throws(SluiceError) -> Int? {
         let found = try lookup.following(key, limit: limit, reading: reading)
         var read = 0
         while try found.next() {
