@@ -3,22 +3,12 @@
 /// model proposes `integer` and `double` where a JSON input would have had numbers. An import
 /// converts such text to the attribute's type as it converts a JSON string
 /// (`docs/import-semantics.md#csv`).
-final class CSVSampleValues: JSONEventHandler {
-    private let inner: any JSONEventHandler
+final class CSVSampleValues: JSONEventForwarding {
+    let inner: any JSONEventHandler
 
     init(_ inner: any JSONEventHandler) {
         self.inner = inner
     }
-
-    func startObject() throws(SluiceError) { try inner.startObject() }
-    func key(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { try inner.key(bytes) }
-    func endObject() throws(SluiceError) { try inner.endObject() }
-    func startArray() throws(SluiceError) { try inner.startArray() }
-    func endArray() throws(SluiceError) { try inner.endArray() }
-    func null() throws(SluiceError) { try inner.null() }
-    func bool(_ value: Bool) throws(SluiceError) { try inner.bool(value) }
-    func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try inner.number(text) }
-    func invalidText(_ error: SluiceError) throws(SluiceError) { try inner.invalidText(error) }
 
     func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         if Self.isJSONNumber(bytes) { try inner.number(bytes) } else { try inner.string(bytes) }

@@ -32,11 +32,11 @@ struct JSONEventCallbacks {
 }
 
 /// Calls a handler whose type has no callbacks of its own through the protocol.
-final class ForwardingHandler: JSONEventHandler {
-    private let handler: any JSONEventHandler
+final class ForwardingHandler: JSONEventForwarding {
+    let inner: any JSONEventHandler
 
     init(_ handler: any JSONEventHandler) {
-        self.handler = handler
+        inner = handler
     }
 
     static let callbacks: JSONEventCallbacks? = JSONEventCallbacks(
@@ -49,15 +49,4 @@ final class ForwardingHandler: JSONEventHandler {
         endObject: { JSONParser.endObject($0, to: ForwardingHandler.self) },
         startArray: { JSONParser.startArray($0, to: ForwardingHandler.self) },
         endArray: { JSONParser.endArray($0, to: ForwardingHandler.self) })
-
-    func startObject() throws(SluiceError) { try handler.startObject() }
-    func key(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { try handler.key(bytes) }
-    func endObject() throws(SluiceError) { try handler.endObject() }
-    func startArray() throws(SluiceError) { try handler.startArray() }
-    func endArray() throws(SluiceError) { try handler.endArray() }
-    func null() throws(SluiceError) { try handler.null() }
-    func bool(_ value: Bool) throws(SluiceError) { try handler.bool(value) }
-    func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try handler.number(text) }
-    func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { try handler.string(bytes) }
-    func invalidText(_ error: SluiceError) throws(SluiceError) { try handler.invalidText(error) }
 }

@@ -30,3 +30,21 @@ extension JSONEventHandler {
     static var callbacks: JSONEventCallbacks? { nil }
     func invalidText(_ error: SluiceError) throws(SluiceError) { throw error }
 }
+
+/// A handler that passes every event on to another, but those it implements itself.
+protocol JSONEventForwarding: JSONEventHandler {
+    var inner: any JSONEventHandler { get }
+}
+
+extension JSONEventForwarding {
+    func startObject() throws(SluiceError) { try inner.startObject() }
+    func key(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { try inner.key(bytes) }
+    func endObject() throws(SluiceError) { try inner.endObject() }
+    func startArray() throws(SluiceError) { try inner.startArray() }
+    func endArray() throws(SluiceError) { try inner.endArray() }
+    func null() throws(SluiceError) { try inner.null() }
+    func bool(_ value: Bool) throws(SluiceError) { try inner.bool(value) }
+    func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try inner.number(text) }
+    func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { try inner.string(bytes) }
+    func invalidText(_ error: SluiceError) throws(SluiceError) { try inner.invalidText(error) }
+}
