@@ -76,6 +76,14 @@ final class FileSource: ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0, !ended else { return 0 }
         while true {
+            // The signal that cancels may come while no read waits (between two reads) or go
+            // to another thread: then no read would be interrupted, and one waiting on an idle
+            // pipe would wait for ever. So an input that waits for its writer is waited on in
+            // short polls, the cancellation asked between them.
+            if waitsForInput, let stops = stopsWhenInterrupted {
+                if stops() { throw SluiceError(.interrupted, "reading '\(name)' was interrupted") }
+                guard SystemCalls.waitUntilReadable(descriptor, milliseconds: 100) else { continue }
+            }
             let count = SystemCalls.read(descriptor, into: base, count: buffer.count)
             if count >= 0 {
                 storedBytesRead += Int64(count)

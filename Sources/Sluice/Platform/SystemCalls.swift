@@ -84,6 +84,21 @@ package enum SystemCalls {
         #endif
     }
 
+    /// Waits at most `milliseconds` for `descriptor` to have something to read (data, its end,
+    /// or an error, which the next `read` reports). False when the time ran out or a signal
+    /// came (`EINTR`).
+    static func waitUntilReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        #if canImport(Darwin)
+        let ready = Darwin.poll(&entry, 1, milliseconds)
+        #elseif canImport(Glibc)
+        let ready = Glibc.poll(&entry, 1, milliseconds)
+        #else
+        let ready = Musl.poll(&entry, 1, milliseconds)
+        #endif
+        return ready > 0
+    }
+
     package static func close(_ descriptor: Int32) {
         #if canImport(Darwin)
         _ = Darwin.close(descriptor)

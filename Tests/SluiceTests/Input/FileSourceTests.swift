@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SluiceTestSupport
 
@@ -91,6 +92,40 @@ extension InputTests {
             let error = sluiceError { () throws(SluiceError) in _ = try reader.next() }
             #expect(error?.kind == .io)
             #expect(error?.message == "read error on '<failing>': Input/output error")
+        }
+
+        // A cancelling signal that interrupts no read: it came between two reads, or went to
+        // another thread. The writer writes after 5 s, so a read that waited for it fails the
+        // expectations instead of hanging the suite.
+        @Test("a cancellation made before the read of an idle pipe stops that read")
+        func cancelledBeforeTheRead() throws {
+            let pipe = Pipe()
+            let cancellation = ImportCancellation()
+            cancellation.cancel()
+            let error = try Self.readIdle(pipe, stoppedBy: cancellation)
+            #expect(error?.kind == .interrupted)
+            #expect(error?.message == "reading '<pipe>' was interrupted")
+        }
+
+        @Test("a cancellation made while a read of an idle pipe waits stops that read")
+        func cancelledWhileTheReadWaits() throws {
+            let pipe = Pipe()
+            let cancellation = ImportCancellation()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { cancellation.cancel() }
+            let error = try Self.readIdle(pipe, stoppedBy: cancellation)
+            #expect(error?.kind == .interrupted)
+        }
+
+        private static func readIdle(_ pipe: Pipe, stoppedBy cancellation: ImportCancellation) throws -> SluiceError? {
+            let source = FileSource(borrowing: pipe.fileHandleForReading.fileDescriptor, name: "<pipe>")
+            #expect(source.waitsForInput)
+            source.stopsWhenInterrupted = { cancellation.isCancelled }
+            let writer = pipe.fileHandleForWriting
+            DispatchQueue.global().asyncAfter(deadline: .now() + 5) { try? writer.write(contentsOf: Data([1])) }
+            var buffer = [UInt8](repeating: 0, count: 16)
+            return buffer.withUnsafeMutableBytes { bytes in
+                sluiceError { () throws(SluiceError) in _ = try source.read(into: bytes) }
+            }
         }
     }
 }
