@@ -85,8 +85,8 @@ package enum SystemCalls {
     }
 
     /// Waits at most `milliseconds` for `descriptor` to have something to read (data, its end,
-    /// or an error, which the next `read` reports). False when the time ran out or a signal
-    /// came (`EINTR`).
+    /// or an error, which the next `read` reports; so does a failed `poll`, rather than be
+    /// asked again at once). False when the time ran out or a signal came (`EINTR`).
     static func waitUntilReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         #if canImport(Darwin)
@@ -96,7 +96,7 @@ package enum SystemCalls {
         #else
         let ready = Musl.poll(&entry, 1, milliseconds)
         #endif
-        return ready > 0
+        return ready > 0 || (ready < 0 && errno != EINTR)
     }
 
     package static func close(_ descriptor: Int32) {
