@@ -7,10 +7,14 @@ import Synchronization
 /// one batch: at most three exist (one being filled, one waiting, one being written), so
 /// memory stays bounded by the batch size. Batches come back emptied for reuse.
 ///
+/// What `work` writes with (`State`: the writers) is the thread's own while it runs, a local
+/// of its loop passed `inout` to each call, so its per-record state is reached without
+/// dynamic exclusivity checks; `stop()` gives it back.
+///
 /// The first failure of `work` is kept: later batches are not written, and the next
 /// `submit` or `drain` throws it. `stop()` must be called before the owner goes away (it
 /// joins the thread, which holds the pipeline until then).
-final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
+final class BatchPipeline<Batch: Sendable, State>: @unchecked Sendable {
     /// Full batches, to the writer thread.
     private let full = HandOff<Batch>(capacity: 1)
     /// Written batches, emptied, back to the caller: never more than two (three exist).
@@ -19,12 +23,17 @@ final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
     /// Set once; joined by the owner's thread.
     private var thread: JoinableThread?
     /// Writes one batch and empties it. Runs on the pipeline's thread only.
-    private let work: (inout Batch) throws(SluiceError) -> Void
+    private let work: (inout State, inout Batch) throws(SluiceError) -> Void
+    /// `work`'s state while no thread has it: until the thread takes it when it starts, and
+    /// once it has put it back before ending (read by `stop()` after the join).
+    private var parked: State?
 
-    /// Starts the thread. `work` may use objects that belong to one thread at a time (a
-    /// connection): the caller must leave them alone until `drain()` or `stop()` returned.
-    init(work: @escaping (inout Batch) throws(SluiceError) -> Void) {
+    /// Starts the thread, which takes `state`. `work` may use objects that belong to one
+    /// thread at a time (a connection): the caller must leave them alone until `drain()` or
+    /// `stop()` returned.
+    init(state: consuming State, work: @escaping (inout State, inout Batch) throws(SluiceError) -> Void) {
         self.work = work
+        parked = state
         thread = JoinableThread { self.run() }
     }
 
@@ -45,19 +54,20 @@ final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
     }
 
     /// Lets the batch being written finish, drops the one waiting, and joins the thread.
-    /// Returns the first failure, if any. Harmless when already stopped.
+    /// Returns the state `work` wrote with (nil when already stopped) and the first failure.
     @discardableResult
-    func stop() -> SluiceError? {
+    func stop() -> (state: State?, failure: SluiceError?) {
         full.close(droppingWaiting: true)
         thread.take()?.join()
-        return failure.withLock { $0 }
+        return (parked.take(), failure.withLock { $0 })
     }
 
     private func run() {
+        var state = parked.take()!
         while var batch = full.take() {
             if failure.withLock({ $0 == nil }) {
                 do throws(SluiceError) {
-                    try work(&batch)
+                    try work(&state, &batch)
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                 }
@@ -65,5 +75,6 @@ final class BatchPipeline<Batch: Sendable>: @unchecked Sendable {
             emptied.put(batch)
             full.done()
         }
+        parked = consume state
     }
 }

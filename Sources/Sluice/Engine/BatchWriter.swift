@@ -1,27 +1,29 @@
 import Synchronization
 
 /// Collects records into a batch and writes it when it is full (`BatchLimit`): the sink at the
-/// end of the record stream.
-///
-/// A batch is written in steps over all its entities at once, so that links between records
-/// of the same batch — in any order, cycles included — are made with the rows' pks known:
-/// merge and find existing rows, look up the ids the records name, write the rows (with the
-/// to-one links known by then), make the remaining links. An entity whose identity goes
-/// through a to-one is found and written after that to-one's target (`ParentIdentity`).
+/// end of the record stream. The first full batch starts a writer thread (`BatchPipeline`),
+/// which writes each batch (`BatchWriting`) while the next one fills.
 ///
 /// The connection changes threads with the batches: the writer thread owns it while it
 /// writes one, the caller before the first is handed over and once the thread is stopped
 /// (`ImportStore.owner`, checked in debug builds).
 final class BatchWriter: RecordSink {
-    /// Used by the writer thread while the import runs; by the caller only after `finish()`.
-    let writers: [EntityWriter]
-    let links: LinkWriter
-    /// The order entities are written in, and the identity columns filled from their parents.
-    private let parentIdentity: ParentIdentity
+    /// The entities' plans, by storage entity.
+    let plans: [MappingPlan.EntityPlan]
+    /// Per storage entity: its links' plans.
+    let linkPlans: [[LinkPlan]]
+    /// The links that wait for the second pass.
+    let pendingLinks: any PendingLinkStore
     /// Remembers the rows this import touched, for `--delete-missing`.
     let touched: (any TouchedRowStore)?
+    /// The writers: the caller's until the first batch is handed over and after `finish()`
+    /// (or `close()`); nil while the writer thread has them.
+    private var writing: BatchWriting?
     /// The index of the input being read, recorded with each record for messages.
-    @exclusivity(unchecked) var input = 0
+    var input: Int {
+        get { filling.input }
+        set { filling.input = newValue }
+    }
     private let limit: BatchLimit
     private let onError: ImportOptions.ErrorPolicy
     private let rejects: RejectsFile?
@@ -29,19 +31,17 @@ final class BatchWriter: RecordSink {
     private let databaseName: String
     /// The store of every writer, whose owner changes with the thread that writes.
     private let store: any ImportStore
-    /// The batch being filled, one `EntityBatch` per entity. Touched for every record by the
-    /// parsing thread only: no dynamic exclusivity checks.
-    @exclusivity(unchecked) private var filling: [EntityBatch]
-    @exclusivity(unchecked) private var pending = 0
-    @exclusivity(unchecked) private var pendingCells = 0
-    /// The entities of the nested records accepted since the last top-level record, in order:
-    /// they belong to the top-level record being assembled, and go with it if it is rejected.
-    @exclusivity(unchecked) private var nestedSinceTopLevel: [Int] = []
+    /// The batch being filled, touched for every record by the parsing thread only (`Filling`).
+    /// Reached through this class from the parser's callbacks, per record: its dynamic
+    /// exclusivity check cost 1.0% of W1's instructions (callgrind), so it is not checked.
+    @exclusivity(unchecked) private var filling: Filling
+    /// One empty batch per entity, without capacity: what a new batch starts from.
+    private let emptyBatches: [EntityBatch]
     /// Rejected records per entity, counted on the parsing side.
     private var rejected: [Int]
     /// Writes full batches on its own thread; nil until the first batch is full, so a small
     /// import never starts a thread.
-    private var pipeline: BatchPipeline<[EntityBatch]>?
+    private var pipeline: BatchPipeline<[EntityBatch], BatchWriting>?
     /// Set when `didImport` hooks need the rows' pks (`HookedSink`): each written batch's pks,
     /// per entity and record, wait in `writtenPKs` for the importing thread.
     var collectsPKs = false
@@ -52,17 +52,19 @@ final class BatchWriter: RecordSink {
     init(writers: [EntityWriter], links: LinkWriter, touched: (any TouchedRowStore)?, store: any ImportStore, batchSize: Int,
          onError: ImportOptions.ErrorPolicy, rejects: RejectsFile? = nil, cancellation: ImportCancellation? = nil,
          databaseName: String = "") {
-        self.writers = writers
+        plans = writers.map(\.plan)
+        linkPlans = links.plans
+        pendingLinks = links.pending
         self.store = store
-        self.links = links
-        parentIdentity = ParentIdentity(writers: writers, plans: links.plans, links: store.links)
         self.touched = touched
+        writing = BatchWriting(writers: writers, links: links, touched: touched, store: store)
         limit = BatchLimit(batchSize: batchSize)
         self.onError = onError
         self.rejects = rejects
         self.cancellation = cancellation
         self.databaseName = databaseName
-        filling = writers.map { $0.makeBatch() }
+        emptyBatches = writers.map { $0.makeBatch() }
+        filling = Filling(emptyBatches)
         rejected = Array(repeating: 0, count: writers.count)
     }
 
@@ -71,16 +73,8 @@ final class BatchWriter: RecordSink {
     }
 
     func accept(_ record: borrowing Record) throws(SluiceError) -> RecordHandle {
-        let index = filling[record.entity].append(record, source: input)
-        pending += 1
-        pendingCells += filling[record.entity].width
-        if !record.isTopLevel {
-            nestedSinceTopLevel.append(record.entity)
-        } else if !nestedSinceTopLevel.isEmpty {
-            nestedSinceTopLevel.removeAll(keepingCapacity: true)
-        }
-        // Never between a nested record and its parent: their links are made in one batch.
-        if limit.isReached(records: pending, cells: pendingCells) && record.isTopLevel { try handOver() }
+        let (index, full) = filling.append(record, limit: limit)
+        if full { try handOver() }
         return RecordHandle(entity: record.entity, index: index)
     }
 
@@ -94,21 +88,10 @@ final class BatchWriter: RecordSink {
     /// `droppingNested` false: a record rejected after it was written (a `didImport` hook),
     /// while another top-level record may be open.
     func reject(_ error: SluiceError, entity: Int, record: [UInt8]?, droppingNested: Bool) throws(SluiceError) {
-        try rejects?.write(error, entity: writers[entity].plan.name, record: record)
+        try rejects?.write(error, entity: plans[entity].name, record: record)
         if onError == .abort { throw error }
         rejected[entity] += 1
-        if droppingNested { discardNested() }
-    }
-
-    /// Drops the nested records accepted since the last top-level record, last first (each is
-    /// the last of its entity's batch: no batch is handed over between a nested record and
-    /// its top-level one).
-    private func discardNested() {
-        while let entity = nestedSinceTopLevel.popLast() {
-            filling[entity].removeLast()
-            pending -= 1
-            pendingCells -= filling[entity].width
-        }
+        if droppingNested { filling.discardNested() }
     }
 
     /// Writes what is left and waits for every batch to be written; then the writers and the
@@ -116,22 +99,30 @@ final class BatchWriter: RecordSink {
     func finish() throws(SluiceError) {
         try checkCancellation()
         if let pipeline {
-            if pending > 0 { try handOver() }
+            if filling.records > 0 { try handOver() }
             try pipeline.drain()
             stop(pipeline)
-        } else if pending > 0 {
-            try write(&filling)
-            pending = 0
-            pendingCells = 0
+        } else if filling.records > 0 {
+            var last = filling.takeBatches()
+            try write(&writing!, &last)
         }
         // The batches' arrays keep their capacity from batch to batch; the second pass and
         // index building that follow need none of it.
-        filling = writers.map { $0.makeBatch() }
+        filling.refill(with: emptyBatches)
         for (entity, count) in rejected.enumerated() {
-            writers[entity].counts.rejected += count
+            writing!.writers[entity].counts.rejected += count
             rejected[entity] = 0
         }
     }
+
+    /// Per entity, what the import did: final once `finish()` returned.
+    var counts: [ImportReport.EntityCounts] { writing?.writers.map(\.counts) ?? [] }
+
+    /// Changes `entity`'s counts, after `finish()` (the second pass, `--delete-missing`).
+    func updateCounts(of entity: Int, _ change: (inout ImportReport.EntityCounts) -> Void) {
+        change(&writing!.writers[entity].counts)
+    }
+
 
     /// Lets the writer thread write what was handed over, then stops it; returns its failure,
     /// which happened before whatever stopped the import on the parsing side (as if the
@@ -144,11 +135,12 @@ final class BatchWriter: RecordSink {
     }
 
     /// Joins the writer thread (which has released the connection after its last batch) and
-    /// takes the connection back; returns the thread's failure.
+    /// takes the connection and the writers back; returns the thread's failure.
     @discardableResult
-    private func stop(_ pipeline: BatchPipeline<[EntityBatch]>) -> SluiceError? {
+    private func stop(_ pipeline: BatchPipeline<[EntityBatch], BatchWriting>) -> SluiceError? {
         self.pipeline = nil
-        let failure = pipeline.stop()
+        let (state, failure) = pipeline.stop()
+        writing = state
         store.owner.takeOver()
         return failure
     }
@@ -158,29 +150,27 @@ final class BatchWriter: RecordSink {
         try checkCancellation()
         if pipeline == nil {
             // From here until `stop`, the connection is the writer thread's for each batch it
-            // writes, and no thread's in between.
+            // writes, and no thread's in between; the writers are the thread's.
             store.owner.release()
-            pipeline = BatchPipeline { [unowned self] (batch: inout [EntityBatch]) throws(SluiceError) in
+            pipeline = BatchPipeline(state: writing.take()!) { [unowned self] (writing: inout BatchWriting, batch: inout [EntityBatch])
+                throws(SluiceError) in
                 self.store.owner.takeOver()
                 defer { self.store.owner.release() }
-                try self.write(&batch)
+                try self.checkCancellation()
+                try self.write(&writing, &batch)
             }
         }
         // Moved to the pipeline, not shared: the writer thread must own the arrays it writes.
-        var full: [EntityBatch]? = filling
-        filling = []
+        var full: [EntityBatch]? = filling.takeBatches()
         // One reference to the batch that comes back: emptying it in place copies nothing.
-        var next: [EntityBatch]
+        let next: [EntityBatch]
         do {
-            next = try pipeline!.submit(&full) ?? writers.map { $0.makeBatch() }
+            next = try pipeline!.submit(&full) ?? emptyBatches
         } catch {
-            filling = full ?? []
+            filling.restore(full ?? [])
             throw error
         }
-        for entity in next.indices { next[entity].removeAll() }
-        filling = next
-        pending = 0
-        pendingCells = 0
+        filling.refill(with: next)
         handOvers += 1
     }
 
@@ -193,42 +183,11 @@ final class BatchWriter: RecordSink {
         }
     }
 
-    /// Writes a batch: rows of every entity, then their links; stops first when the import
-    /// was cancelled. Leaves `batch` emptied.
-    private func write(_ batch: inout [EntityBatch]) throws(SluiceError) {
-        try checkCancellation()
-        for (writer, entity) in zip(writers, batch.indices) { swap(&writer.batch, &batch[entity]) }
-        defer {
-            for writer in writers { writer.reset() }
-            for (writer, entity) in zip(writers, batch.indices) { swap(&writer.batch, &batch[entity]) }
-        }
-        var written = Set<Int>()
-        links.beginBatch()
-        // One level unless an identity goes through a to-one: its targets are written first.
-        for level in parentIdentity.levels {
-            for entity in level where !writers[entity].isEmpty {
-                if parentIdentity.hasParts(entity) { try parentIdentity.fill(writers[entity], writers: writers, written: written) }
-                try writers[entity].prepare()
-            }
-            try links.lookUpKnownIDs(writers, of: level)
-            for entity in level where !writers[entity].isEmpty {
-                links.fillToOneColumns(of: writers[entity], written: written, writers: writers)
-                try writers[entity].write()
-                if parentIdentity.hasParts(entity) { parentIdentity.countLinks(writers[entity], writers: writers, written: written) }
-                written.insert(entity)
-            }
-            // Entities without records in this batch are done too: ids are found in the database.
-            written.formUnion(level)
-        }
-        try links.writeLinks(writers)
-        if collectsPKs {
-            let pks = writers.map { writer in (0..<writer.batch.count).map { writer.pk(of: $0) } }
+    /// Writes a batch with `writing`, on the thread that owns it, keeping its pks for the
+    /// `didImport` hooks when they need them. Leaves `batch` emptied.
+    private func write(_ writing: inout BatchWriting, _ batch: inout [EntityBatch]) throws(SluiceError) {
+        if let pks = try writing.write(&batch, collectingPKs: collectsPKs) {
             writtenPKs.withLock { $0.append(pks) }
-        }
-        if let touched {
-            for writer in writers where !writer.isEmpty && touched.remembers(writer.entity) {
-                try touched.record(DeleteMissing.mentioned(in: writer), of: writer.entity)
-            }
         }
     }
 

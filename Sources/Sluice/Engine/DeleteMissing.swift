@@ -22,7 +22,7 @@ enum DeleteMissing {
 
 
     /// The rows of `writer`'s batch that the import mentions (each identity once).
-    static func mentioned(in writer: EntityWriter) -> [Int64] {
+    static func mentioned(in writer: borrowing EntityWriter) -> [Int64] {
         var pks: [Int64] = []
         for record in 0..<writer.count where writer.isRepresentative(record) { pks.append(writer.pk(of: record)) }
         return pks

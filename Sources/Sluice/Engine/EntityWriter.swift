@@ -11,10 +11,10 @@
 ///
 /// What it decides is here; the SQL is the store's (`EntityRowStore`, one call per batch).
 ///
-/// One thread at a time uses a writer (the batch writer's while an import runs), and its
-/// steps never re-enter one another: the per-record state is marked
-/// `@exclusivity(unchecked)`, whose dynamic checks cost more than the work on re-imports.
-final class EntityWriter {
+/// A value, owned by the thread that writes the batch (`BatchWriter.Writing`, moved to the
+/// writer thread and back): its per-record state is reached without the dynamic exclusivity
+/// checks a class's stored properties would need (they were a tenth of a re-import).
+struct EntityWriter {
     let plan: MappingPlan.EntityPlan
     /// The entity's index in the mapping plan.
     let entity: Int
@@ -30,31 +30,30 @@ final class EntityWriter {
 
     /// The batch being written: swapped in by `BatchWriter` for the steps below, swapped out
     /// (emptied, capacity kept) once they ran.
-    @exclusivity(unchecked) var batch: EntityBatch
+    var batch: EntityBatch
 
     // Filled by `prepare()` and `write()`.
     /// The record each record was merged into (itself unless an earlier one shares its identity).
-    @exclusivity(unchecked) private(set) var representative: [Int] = []
-    @exclusivity(unchecked) private var fates: [Fate] = []
-    /// The rows `lookUp` found. A value (passed `inout` to the store); marked here until the
-    /// writer itself is a value of the writer thread's, reached without dynamic checks.
-    @exclusivity(unchecked) private var existing: ExistingRows
-    @exclusivity(unchecked) private var identities = IdentityTable()
-    @exclusivity(unchecked) private var pks: [Int64] = []
+    private(set) var representative: [Int] = []
+    private var fates: [Fate] = []
+    /// The rows `lookUp` found (passed `inout` to the store).
+    private var existing: ExistingRows
+    private var identities = IdentityTable()
+    private var pks: [Int64] = []
     /// Filled by `write()`: the records inserted, and the changes of existing rows.
-    @exclusivity(unchecked) private var newRows: [Int] = []
-    @exclusivity(unchecked) private var changes: [RowChange] = []
+    private var newRows: [Int] = []
+    private var changes: [RowChange] = []
     /// Indexes into the columns of the identity: its attributes, then its to-ones' columns;
     /// empty for append-only. Kept beside the plan: read per record, and a stored array of the
     /// class is read without going through the plan struct.
     private let identity: [Int]
-    @exclusivity(unchecked) private var firstNewPK = FirstNewPK.unread
+    private var firstNewPK = FirstNewPK.unread
     /// Set by `setGeneration` for the few records it concerns; emptied by `reset()`.
     private var generations: [Int: (generation: Int, column: Int)] = [:]
     /// Where the next batch's rows are expected in the table (a re-import's fast path).
-    @exclusivity(unchecked) private var inKeyOrder: RowsInKeyOrder
+    private var inKeyOrder: RowsInKeyOrder
     /// The largest pk `lookUp` found in the batch, nil for none.
-    @exclusivity(unchecked) private var largestFound: Int64?
+    private var largestFound: Int64?
     private enum FirstNewPK {
         case unread
         case read(Int64?)
@@ -117,7 +116,7 @@ final class EntityWriter {
     /// matches only records of the same generation, no row found in the database, and is
     /// written with the parent's `column` empty, for the parent's list to link it once the
     /// rows it replaces are unlinked. Call before `prepare()`.
-    func setGeneration(_ record: Int, _ generation: Int, parentColumn column: Int) {
+    mutating func setGeneration(_ record: Int, _ generation: Int, parentColumn column: Int) {
         generations[record] = (generation, column)
     }
 
@@ -161,15 +160,12 @@ final class EntityWriter {
     /// Whether the record's row is one this import inserted into a table where every row from
     /// the import's first new pk up is new (`EntityRowStore.firstNewPK`).
     func isNewRow(_ record: Int) -> Bool {
-        guard wasInserted(record) else { return false }
-        // Known from the first row inserted on, and then fixed.
-        if case .unread = firstNewPK { firstNewPK = .read(rows.firstNewPK) }
-        guard case .read(let first?) = firstNewPK else { return false }
+        guard wasInserted(record), case .read(let first?) = firstNewPK else { return false }
         return pk(of: record) >= first
     }
 
     /// Sets a to-one column before `write()`: the link goes in with the row.
-    func setToOne(_ record: Int, column: Int, _ value: ColumnValue) {
+    mutating func setToOne(_ record: Int, column: Int, _ value: ColumnValue) {
         batch.values[record * width + column] = Cell(value, in: &batch.bytes)
     }
 
@@ -177,7 +173,7 @@ final class EntityWriter {
 
     /// Merges records that share an identity into the first of them, and finds the rows that
     /// exist with a few queries per batch (`lookUp`).
-    func prepare() throws(SluiceError) {
+    mutating func prepare() throws(SluiceError) {
         representative = Array(0..<count)
         fates.removeAll(keepingCapacity: true)
         guard !identity.isEmpty else {
@@ -185,20 +181,29 @@ final class EntityWriter {
             return
         }
         existing.reset(count: count)
-        identities.reset(count: count)
+        // Worked on as a local: matching reads the batch while the table changes.
+        var table = IdentityTable()
+        swap(&table, &identities)
+        defer { swap(&table, &identities) }
+        table.reset(count: count)
         var firsts: [Int] = []
-        // Merging copies cells between records but appends no bytes: `bytes` stays valid.
-        batch.bytes.withUnsafeBytes { bytes in
+        var merges: [(record: Int, target: Int)] = []
+        // Read per record by the matching, as locals: through `self`, which the loop changes,
+        // they were retained per record.
+        let (width, identity, generations) = (width, identity, generations)
+        batch.values.withUnsafeBufferPointer { values in batch.bytes.withUnsafeBytes { bytes in
             for record in 0..<count {
-                guard var hash = IdentityTable.hash(identity.lazy.map { self.batch.values[record * self.width + $0] },
-                                                    in: bytes) else {
+                guard var hash = IdentityTable.hash(identity.lazy.map { values[record * width + $0] }, in: bytes) else {
                     fates.append(.append)
                     continue
                 }
                 let generation = generations.isEmpty ? 0 : generations[record]?.generation ?? 0
                 hash = hash &+ generation &* 0x9E37_79B9
-                if let target = identities.firstOrInsert(record, hash: hash, same: { sameIdentity(record, $0, bytes) }) {
-                    if batch.merge(record, into: target, replacingLists: replacesLists) { counts.updated += 1 } else { counts.unchanged += 1 }
+                let same = { other in
+                    Self.sameIdentity(record, other, identity: identity, generations: generations, values: values, width: width, bytes: bytes)
+                }
+                if let target = table.firstOrInsert(record, hash: hash, same: same) {
+                    merges.append((record, target))
                     representative[record] = target
                     fates.append(.merged)
                 } else {
@@ -207,17 +212,26 @@ final class EntityWriter {
                     fates.append(.write)
                 }
             }
+        } }
+        // In record order, after the matching (which merging does not change: it leaves the
+        // identity's cells equal).
+        for (record, target) in merges {
+            if batch.merge(record, into: target, replacingLists: replacesLists) { counts.updated += 1 } else { counts.unchanged += 1 }
         }
         for (record, mark) in generations where representative[record] == record {
             setToOne(record, column: mark.column, .null)
         }
-        try batch.withRows { rows throws(SluiceError) in try lookUp(firsts, in: rows) }
+        // A second reference to the batch's arrays, only read while the lookup changes the
+        // writer's other state (released on return, before anything writes the batch).
+        let lookedUp = batch
+        try lookedUp.withRows { rows throws(SluiceError) in try lookUp(firsts, in: rows) }
     }
 
-    private func sameIdentity(_ record: Int, _ other: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Static, given what it reads: called inside `prepare()`, which changes the writer meanwhile.
+    private static func sameIdentity(_ record: Int, _ other: Int, identity: [Int], generations: [Int: (generation: Int, column: Int)],
+                                     values: UnsafeBufferPointer<Cell>, width: Int, bytes: UnsafeRawBufferPointer) -> Bool {
         if !generations.isEmpty, generations[record]?.generation ?? 0 != generations[other]?.generation ?? 0 { return false }
-        for column in identity
-        where !batch.values[record * width + column].equals(batch.values[other * width + column], in: bytes, otherArena: bytes) {
+        for column in identity where !values[record * width + column].equals(values[other * width + column], in: bytes, otherArena: bytes) {
             return false
         }
         return true
@@ -227,7 +241,7 @@ final class EntityWriter {
     /// marks them for update with the row's pk, keeping what they hold (`existing`): first
     /// among the rows that follow the last batch's (`RowsInKeyOrder`), then the rest by their
     /// identity.
-    private func lookUp(_ records: [Int], in cells: CellRows) throws(SluiceError) {
+    private mutating func lookUp(_ records: [Int], in cells: CellRows) throws(SluiceError) {
         var rest = records
         if !records.isEmpty, inKeyOrder.tries() {
             var matcher = IdentityMatcher(identity: identity, table: identities, records: records, count: count, width: width)
@@ -274,10 +288,13 @@ final class EntityWriter {
     }
 
     /// Inserts the new rows and updates the changed columns of existing ones.
-    func write() throws(SluiceError) {
+    mutating func write() throws(SluiceError) {
         pks = Array(repeating: 0, count: count)
         newRows.removeAll(keepingCapacity: true)
         changes.removeAll(keepingCapacity: true)
+        // Read per record while the writer's other state changes: a second reference to its
+        // arrays, taken once (read through `self` there, it was copied per record).
+        let existing = existing
         // Text and blobs are bound in place from the batch's arena, unchanged until `reset()`.
         try batch.withRows { cells throws(SluiceError) in
             existing.storedBytes.withUnsafeBytes { stored in
@@ -303,12 +320,14 @@ final class EntityWriter {
             try rows.insert(newRows, of: cells, pks: &pks)
             try rows.update(changes, of: cells)
         }
+        // Known from the first row inserted on, and then fixed.
+        if case .unread = firstNewPK, !newRows.isEmpty { firstNewPK = .read(rows.firstNewPK) }
         if inKeyOrder.enabled {
-            inKeyOrder.written(largestFound: largestFound, largestInserted: largestFound == nil ? newRows.lazy.map { self.pks[$0] }.max() : nil)
+            inKeyOrder.written(largestFound: largestFound, largestInserted: largestFound == nil ? newRows.map { pks[$0] }.max() : nil)
         }
     }
 
-    func reset() {
+    mutating func reset() {
         largestFound = nil
         batch.removeAll()
         fates.removeAll(keepingCapacity: true)

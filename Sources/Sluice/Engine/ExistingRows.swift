@@ -6,9 +6,8 @@
 ///
 /// Filled by `EntityWriter.prepare()`, read by its `write()` and by `LinkWriter`. A value,
 /// passed `inout` to the store's lookup (`EntityRowStore.find`): touched per record of a
-/// re-import, its arrays are reached without a dynamic exclusivity check. Noncopyable, so
-/// that reading it where `EntityWriter` keeps it borrows it rather than retaining its arrays.
-struct ExistingRows: ~Copyable {
+/// re-import, its arrays are reached without a dynamic exclusivity check.
+struct ExistingRows {
     /// Columns per row: attributes, then to-one relationship columns.
     private let width: Int
     private let attributeCount: Int

@@ -26,7 +26,7 @@
 /// lacks gets the column's default. The store may keep rows back and write them together
 /// (PostgreSQL's `COPY`); `finish()` writes what waits.
 final class FreeformWriter: FreeformSink {
-    @exclusivity(unchecked) private(set) var counts: ImportReport.EntityCounts
+    private(set) var counts: ImportReport.EntityCounts
     var table: String { freeformTable.name }
     /// Whether the table's columns are text, which holds a number as written.
     var storesNumbersAsText: Bool { freeformTable.storesNumbersAsText }
@@ -44,21 +44,12 @@ final class FreeformWriter: FreeformSink {
     private var heldBytes = 0
     static let maxHeldRecords = 1_000
     static let maxHeldBytes = 4 << 20
-    /// The table column of each record column (`FreeformAssembler`'s numbering) seen so far;
-    /// -1 for a key that found the table full.
-    @exclusivity(unchecked) private var tableColumnOf: [Int] = []
     /// Whether some key found the table full (records are then checked for its values).
-    @exclusivity(unchecked) private var hasKeysWithoutColumn = false
-
-    // The state below is touched per record and per value by the one thread that parses,
-    // never re-entered: no dynamic exclusivity checks (they were a sixth of the import).
-    /// Reused per record: a value per table column, and the table columns the record sets, in
-    /// the order of its record columns.
-    @exclusivity(unchecked) private var row: [ColumnValue?] = []
-    @exclusivity(unchecked) private var bound: [Int] = []
-    /// Per table column, the number of the last record that set it (to set each once).
-    @exclusivity(unchecked) private var setBy: [Int] = []
-    @exclusivity(unchecked) private var recordNumber = 0
+    private var hasKeysWithoutColumn = false
+    /// The row each record becomes, reused (`FreeformRow`). Reached through this class from the
+    /// parser's callbacks, per record and value: its dynamic exclusivity checks cost 1.0% of a
+    /// zero-config import's instructions (callgrind), so it is not checked.
+    @exclusivity(unchecked) private var row: FreeformRow
     /// The input being read, for errors found when waiting rows are written.
     var source = ""
 
@@ -76,8 +67,7 @@ final class FreeformWriter: FreeformSink {
         freeformTable = table
         columns = FreeformColumns(columns: table.columns, renamed: table.renamedKeys, foldsCase: table.foldsCase,
                                   legalName: table.columnName(forKey:))
-        row = Array(repeating: nil, count: table.columns.count)
-        setBy = Array(repeating: -1, count: table.columns.count)
+        row = FreeformRow(tableColumns: table.columns.count)
     }
 
     /// The most columns a record may name: every key has its own column, and `"pk"` is one.
@@ -93,33 +83,18 @@ final class FreeformWriter: FreeformSink {
     }
 
     func accept(_ record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
-        while tableColumnOf.count < columnNames.count {
-            tableColumnOf.append(tableColumn(forKey: columnNames[tableColumnOf.count]) ?? -1)
+        while row.tableColumnOf.count < columnNames.count {
+            let column = tableColumn(forKey: columnNames[row.tableColumnOf.count]) ?? -1
+            row.addRecordColumn(column)
         }
         if hasKeysWithoutColumn { try checkColumns(of: record, columnNames: columnNames) }
         if !waitingColumns.isEmpty || !held.isEmpty {
             try hold(record)
             return
         }
-        recordNumber += 1
-        bound.removeAll(keepingCapacity: true)
-        for (column, value) in record.values.enumerated() {
-            guard let value else { continue }
-            let target = tableColumnOf[column]
-            if target < 0 { continue }  // a null for a key without a column (`checkColumns`)
-            set(target, value)
-        }
-        try freeformTable.insert(row, setting: bound, source: source, at: record.position)
+        row.set(record)
+        try freeformTable.insert(row.values, setting: row.bound, source: source, at: record.position)
         counts.inserted += 1
-    }
-
-    @inline(__always)
-    private func set(_ target: Int, _ value: ColumnValue) {
-        row[target] = value
-        if setBy[target] != recordNumber {
-            setBy[target] = recordNumber
-            bound.append(target)
-        }
     }
 
     /// Writes the records held back, then the rows the store kept back.
@@ -134,7 +109,7 @@ final class FreeformWriter: FreeformSink {
         var values: [(column: Int, value: ColumnValue)] = []
         for (column, value) in record.values.enumerated() {
             guard let value else { continue }
-            let target = tableColumnOf[column]
+            let target = row.tableColumnOf[column]
             if target < 0 { continue }
             values.append((target, value))
             heldBytes += 16 + (value.textValue?.utf8.count ?? 8)
@@ -157,11 +132,10 @@ final class FreeformWriter: FreeformSink {
         held.removeAll()
         heldBytes = 0
         for record in records {
-            recordNumber += 1
-            bound.removeAll(keepingCapacity: true)
-            for (target, value) in record.values { set(target, value) }
+            row.begin()
+            for (target, value) in record.values { row.set(target, value) }
             do {
-                try freeformTable.insert(row, setting: bound, source: record.source, at: record.position)
+                try freeformTable.insert(row.values, setting: row.bound, source: record.source, at: record.position)
                 counts.inserted += 1
             } catch where error.kind == .data && error.position == nil {
                 try reject(SluiceError(.data, error.message, in: record.source, at: record.position), record: nil)
@@ -188,15 +162,14 @@ final class FreeformWriter: FreeformSink {
         }
         if isNew {
             waitingColumns.append(columns.names[number])
-            row.append(nil)
-            setBy.append(-1)
+            row.addTableColumn()
         }
         return number
     }
 
     /// A record with a value for a key that got no column cannot be imported whole.
     private func checkColumns(of record: FreeformRecord, columnNames: [String]) throws(SluiceError) {
-        for (column, value) in record.values.enumerated() where tableColumnOf[column] < 0 {
+        for (column, value) in record.values.enumerated() where row.tableColumnOf[column] < 0 {
             guard let value, value != .null else { continue }
             throw SluiceError(.data, FreeformAssembler.tooManyColumns(table: freeformTable.name, key: columnNames[column],
                                                                       limit: freeformTable.columnLimit,

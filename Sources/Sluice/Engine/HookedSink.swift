@@ -42,12 +42,12 @@ final class HookedSink: RecordSink {
         self.writer = writer
         self.model = model
         self.hooks = hooks
-        skipped = Array(repeating: 0, count: writer.writers.count)
-        names = writer.writers.map { $0.plan.attributes.map(\.name) }
+        skipped = Array(repeating: 0, count: writer.plans.count)
+        names = writer.plans.map { $0.attributes.map(\.name) }
         isFamily = names.map { $0.first == Model.entityColumn }
-        rawLinks = writer.writers.map(\.plan.rawLinks)
-        plainHooks = writer.writers.map { writer in
-            model.lineage(of: writer.plan.name).lazy.compactMap { hooks[$0.name] }.first
+        rawLinks = writer.plans.map(\.rawLinks)
+        plainHooks = writer.plans.map { plan in
+            model.lineage(of: plan.name).lazy.compactMap { hooks[$0.name] }.first
         }
         writer.collectsPKs = hooks.values.contains { $0.didImport != nil }
     }
@@ -108,10 +108,10 @@ final class HookedSink: RecordSink {
         let entity: String
         let found: EntityHooks?
         if isFamily[storage] {
-            entity = entityName(of: record, storage: writer.writers[storage].plan)
+            entity = entityName(of: record, storage: writer.plans[storage])
             found = hooks(for: entity)
         } else {
-            entity = writer.writers[storage].plan.name
+            entity = writer.plans[storage].name
             found = plainHooks[storage]
         }
         let columns = names[storage].count
@@ -130,7 +130,7 @@ final class HookedSink: RecordSink {
             for (offset, relationship) in rawLinks[storage].enumerated() {
                 // The raw value as JSON text; a null is a null cell. Missing: no call.
                 guard let raw = record.value(columns + offset) else { continue }
-                let plan = writer.writers[storage].plan.relationships[relationship]
+                let plan = writer.plans[storage].relationships[relationship]
                 guard let convert = hooks.relationships[plan.name] else { continue }
                 links[relationship] = try Self.run(entity, "\(plan.name) import") {
                     let value = if case .text(let text) = raw { try JSONValue.parse(Array(text.utf8), sourceName: plan.name) }
@@ -192,7 +192,7 @@ final class HookedSink: RecordSink {
         try writer.finish()
         try callDidImport(finishing: true)
         for (entity, count) in skipped.enumerated() {
-            writer.writers[entity].counts.skipped += count
+            writer.updateCounts(of: entity) { $0.skipped += count }
             skipped[entity] = 0
         }
     }

@@ -88,12 +88,12 @@ final class ModelTarget: ImportTarget {
         let examples = try linkPending(sources: sources, enter: enter, update: update)
         try indexes.createAll { name in enter(.indexing(name: name)) }
         if let touched = writer.touched {
-            let tables = writer.writers.map(\.plan.table)
-            let deleted = try touched.deleteUntouched(plans: writer.links.plans, tables: tables) { entity in
-                enter(.deleting(entity: writer.writers[entity].plan.name))
+            let tables = writer.plans.map(\.table)
+            let deleted = try touched.deleteUntouched(plans: writer.linkPlans, tables: tables) { entity in
+                enter(.deleting(entity: writer.plans[entity].name))
             }
             for (entity, count) in deleted {
-                writer.writers[entity].counts.deleted += count
+                writer.updateCounts(of: entity) { $0.deleted += count }
             }
         }
         return examples
@@ -107,11 +107,11 @@ final class ModelTarget: ImportTarget {
     /// to-ones of one entity); its stage and phase are named by all of them, `A.x, A.y`.
     private func linkPending(sources: [String], enter: (ImportProgress.Stage) -> Void,
                              update: (ImportProgress.Stage) -> Void) throws(SluiceError) -> [String] {
-        let pending = writer.links.pending
+        let pending = writer.pendingLinks
         guard !pending.isEmpty else { return [] }
         var examples: [String] = []
         let unresolved = options.unresolved
-        for pass in pending.passes(Array(writer.links.plans.joined())) {
+        for pass in pending.passes(Array(writer.linkPlans.joined())) {
             let total = pending.waiting(pass: pass)
             guard total > 0 else { continue }
             let name = pass.map(\.name).joined(separator: ", ")
@@ -120,9 +120,11 @@ final class ModelTarget: ImportTarget {
                 update(.linking(relationship: name, done: done, total: total))
             }
             for (plan, outcome) in zip(pass, outcomes) {
-                writer.writers[plan.source].counts.links += outcome.linked
-                writer.writers[plan.source].counts.unresolved += outcome.unresolved
-                writer.writers[plan.target].counts.inserted += outcome.stubs
+                writer.updateCounts(of: plan.source) {
+                    $0.links += outcome.linked
+                    $0.unresolved += outcome.unresolved
+                }
+                writer.updateCounts(of: plan.target) { $0.inserted += outcome.stubs }
                 for example in outcome.examples where examples.count < 5 {
                     examples.append("\(example.relationship) \(example.key) at \(example.source):\(example.position)")
                 }
@@ -131,7 +133,7 @@ final class ModelTarget: ImportTarget {
         return examples
     }
 
-    var counts: [ImportReport.EntityCounts] { writer.writers.map(\.counts) }
+    var counts: [ImportReport.EntityCounts] { writer.counts }
     var notes: [String] { [] }
     var dropsTablesLeftEmpty: Bool { true }
 

@@ -5,14 +5,16 @@
 /// Links are written only where they change something: a to-one goes in with its row when
 /// its target is known by then; the other links of a batch that are known are made together
 /// per relationship (`LinkStore.link`), so a re-import makes no write.
-final class LinkWriter {
+///
+/// A value, owned with the entity writers by the thread that writes the batch
+/// (`BatchWriting`): the writers are passed in, changed in place, and its state is read per
+/// link without dynamic exclusivity checks.
+struct LinkWriter {
     let plans: [[LinkPlan]]
     let links: any LinkStore
     let pending: any PendingLinkStore
     /// Indexes of this import's new tables, built before a statement looks rows up by them.
     let indexes: SecondaryIndexes?
-    // Read per link by the writer thread, which alone uses a link writer and never re-enters
-    // it: no dynamic exclusivity checks (they were a twentieth of a cold import's writer).
     /// Per plan id: ids found in the database before this batch's rows were written. Arrays,
     /// not dictionaries: read per link.
     ///
@@ -21,33 +23,33 @@ final class LinkWriter {
     /// once names the same row until the import ends. A re-import's stop times name the same
     /// few thousand stops in every batch: each is then looked up once, not once per batch.
     /// Emptied once it holds `knownIDsLimit` ids (so memory stays bounded whatever the input).
-    @exclusivity(unchecked) private var known: [[ColumnValue: Int64]]
+    private var known: [[ColumnValue: Int64]]
     private let keepsKnownIDs: [Bool]
     static let knownIDsLimit = 32_768
     /// Per plan id of a to-one: per record of the batch, the row its id names as
     /// `lookUpKnownIDs` found it (nil: none), so that `fillToOneColumns` does not look the id
     /// up again; empty when the ids were not looked up this batch.
-    @exclusivity(unchecked) private var foundPKs: [[Int64?]]
+    private var foundPKs: [[Int64?]]
     /// Per plan id: ids of the batch's own records in the target, built when first needed.
-    @exclusivity(unchecked) private var batchIDs: [[ColumnValue: Int64]?]
+    private var batchIDs: [[ColumnValue: Int64]?]
     /// Per target table: whether it held no row when the import began (asked once).
-    @exclusivity(unchecked) private var emptyAtStart: [String: Bool] = [:]
+    private var emptyAtStart: [String: Bool] = [:]
     /// The links of the plan being written that are known now, made together
     /// (`LinkStore.link`) once the batch's records are through.
-    @exclusivity(unchecked) var pairs: [LinkPair] = []
+    var pairs: [LinkPair] = []
 
     /// Per entity: its to-ones that link by id, whose links may wait for the second pass
     /// together (`writeToOnes`).
     let waitingToOnes: [[LinkPlan]]
     /// Per slot of `waitingToOnes`: one record's waiting ids, and whether it decided each link
     /// itself (reused from record to record).
-    @exclusivity(unchecked) private var toOneKeys: [ColumnValue?]
-    @exclusivity(unchecked) private var toOneDecided: [Bool]
+    private var toOneKeys: [ColumnValue?]
+    private var toOneDecided: [Bool]
     /// Per slot: the rows whose target is known now (`LinkPair`s, made after the batch's records).
-    @exclusivity(unchecked) private var toOnePairs: [[LinkPair]]
+    private var toOnePairs: [[LinkPair]]
     /// Per slot: rows written before this batch whose link now waits for an id, so the link
     /// they hold is no longer the record's (emptied now; the second pass may set it again).
-    @exclusivity(unchecked) private var toOneCleared: [[Int64]]
+    private var toOneCleared: [[Int64]]
     private let toOneSlots: [[ToOneSlot]]
 
     init(plans: [[LinkPlan]], links: any LinkStore, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
@@ -79,7 +81,7 @@ final class LinkWriter {
     // MARK: Before the rows
 
     /// Forgets the ids looked up for the last batch that may not name the same rows now.
-    func beginBatch() {
+    mutating func beginBatch() {
         for id in known.indices where !known[id].isEmpty && (!keepsKnownIDs[id] || known[id].count >= Self.knownIDsLimit) {
             known[id].removeAll(keepingCapacity: true)
         }
@@ -88,14 +90,14 @@ final class LinkWriter {
     }
 
     /// Looks up, per relationship of `entities`, the ids the batch's records name.
-    func lookUpKnownIDs(_ writers: [EntityWriter], of entities: [Int]) throws(SluiceError) {
-        for writer in entities.map({ writers[$0] }) where !writer.isEmpty {
-            for plan in plans[writer.entity] {
+    mutating func lookUpKnownIDs(_ writers: [EntityWriter], of entities: [Int]) throws(SluiceError) {
+        for entity in entities where !writers[entity].isEmpty {
+            for plan in plans[entity] {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
-                let keys = idsToLookUp(plan, of: writer)
+                let keys = idsToLookUp(plan, of: writers[entity])
                 guard !keys.isEmpty else { continue }
                 let found = try links.pks(of: Array(keys), in: plan.targetTable, column: column)
-                if plan.toOneIndex != nil { addFoundPKs(found, plan, of: writer) }
+                if plan.toOneIndex != nil { addFoundPKs(found, plan, of: writers[entity]) }
                 if known[plan.id].isEmpty {
                     known[plan.id] = found
                 } else {
@@ -107,7 +109,7 @@ final class LinkWriter {
 
     /// The ids the batch's records name through `plan` that are not known yet. For a to-one,
     /// also the row each record's id names among those known (`foundPKs`).
-    private func idsToLookUp(_ plan: LinkPlan, of writer: EntityWriter) -> Set<ColumnValue> {
+    private mutating func idsToLookUp(_ plan: LinkPlan, of writer: borrowing EntityWriter) -> Set<ColumnValue> {
         var keys = Set<ColumnValue>()
         let ids = known[plan.id]
         let toOne = plan.toOneIndex != nil
@@ -139,7 +141,7 @@ final class LinkWriter {
     }
 
     /// Sets `foundPKs` of the records of a to-one whose ids were just `found`.
-    private func addFoundPKs(_ found: [ColumnValue: Int64], _ plan: LinkPlan, of writer: EntityWriter) {
+    private mutating func addFoundPKs(_ found: [ColumnValue: Int64], _ plan: LinkPlan, of writer: borrowing EntityWriter) {
         guard !found.isEmpty else { return }
         var previous: (key: ColumnValue, pk: Int64?)?
         for record in 0..<writer.count where writer.isRepresentative(record) && foundPKs[plan.id][record] == nil {
@@ -153,7 +155,7 @@ final class LinkWriter {
     /// when the import began and its entity has inserted nothing since (a new database's
     /// forward references: every id is then looked up in the second pass instead, and the
     /// batch's own records by `batchID`).
-    private func mayHoldRows(_ plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Bool {
+    private mutating func mayHoldRows(_ plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Bool {
         if writers[plan.target].counts.inserted > 0 { return true }
         if let empty = emptyAtStart[plan.targetTable] { return !empty }
         let empty = try !links.hasRows(plan.targetTable)
@@ -164,28 +166,29 @@ final class LinkWriter {
     /// Gives each to-one whose target is known now its column value, so it is written with
     /// the row: ids found in the database, nested records of entities already written, and
     /// `null`. Call just before the entity's `write()`.
-    func fillToOneColumns(of writer: EntityWriter, written: Set<Int>, writers: [EntityWriter]) {
-        for plan in plans[writer.entity] {
+    func fillToOneColumns(of entity: Int, written: Set<Int>, writers: inout [EntityWriter]) {
+        for plan in plans[entity] {
             guard let column = plan.toOneIndex else { continue }
             let ids = known[plan.id]
             let found = foundPKs[plan.id]
             var previous: (key: ColumnValue, pk: Int64?)?  // as in `lookUpKnownIDs`
-            for record in 0..<writer.count where writer.isRepresentative(record) {
-                switch writer.link(record, plan.relationship) {
+            for record in 0..<writers[entity].count where writers[entity].isRepresentative(record) {
+                switch writers[entity].link(record, plan.relationship) {
                 case .clear?:
-                    writer.setToOne(record, column: column, .null)
+                    writers[entity].setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
                     if !found.isEmpty {
                         // Looked up already (`idsToLookUp`).
-                        if let pk = found[record] { writer.setToOne(record, column: column, .integer(pk)) }
+                        if let pk = found[record] { writers[entity].setToOne(record, column: column, .integer(pk)) }
                         break
                     }
                     guard !ids.isEmpty else { break }
                     if previous?.key != key { previous = (key, ids[key]) }
-                    if let pk = previous?.pk { writer.setToOne(record, column: column, .integer(pk)) }
+                    if let pk = previous?.pk { writers[entity].setToOne(record, column: column, .integer(pk)) }
                 case .one(.record(let handle))?:
                     if written.contains(handle.entity) {
-                        writer.setToOne(record, column: column, .integer(writers[handle.entity].pk(of: handle.index)))
+                        let pk = writers[handle.entity].pk(of: handle.index)
+                        writers[entity].setToOne(record, column: column, .integer(pk))
                     }
                 default:
                     break
@@ -197,29 +200,41 @@ final class LinkWriter {
     // MARK: After the rows
 
     /// Makes every link the batch's rows did not carry, or records it as pending.
-    func writeLinks(_ writers: [EntityWriter]) throws(SluiceError) {
-        for writer in writers where !writer.isEmpty {
-            let toOnes = waitingToOnes[writer.entity]
-            if !toOnes.isEmpty { try writeToOnes(toOnes, of: writer, writers: writers) }
-            for plan in plans[writer.entity] {
-                pairs.removeAll(keepingCapacity: true)
-                guard let column = plan.toOneIndex else {
-                    writer.counts.links += try writeToMany(plan, of: writer, writers: writers)
-                    continue
-                }
-                if plan.relatedByColumn != nil { continue }  // `writeToOnes`
-                for record in 0..<writer.count where writer.isRepresentative(record) {
-                    guard let link = writer.link(record, plan.relationship) else { continue }
-                    writer.counts.links += try writeToOne(link, of: record, in: writer, plan: plan, column: column, writers: writers)
-                }
-                if !pairs.isEmpty { writer.counts.links += try links.link(plan, pairs) }
-            }
+    mutating func writeLinks(_ writers: inout [EntityWriter]) throws(SluiceError) {
+        for entity in writers.indices where !writers[entity].isEmpty {
+            let made = try writeLinks(of: writers[entity], writers: writers)
+            writers[entity].counts.links += made
         }
+    }
+
+    /// The links of one entity's records; returns how many were made or unmade.
+    private mutating func writeLinks(of writer: borrowing EntityWriter, writers: [EntityWriter]) throws(SluiceError) -> Int {
+        var made = 0
+        let toOnes = waitingToOnes[writer.entity]
+        if !toOnes.isEmpty { made += try writeToOnes(toOnes, of: writer, writers: writers) }
+        for plan in plans[writer.entity] {
+            pairs.removeAll(keepingCapacity: true)
+            guard let column = plan.toOneIndex else {
+                made += try writeToMany(plan, of: writer, writers: writers)
+                continue
+            }
+            if plan.relatedByColumn != nil { continue }  // `writeToOnes`
+            for record in 0..<writer.count where writer.isRepresentative(record) {
+                guard let link = writer.link(record, plan.relationship) else { continue }
+                made += try writeToOne(link, of: record, in: writer, plan: plan, column: column, writers: writers)
+            }
+            if !pairs.isEmpty { made += try links.link(plan, pairs) }
+        }
+        return made
     }
 
     /// The to-ones of each record that may wait for the second pass (`waitingToOnes`): those
     /// not known yet wait together, one entry per record (`PendingLinkStore.addToOnes`).
-    private func writeToOnes(_ toOnes: [LinkPlan], of writer: EntityWriter, writers: [EntityWriter]) throws(SluiceError) {
+    /// Returns the links made.
+    private mutating func writeToOnes(_ toOnes: [LinkPlan], of writer: borrowing EntityWriter, writers: [EntityWriter])
+        throws(SluiceError) -> Int
+    {
+        var made = 0
         let slots = toOneSlots[writer.entity]
         let earlierMayWait = pending.hasWaitingToOnes(of: writer.entity)
         for slot in slots.indices {
@@ -235,7 +250,7 @@ final class LinkWriter {
                 guard let link = writer.link(record, toOne.relationship) else { continue }
                 if let value = writer.value(record, toOne.column) {
                     // Written with the row; a change there counts as a link made.
-                    if value != (writer.storedValue(record, toOne.column) ?? .null) { writer.counts.links += 1 }
+                    if value != (writer.storedValue(record, toOne.column) ?? .null) { made += 1 }
                     toOneDecided[slot] = true
                     decides = true
                     continue
@@ -269,8 +284,9 @@ final class LinkWriter {
         }
         // Targets known now, linked together per relationship (one statement on PostgreSQL).
         for slot in slots.indices where !toOnePairs[slot].isEmpty {
-            writer.counts.links += try links.link(toOnes[slot], toOnePairs[slot])
+            made += try links.link(toOnes[slot], toOnePairs[slot])
         }
+        return made
     }
 
     /// What `writeToOnes` reads of a to-one per record, taken from its plan once.
@@ -296,7 +312,7 @@ final class LinkWriter {
     }
 
     /// A to-one linked by a nested record (`writeToOnes` takes those linked by id).
-    private func writeToOne(_ link: Link, of record: Int, in writer: EntityWriter, plan: LinkPlan, column: Int,
+    private mutating func writeToOne(_ link: Link, of record: Int, in writer: borrowing EntityWriter, plan: LinkPlan, column: Int,
                             writers: [EntityWriter]) throws(SluiceError) -> Int {
         // Written with the row when known then; a change there counts as a link made.
         if let value = writer.value(record, column) {
@@ -313,11 +329,11 @@ final class LinkWriter {
 
     /// The row a link target names, if it is known now: a nested record's row, an id found
     /// in the database before the batch, or an id of a record of this batch.
-    func resolve(_ target: LinkTarget, plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Int64? {
+    mutating func resolve(_ target: LinkTarget, plan: LinkPlan, writers: [EntityWriter]) throws(SluiceError) -> Int64? {
         resolve(target, IDLookup(plan), writers: writers)
     }
 
-    private func resolve(_ target: LinkTarget, _ lookup: IDLookup, writers: [EntityWriter]) -> Int64? {
+    private mutating func resolve(_ target: LinkTarget, _ lookup: IDLookup, writers: [EntityWriter]) -> Int64? {
         switch target {
         case .record(let handle):
             return writers[handle.entity].pk(of: handle.index)
@@ -328,13 +344,13 @@ final class LinkWriter {
         }
     }
 
-    private func batchID(_ key: ColumnValue, _ lookup: IDLookup, writers: [EntityWriter]) -> Int64? {
+    private mutating func batchID(_ key: ColumnValue, _ lookup: IDLookup, writers: [EntityWriter]) -> Int64? {
         guard let attribute = lookup.attribute else { return nil }
         if batchIDs[lookup.plan] == nil {
-            let writer = writers[lookup.target]
+            let target = lookup.target
             var ids: [ColumnValue: Int64] = [:]
-            for record in 0..<writer.count where writer.isRepresentative(record) {
-                if let value = writer.value(record, attribute), value != .null { ids[value] = writer.pk(of: record) }
+            for record in 0..<writers[target].count where writers[target].isRepresentative(record) {
+                if let value = writers[target].value(record, attribute), value != .null { ids[value] = writers[target].pk(of: record) }
             }
             batchIDs[lookup.plan] = ids
         }
@@ -343,7 +359,7 @@ final class LinkWriter {
     }
 
     /// `order`: an ordered to-many's place for the link (`LinkWriter+ToMany.swift`).
-    func deferLink(_ target: LinkTarget, of record: Int, in writer: EntityWriter, plan: LinkPlan,
+    func deferLink(_ target: LinkTarget, of record: Int, in writer: borrowing EntityWriter, plan: LinkPlan,
                    order: Int64? = nil) throws(SluiceError) {
         // A nested record always has its row by now; only ids can be waiting.
         guard case .key(let key) = target else { return }

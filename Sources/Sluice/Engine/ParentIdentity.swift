@@ -71,39 +71,40 @@ final class ParentIdentity {
     /// entities of the levels done, whether this batch had records of them or not): call
     /// before its `prepare()`. (A target not written yet, in a cycle of a model built in code,
     /// leaves the column missing.)
-    func fill(_ writer: EntityWriter, writers: [EntityWriter], written: Set<Int>) throws(SluiceError) {
-        for plan in parts[writer.entity] {
+    func fill(_ entity: Int, writers: inout [EntityWriter], written: Set<Int>) throws(SluiceError) {
+        for plan in parts[entity] {
             guard let column = plan.toOneIndex, written.contains(plan.target) else { continue }
             var ids: [ColumnValue: Int64] = [:]
             if let relatedBy = plan.relatedByColumn {
-                ids = try links.pks(of: keys(of: plan, in: writer), in: plan.targetTable, column: relatedBy)
+                ids = try links.pks(of: keys(of: plan, in: writers[entity]), in: plan.targetTable, column: relatedBy)
             }
-            for record in 0..<writer.count {
-                switch writer.link(record, plan.relationship) {
+            for record in 0..<writers[entity].count {
+                switch writers[entity].link(record, plan.relationship) {
                 case .clear?:
-                    writer.setToOne(record, column: column, .null)
+                    writers[entity].setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
-                    if let pk = ids[key] { writer.setToOne(record, column: column, .integer(pk)) }
+                    if let pk = ids[key] { writers[entity].setToOne(record, column: column, .integer(pk)) }
                 case .one(.record(let handle))? where handle.entity >= 0:
-                    writer.setToOne(record, column: column, .integer(writers[handle.entity].pk(of: handle.index)))
+                    let pk = writers[handle.entity].pk(of: handle.index)
+                    writers[entity].setToOne(record, column: column, .integer(pk))
                 default:
                     break
                 }
             }
         }
-        for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
-            let parent = writers[plan.source]
+        for (plan, column) in parents[entity] where written.contains(plan.source) {
+            let parent = plan.source
             // Every record's own list, not only the row's: under `merge: replace` an earlier
             // record's list is no longer the row's, yet the records nested in it were imported
             // in their turn, under this parent (as they are when each record is a batch of its own).
-            for record in 0..<parent.count {
-                guard case .many(let targets)? = parent.ownLink(record, plan.relationship) else { continue }
-                let pk = ColumnValue.integer(parent.pk(of: record))
-                for case .record(let handle) in targets where handle.entity == writer.entity {
-                    writer.setToOne(handle.index, column: column, pk)
+            for record in 0..<writers[parent].count {
+                guard case .many(let targets)? = writers[parent].ownLink(record, plan.relationship) else { continue }
+                let pk = ColumnValue.integer(writers[parent].pk(of: record))
+                for case .record(let handle) in targets where handle.entity == entity {
+                    writers[entity].setToOne(handle.index, column: column, pk)
                 }
             }
-            if parent.mergedRecords { markGenerations(writer, parent: parent, plan: plan, column: column) }
+            if writers[parent].mergedRecords { markGenerations(entity, parent: parent, plan: plan, column: column, writers: &writers) }
         }
     }
 
@@ -113,22 +114,22 @@ final class ParentIdentity {
     /// makes a new one, as it does when each record is a batch of its own. Such records are
     /// marked as a later generation (`EntityWriter.setGeneration`). A key first named after
     /// such a change may have had a row in the database, unlinked by it: also a new row.
-    private func markGenerations(_ writer: EntityWriter, parent: EntityWriter, plan: LinkPlan, column: Int) {
+    private func markGenerations(_ entity: Int, parent: Int, plan: LinkPlan, column: Int, writers: inout [EntityWriter]) {
         var recordsOfRow: [Int64: [Int]] = [:]
-        for record in 0..<parent.count where parent.ownLink(record, plan.relationship) != nil {
-            recordsOfRow[parent.pk(of: record), default: []].append(record)
+        for record in 0..<writers[parent].count where writers[parent].ownLink(record, plan.relationship) != nil {
+            recordsOfRow[writers[parent].pk(of: record), default: []].append(record)
         }
-        let keyColumns = writer.identityColumns.filter { $0 != column }
+        let keyColumns = writers[entity].identityColumns.filter { $0 != column }
         for records in recordsOfRow.values where records.count > 1 {
             var changes = 0
             var keys: [[ColumnValue?]: (linked: Bool, generation: Int)] = [:]
             for record in records {
                 var named = Set<[ColumnValue?]>()
-                if case .many(let targets)? = parent.ownLink(record, plan.relationship) {
-                    for case .record(let handle) in targets where handle.entity == writer.entity {
-                        let key = keyColumns.map { writer.value(handle.index, $0) }
+                if case .many(let targets)? = writers[parent].ownLink(record, plan.relationship) {
+                    for case .record(let handle) in targets where handle.entity == entity {
+                        let key = keyColumns.map { writers[entity].value(handle.index, $0) }
                         var state = keys[key] ?? (linked: changes == 0, generation: changes == 0 ? 0 : 1)
-                        if state.generation > 0 { writer.setGeneration(handle.index, state.generation, parentColumn: column) }
+                        if state.generation > 0 { writers[entity].setGeneration(handle.index, state.generation, parentColumn: column) }
                         state.linked = true
                         keys[key] = state
                         named.insert(key)
@@ -146,22 +147,25 @@ final class ParentIdentity {
     /// Counts the links to their parents that `writer`'s new rows were written with, as the
     /// parents' links (found rows matched their parent already: nothing changed there). Call
     /// after its `write()`.
-    func countLinks(_ writer: EntityWriter, writers: [EntityWriter], written: Set<Int>) {
-        for (plan, column) in parents[writer.entity] where written.contains(plan.source) {
+    func countLinks(_ entity: Int, writers: inout [EntityWriter], written: Set<Int>) {
+        for (plan, column) in parents[entity] where written.contains(plan.source) {
+            var made = 0
+            let writer = writers[entity]
             let parent = writers[plan.source]
             for record in 0..<parent.count where parent.isRepresentative(record) {
                 guard case .many(let targets)? = parent.link(record, plan.relationship) else { continue }
                 for case .record(let handle) in targets
-                where handle.entity == writer.entity && writer.isRepresentative(handle.index) && writer.wasInserted(handle.index)
+                where handle.entity == entity && writer.isRepresentative(handle.index) && writer.wasInserted(handle.index)
                     && writer.value(handle.index, column) != nil {
-                    parent.counts.links += 1
+                    made += 1
                 }
             }
+            writers[plan.source].counts.links += made
         }
     }
 
     /// The ids `writer`'s records give the to-one of `plan`.
-    private func keys(of plan: LinkPlan, in writer: EntityWriter) -> [ColumnValue] {
+    private func keys(of plan: LinkPlan, in writer: borrowing EntityWriter) -> [ColumnValue] {
         var keys = Set<ColumnValue>()
         for record in 0..<writer.count {
             if case .one(.key(let key))? = writer.link(record, plan.relationship) { keys.insert(key) }

@@ -4,7 +4,8 @@ import Testing
 @testable import Sluice
 
 /// `BatchPipeline`: batches are written in order on a second thread while the caller goes
-/// on, at most three exist, and the first failure stops the rest and reaches the caller.
+/// on, at most three exist, the first failure stops the rest and reaches the caller, and the
+/// state the batches are written with is the thread's until `stop()` gives it back.
 @Suite struct BatchPipelineTests {
     /// What the writer thread saw, shared with the test's thread.
     final class Log: Sendable {
@@ -25,7 +26,7 @@ import Testing
 
     @Test func batchesAreWrittenInOrderOnAnotherThread() throws {
         let log = Log()
-        let pipeline = BatchPipeline<[Int]> { (batch: inout [Int]) throws(SluiceError) in
+        let pipeline = BatchPipeline<[Int], Void>(state: ()) { (_: inout Void, batch: inout [Int]) throws(SluiceError) in
             log.written.withLock { $0.append(contentsOf: batch) }
             log.threads.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
             batch.removeAll()
@@ -44,7 +45,7 @@ import Testing
 
     @Test func theCallerGoesOnWhileABatchIsWritten() throws {
         let log = Log()
-        let pipeline = BatchPipeline<[Int]> { (batch: inout [Int]) throws(SluiceError) in
+        let pipeline = BatchPipeline<[Int], Void>(state: ()) { (_: inout Void, batch: inout [Int]) throws(SluiceError) in
             // Holds the first batch until the test has handed over the second one.
             if batch == [1] { _ = BatchPipelineTests.wait { log.gate.load(ordering: .acquiring) } }
             log.written.withLock { $0.append(contentsOf: batch) }
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func atMostThreeBatchesExist() throws {
-        let pipeline = BatchPipeline<[Int]> { (batch: inout [Int]) throws(SluiceError) in
+        let pipeline = BatchPipeline<[Int], Void>(state: ()) { (_: inout Void, batch: inout [Int]) throws(SluiceError) in
             Thread.sleep(forTimeInterval: 0.0002)
             batch.removeAll(keepingCapacity: true)
         }
@@ -81,7 +82,7 @@ import Testing
 
     @Test func theFirstFailureStopsLaterBatchesAndReachesTheCaller() throws {
         let log = Log()
-        let pipeline = BatchPipeline<[Int]> { (batch: inout [Int]) throws(SluiceError) in
+        let pipeline = BatchPipeline<[Int], Void>(state: ()) { (_: inout Void, batch: inout [Int]) throws(SluiceError) in
             log.written.withLock { $0.append(contentsOf: batch) }
             if batch == [2] { throw SluiceError(.io, "disk full at batch 2") }
             batch.removeAll()
@@ -96,7 +97,24 @@ import Testing
             do { try pipeline.drain() } catch { failure = error }
         }
         #expect(failure?.message == "disk full at batch 2")
-        #expect(pipeline.stop()?.message == "disk full at batch 2")
+        #expect(pipeline.stop().failure?.message == "disk full at batch 2")
         #expect(log.written.withLock { $0 } == [1, 2])  // nothing after the failed batch
+    }
+
+    @Test func theStateIsTheThreadsUntilStopGivesItBack() throws {
+        // The batches' sums, kept in the state the thread writes with.
+        let pipeline = BatchPipeline<[Int], [Int]>(state: [100]) { (sums: inout [Int], batch: inout [Int]) throws(SluiceError) in
+            sums.append(batch.reduce(0, +))
+            batch.removeAll()
+        }
+        for number in 1...4 {
+            var batch: [Int]? = [number, number]
+            _ = try pipeline.submit(&batch)
+        }
+        try pipeline.drain()
+        let (state, failure) = pipeline.stop()
+        #expect(state == [100, 2, 4, 6, 8])
+        #expect(failure == nil)
+        #expect(pipeline.stop().state == nil)  // given back once
     }
 }
