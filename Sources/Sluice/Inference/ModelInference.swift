@@ -121,17 +121,7 @@ public enum ModelInference {
         let handler: any JSONEventHandler = rows ?? reader
         let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
         rows?.parser = parser
-        // Small chunks: reading stops soon after the sample's last record.
-        var chunks = ChunkReader(source: source, chunkSize: 1 << 16)
-        do {
-            while let chunk = try chunks.next() {
-                try parser.parse(chunk)
-            }
-            try parser.finish()
-        } catch {
-            if reader.isDone { return }  // the sample is complete: the reader stopped the parse
-            throw error
-        }
+        try feed(source, until: reader, parse: parser.parse, finish: parser.finish)
     }
 
     /// The rows of a CSV or TSV input, as the import reads them: objects of strings.
@@ -139,12 +129,21 @@ public enum ModelInference {
                                 maxValueBytes: Int) throws(SluiceError) {
         let csv = CSVReader(sourceName: source.name, handler: CSVSampleValues(reader),
                             options: .init(separator: format.separator, maxValueBytes: maxValueBytes))
+        try feed(source, until: reader, parse: csv.parse, finish: csv.finish)
+    }
+
+    /// Feeds `source` to a parser in small chunks, so that reading stops soon after the
+    /// sample's last record: the reader stops the parse with an error once its sample is
+    /// complete, which is then no error.
+    private static func feed(_ source: ByteSource, until reader: SampleReader,
+                             parse: (UnsafeRawBufferPointer) throws(SluiceError) -> Void,
+                             finish: () throws(SluiceError) -> Void) throws(SluiceError) {
         var chunks = ChunkReader(source: source, chunkSize: 1 << 16)
-        do {
+        do throws(SluiceError) {
             while let chunk = try chunks.next() {
-                try csv.parse(chunk)
+                try parse(chunk)
             }
-            try csv.finish()
+            try finish()
         } catch {
             if reader.isDone { return }
             throw error

@@ -400,11 +400,8 @@ struct ModelDecoder {
             }
         }
         if let field = fields["merge"], let text = string(field.value, at: field.location) {
-            if let policy = Model.MergePolicy(rawValue: text) {
+            if let policy: Model.MergePolicy = namedPolicy(text, kind: "merge", expected: "add or replace", at: field.location) {
                 relationship.merge = policy
-            } else {
-                report("unknown merge policy \(ModelProblem.quote(text)) (expected add or replace)",
-                       at: field.location)
             }
             if !relationship.toMany {
                 report("only to-many relationships take a merge policy", at: field.location)
@@ -418,11 +415,9 @@ struct ModelDecoder {
             }
         }
         if let field = fields["unresolved"], let text = string(field.value, at: field.location) {
-            if let policy = Model.UnresolvedPolicy(rawValue: text) {
+            if let policy: Model.UnresolvedPolicy = namedPolicy(text, kind: "unresolved", expected: "null, stub or fail",
+                                                                at: field.location) {
                 relationship.unresolved = policy
-            } else {
-                report("unknown unresolved policy \(ModelProblem.quote(text)) (expected null, stub or fail)",
-                       at: field.location)
             }
         }
         draft.relationship = relationship
@@ -517,6 +512,16 @@ struct ModelDecoder {
             return nil
         }
         return flag
+    }
+
+    /// The policy `text` names; nil, and a problem listing the `expected` names, when it names none.
+    private mutating func namedPolicy<Policy: RawRepresentable<String>>(_ text: String, kind: String, expected: String,
+                                                                   at location: ModelLocation) -> Policy? {
+        guard let policy = Policy(rawValue: text) else {
+            report("unknown \(kind) policy \(ModelProblem.quote(text)) (expected \(expected))", at: location)
+            return nil
+        }
+        return policy
     }
 
     private mutating func attributeType(_ name: String, at location: ModelLocation) -> AttributeType? {

@@ -231,15 +231,7 @@ struct ModelValidator {
         var owners: [String: String] = [:]
         // A child has no table: its family's root holds its rows (`validateInheritance`).
         for entity in draft.entities where entity.isObject && entity.parent == nil {
-            let folded = Self.fold(entity.table)
-            if let reason = Self.reservedReason(folded) {
-                problems.report("table \(ModelProblem.quote(entity.table)) \(reason)", at: entity.tableLocation)
-            } else if let owner = owners[folded] {
-                problems.report("table \(ModelProblem.quote(entity.table)) is also the table of \(owner)",
-                                at: entity.tableLocation)
-            } else {
-                owners[folded] = entity.name
-            }
+            Self.claim("table", entity.table, for: entity.name, at: entity.tableLocation, in: &owners, &problems)
         }
         // Join tables as the store makes them: from the family's table, targets as families.
         let storage = model.storageModel
@@ -253,16 +245,23 @@ struct ModelValidator {
                       let storedRelationship = stored.relationships.first(where: { $0.name == relationship.relationship.name }),
                       let table = storage.joinTableName(of: storedRelationship, in: stored)
                 else { continue }
-                let folded = Self.fold(table)
-                if let reason = Self.reservedReason(folded) {
-                    problems.report("join table \(ModelProblem.quote(table)) \(reason)", at: relationship.location)
-                } else if let owner = owners[folded] {
-                    problems.report("join table \(ModelProblem.quote(table)) is also the table of \(owner)",
-                                    at: relationship.location)
-                } else {
-                    owners[folded] = "\(entity.name).\(relationship.relationship.name)"
-                }
+                Self.claim("join table", table, for: "\(entity.name).\(relationship.relationship.name)",
+                           at: relationship.location, in: &owners, &problems)
             }
+        }
+    }
+
+    /// Gives the `kind` of table (a table, a join table) named `table` to `owner` in `owners`
+    /// (by case-folded name), unless the name is reserved or already another's: then a problem.
+    private static func claim(_ kind: String, _ table: String, for owner: String, at location: ModelLocation,
+                              in owners: inout [String: String], _ problems: inout ModelProblemCollector) {
+        let folded = fold(table)
+        if let reason = reservedReason(folded) {
+            problems.report("\(kind) \(ModelProblem.quote(table)) \(reason)", at: location)
+        } else if let other = owners[folded] {
+            problems.report("\(kind) \(ModelProblem.quote(table)) is also the table of \(other)", at: location)
+        } else {
+            owners[folded] = owner
         }
     }
 

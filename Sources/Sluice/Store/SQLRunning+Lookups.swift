@@ -43,7 +43,30 @@ extension SQLRunning {
     }
 }
 
+/// A to-many's storage with its names quoted, as the stores' link statements name them.
+enum QuotedToMany {
+    /// The target's `table`, whose `column` holds the source's key, and its key column `key`.
+    case inverseColumn(table: String, column: String, key: String)
+    /// A join `table`, its column holding the source's key and its column holding the target's.
+    case joinTable(table: String, source: String, target: String)
+}
+
 extension LinkPlan {
+    /// The names of a to-many's storage, quoted (`keys`: the store's key column per table). A
+    /// to-one has none: `toOne` says which statement it was asked for by mistake.
+    func quotedToMany(_ keys: TableKeys, toOne: @autoclosure () -> String) -> QuotedToMany {
+        switch storage {
+        case .column:
+            preconditionFailure(toOne())
+        case .inverseColumn(_, let column):
+            return .inverseColumn(table: quoteIdentifier(targetTable), column: quoteIdentifier(column),
+                                  key: keys.quoted(targetTable))
+        case .joinTable(let table, let sourceColumn, let targetColumn):
+            return .joinTable(table: quoteIdentifier(table), source: quoteIdentifier(sourceColumn),
+                              target: quoteIdentifier(targetColumn))
+        }
+    }
+
     /// Where a to-many's links are listed by source: the table (quoted) and the column
     /// (quoted) holding the source's pk. Nil for a to-one.
     var sourceColumn: (table: String, column: String)? {

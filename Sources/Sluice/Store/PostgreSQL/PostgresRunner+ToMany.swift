@@ -14,18 +14,14 @@ extension PostgresRunner {
     func unlinkOthers(_ plan: LinkPlan, sources: [Int64], keeping: [LinkPair]) throws(SluiceError) -> Int {
         let kept = "SELECT 1 FROM unnest($2::bigint[], $3::bigint[]) AS k(\"source_pk\", \"target_pk\") WHERE k.\"source_pk\" = "
         let sql: String
-        switch plan.storage {
-        case .column:
-            preconditionFailure("a to-one has no list to follow")
-        case .inverseColumn(_, let name):
-            let column = quoteIdentifier(name)
+        switch plan.quotedToMany(keys, toOne: "a to-one has no list to follow") {
+        case .inverseColumn(let table, let column, let key):
             let place = plan.positionColumn.map { ", \(quoteIdentifier($0)) = NULL" } ?? ""
-            sql = "UPDATE \(quoteIdentifier(plan.targetTable)) AS t SET \(column) = NULL\(place) "
-                + "WHERE t.\(column) = ANY($1::bigint[]) AND NOT EXISTS (\(kept)t.\(column) AND k.\"target_pk\" = t.\(keys.quoted(plan.targetTable)))"
-        case .joinTable(let table, let sourceColumn, let targetColumn):
-            let source = quoteIdentifier(sourceColumn)
-            sql = "DELETE FROM \(quoteIdentifier(table)) AS j WHERE j.\(source) = ANY($1::bigint[]) "
-                + "AND NOT EXISTS (\(kept)j.\(source) AND k.\"target_pk\" = j.\(quoteIdentifier(targetColumn)))"
+            sql = "UPDATE \(table) AS t SET \(column) = NULL\(place) "
+                + "WHERE t.\(column) = ANY($1::bigint[]) AND NOT EXISTS (\(kept)t.\(column) AND k.\"target_pk\" = t.\(key))"
+        case .joinTable(let table, let source, let target):
+            sql = "DELETE FROM \(table) AS j WHERE j.\(source) = ANY($1::bigint[]) "
+                + "AND NOT EXISTS (\(kept)j.\(source) AND k.\"target_pk\" = j.\(target))"
         }
         return try connection.query(sql, [Self.array(sources), Self.array(keeping.map(\.source)),
                                           Self.array(keeping.map(\.target))]).changes
@@ -40,19 +36,14 @@ extension PostgresRunner {
         let link: String
         let table: String
         let match: String
-        switch plan.storage {
-        case .column:
-            preconditionFailure("a to-one has no places")
-        case .inverseColumn(_, let name):
-            let column = quoteIdentifier(name)
-            table = "\(quoteIdentifier(plan.targetTable)) AS t"
+        switch plan.quotedToMany(keys, toOne: "a to-one has no places") {
+        case .inverseColumn(let name, let column, let key):
+            table = "\(name) AS t"
             link = "UPDATE \(table) SET \(column) = l.\"source_pk\", \(place) = l.\"place\" FROM \(rows) "
-                + "WHERE t.\(keys.quoted(plan.targetTable)) = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
-            match = "t.\(keys.quoted(plan.targetTable)) = l.\"target_pk\" AND t.\(column) = l.\"source_pk\""
-        case .joinTable(let name, let sourceColumn, let targetColumn):
-            let source = quoteIdentifier(sourceColumn)
-            let target = quoteIdentifier(targetColumn)
-            table = "\(quoteIdentifier(name)) AS t"
+                + "WHERE t.\(key) = l.\"target_pk\" AND t.\(column) IS DISTINCT FROM l.\"source_pk\""
+            match = "t.\(key) = l.\"target_pk\" AND t.\(column) = l.\"source_pk\""
+        case .joinTable(let name, let source, let target):
+            table = "\(name) AS t"
             link = "INSERT INTO \(table) (\(source), \(target), \(place)) SELECT l.\"source_pk\", l.\"target_pk\", l.\"place\" "
                 + "FROM \(rows) ON CONFLICT DO NOTHING"
             match = "t.\(source) = l.\"source_pk\" AND t.\(target) = l.\"target_pk\""

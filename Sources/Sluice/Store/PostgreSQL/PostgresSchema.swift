@@ -103,23 +103,10 @@ enum PostgresSchema {
                 }
                 continue
             }
-            var fits = true
-            for column in table.columns {
-                let wanted = type(of: column)
-                if let found = types[column.name] {
-                    if found != informationSchemaName(wanted) {
-                        problems.append("table \(quoteIdentifier(table.name)) column \(quoteIdentifier(column.name)) "
-                            + "has type \(found), the model needs \(wanted)")
-                        fits = false
-                    }
-                } else if table.primaryKey?.contains(column.name) == true {
-                    problems.append("table \(quoteIdentifier(table.name)) has no column \(quoteIdentifier(column.name)), "
-                        + "and a primary key cannot be added")
-                    fits = false
-                } else {
-                    statements.append("ALTER TABLE \(quoteIdentifier(table.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(wanted);")
-                }
-            }
+            var fits = table.migrateColumns(found: { types[$0.name] }, check: { column, found in
+                let wanted = Self.type(of: column)
+                return found == informationSchemaName(wanted) ? nil : "has type \(found), the model needs \(wanted)"
+            }, columnSQL: { "\(quoteIdentifier($0.name)) \(Self.type(of: $0))" }, statements: &statements, problems: &problems)
             if fits, let problem = try identityProblem(of: table, runner, schema: schema) {
                 problems.append(problem)
                 fits = false

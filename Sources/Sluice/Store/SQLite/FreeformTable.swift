@@ -47,7 +47,7 @@ final class FreeformTable {
     }
 
     private static func open(_ table: String, in connection: Connection) throws(SluiceError) -> [String] {
-        do {
+        try SQLiteError.converting(database: connection.displayName) {
             let columns = try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(table)])
                 .map { $0[0].textValue ?? "" }
             let kind = try connection.scalar("SELECT type FROM sqlite_schema WHERE lower(name) = lower(?)",
@@ -59,12 +59,6 @@ final class FreeformTable {
             guard columns.isEmpty else { return columns }
             try connection.execute("CREATE TABLE \(quoteIdentifier(table)) (\"pk\" INTEGER PRIMARY KEY)")
             return ["pk"]
-        } catch let error as SQLiteError {
-            throw error.sluiceError(database: connection.displayName)
-        } catch let error as SluiceError {
-            throw error
-        } catch {
-            preconditionFailure("unexpected error \(error)")  // the do block throws only these two
         }
     }
 

@@ -96,7 +96,7 @@ final class ImportDatabase {
     static let sluiceFileFormat = ["PRAGMA page_size=16384"]
 
     private static func openExisting(path: String, busyTimeout: Int32) throws(SluiceError) -> ImportDatabase {
-        do {
+        try SQLiteError.converting(database: path) {
             let connection = try Connection(path: path, mode: .readWrite, displayName: path)
             connection.setBusyTimeout(ms: busyTimeout)
             if connection.isReadOnly {
@@ -109,12 +109,6 @@ final class ImportDatabase {
                 BEGIN IMMEDIATE;
                 """)
             return ImportDatabase(path: path, connection: connection, isNew: false, temporaryPath: nil)
-        } catch let error as SQLiteError {
-            throw error.sluiceError(database: path)
-        } catch let error as SluiceError {
-            throw error
-        } catch {
-            preconditionFailure("unexpected error \(error)")  // the do block throws only these two
         }
     }
 

@@ -69,20 +69,13 @@ extension SQLRunner: LinkStore {
     /// source and the target).
     private func unlinkStatements(_ plan: LinkPlan) -> (current: String, unlink: String) {
         let place = plan.positionColumn.map { ", \(quoteIdentifier($0)) = NULL" } ?? ""
-        switch plan.storage {
-        case .column:
-            preconditionFailure("a to-one has no list to follow")
-        case .inverseColumn(_, let column):
-            let table = quoteIdentifier(plan.targetTable)
-            let quoted = quoteIdentifier(column)
-            let key = keys.quoted(plan.targetTable)
-            return ("SELECT \(key) FROM \(table) WHERE \(quoted) = ?",
-                    "UPDATE \(table) SET \(quoted) = NULL\(place) WHERE \(quoted) = ?1 AND \(key) = ?2")
-        case .joinTable(let table, let sourceColumn, let targetColumn):
-            let joinTable = quoteIdentifier(table)
-            let sourceName = quoteIdentifier(sourceColumn)
-            return ("SELECT \(quoteIdentifier(targetColumn)) FROM \(joinTable) WHERE \(sourceName) = ?",
-                    "DELETE FROM \(joinTable) WHERE \(sourceName) = ?1 AND \(quoteIdentifier(targetColumn)) = ?2")
+        switch plan.quotedToMany(keys, toOne: "a to-one has no list to follow") {
+        case .inverseColumn(let table, let column, let key):
+            return ("SELECT \(key) FROM \(table) WHERE \(column) = ?",
+                    "UPDATE \(table) SET \(column) = NULL\(place) WHERE \(column) = ?1 AND \(key) = ?2")
+        case .joinTable(let table, let source, let target):
+            return ("SELECT \(target) FROM \(table) WHERE \(source) = ?",
+                    "DELETE FROM \(table) WHERE \(source) = ?1 AND \(target) = ?2")
         }
     }
 
@@ -92,21 +85,13 @@ extension SQLRunner: LinkStore {
         guard let position = plan.positionColumn else { preconditionFailure("only an ordered to-many has places") }
         let place = quoteIdentifier(position)
         let condition = plan.merge == .replace ? "\(place) IS NOT ?3" : "\(place) IS NULL"
-        switch plan.storage {
-        case .column:
-            preconditionFailure("a to-one has no places")
-        case .inverseColumn(_, let column):
-            let table = quoteIdentifier(plan.targetTable)
-            let quoted = quoteIdentifier(column)
-            let key = keys.quoted(plan.targetTable)
-            return ("UPDATE \(table) SET \(quoted) = ?1, \(place) = ?3 WHERE \(key) = ?2 AND \(quoted) IS NOT ?1",
-                    "UPDATE \(table) SET \(place) = ?3 WHERE \(key) = ?2 AND \(quoted) = ?1 AND \(condition)")
-        case .joinTable(let table, let sourceColumn, let targetColumn):
-            let joinTable = quoteIdentifier(table)
-            let sourceName = quoteIdentifier(sourceColumn)
-            let targetName = quoteIdentifier(targetColumn)
-            return ("INSERT OR IGNORE INTO \(joinTable) (\(sourceName), \(targetName), \(place)) VALUES (?1, ?2, ?3)",
-                    "UPDATE \(joinTable) SET \(place) = ?3 WHERE \(sourceName) = ?1 AND \(targetName) = ?2 AND \(condition)")
+        switch plan.quotedToMany(keys, toOne: "a to-one has no places") {
+        case .inverseColumn(let table, let column, let key):
+            return ("UPDATE \(table) SET \(column) = ?1, \(place) = ?3 WHERE \(key) = ?2 AND \(column) IS NOT ?1",
+                    "UPDATE \(table) SET \(place) = ?3 WHERE \(key) = ?2 AND \(column) = ?1 AND \(condition)")
+        case .joinTable(let table, let source, let target):
+            return ("INSERT OR IGNORE INTO \(table) (\(source), \(target), \(place)) VALUES (?1, ?2, ?3)",
+                    "UPDATE \(table) SET \(place) = ?3 WHERE \(source) = ?1 AND \(target) = ?2 AND \(condition)")
         }
     }
 }

@@ -145,6 +145,21 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
             + "existing rows have duplicate identities; cannot run \(statement)")
     }
 
+    /// Runs `body`, whose SQLite errors become the errors a user sees naming `database`
+    /// (`sluiceError(database:)`) and whose own `SluiceError`s pass as they are: for a step
+    /// that both runs statements and refuses what it finds.
+    static func converting<T>(database: String, _ body: () throws -> T) throws(SluiceError) -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw error.sluiceError(database: database)
+        } catch let error as SluiceError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")  // the body throws only these two
+        }
+    }
+
     /// The error of a new database file SQLite could not open: `.cannotCreate` with the
     /// system's reason (a missing directory, no permission) when SQLite has one, else its message.
     func sluiceError(creatingDatabase database: String) -> SluiceError {

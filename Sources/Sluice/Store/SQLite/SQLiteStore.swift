@@ -108,7 +108,7 @@ extension SQLiteStore {
     /// An empty file becomes a store of the layout; an existing one must be one, written for
     /// this model (`LayoutFile.verify`), before anything is written.
     private func prepare(_ file: LayoutFile) throws(SluiceError) {
-        do {
+        try SQLiteError.converting(database: displayName) {
             guard try connection.scalar("SELECT 1 FROM sqlite_schema LIMIT 1") != nil else {
                 for (sql, values) in file.creation { _ = try connection.rows(sql, values) }
                 createdLayoutFile = true
@@ -120,12 +120,6 @@ extension SQLiteStore {
                                     + "\(file.markerTable)); nothing was written: import into a new file, or into \(file.description)")
             }
             if let problem = file.verify(try connection.rows(file.verifyQuery), displayName) { throw problem }
-        } catch let error as SQLiteError {
-            throw error.sluiceError(database: displayName)
-        } catch let error as SluiceError {
-            throw error
-        } catch {
-            preconditionFailure("unexpected error \(error)")  // the do block throws only these two
         }
     }
 

@@ -80,27 +80,15 @@ struct SchemaMigration {
                 continue
             }
             let byName = Dictionary(existing.map { (Self.foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
-            var columnProblems = false
-            for column in table.columns {
-                if let found = byName[Self.foldCase(column.name)] {
-                    if Self.foldCase(found.type) != Self.foldCase(column.sqlType) {
-                        let type = found.type.isEmpty ? "no type" : "type \(found.type)"
-                        problems.append("table \(quoteIdentifier(table.name)) column \(quoteIdentifier(column.name)) "
-                            + "has \(type), the model needs \(column.sqlType)")
-                        columnProblems = true
-                    } else if table.primaryKey?.contains(column.name) == true, found.primaryKeyPosition == 0 {
-                        problems.append("table \(quoteIdentifier(table.name)) column \(quoteIdentifier(column.name)) "
-                            + "is not part of the primary key, the model needs it to be")
-                        columnProblems = true
-                    }
-                } else if table.primaryKey?.contains(column.name) == true {
-                    problems.append("table \(quoteIdentifier(table.name)) has no column \(quoteIdentifier(column.name)), "
-                        + "and a primary key cannot be added")
-                    columnProblems = true
-                } else {
-                    statements.append("ALTER TABLE \(quoteIdentifier(table.name)) ADD COLUMN \(table.columnSQL(column));")
+            var columnProblems = !table.migrateColumns(found: { byName[Self.foldCase($0.name)] }, check: { column, found in
+                if Self.foldCase(found.type) != Self.foldCase(column.sqlType) {
+                    return "has \(found.type.isEmpty ? "no type" : "type \(found.type)"), the model needs \(column.sqlType)"
                 }
-            }
+                if table.primaryKey?.contains(column.name) == true, found.primaryKeyPosition == 0 {
+                    return "is not part of the primary key, the model needs it to be"
+                }
+                return nil
+            }, columnSQL: table.columnSQL, statements: &statements, problems: &problems)
             if !columnProblems, let problem = try Self.identityProblem(of: table, connection) {
                 problems.append(problem)
                 columnProblems = true
