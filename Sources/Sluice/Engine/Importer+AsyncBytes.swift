@@ -15,9 +15,7 @@ extension Importer {
         databasePath: String, model: Model, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
-            try Importer(databasePath: databasePath, model: model, options: options)
-        }
+        try await run(.pathModel(databasePath, model), options, chunks: chunks, name: name)
     }
 
     /// A zero-config import (`init(databasePath:table:options:)`) of `chunks`, as
@@ -26,9 +24,7 @@ extension Importer {
         databasePath: String, table: String, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
-            try Importer(databasePath: databasePath, table: table, options: options)
-        }
+        try await run(.pathTable(databasePath, table: table), options, chunks: chunks, name: name)
     }
 
     /// Opens `database`, imports the bytes of `chunks` as one input named `name` as they
@@ -37,9 +33,7 @@ extension Importer {
         database: Database, model: Model, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
-            try Importer(database: database, model: model, options: options)
-        }
+        try await run(.databaseModel(database, model), options, chunks: chunks, name: name)
     }
 
     /// The import of `chunks` through `modelFile`'s model (`init(database:modelFile:options:)`;
@@ -48,9 +42,7 @@ extension Importer {
         database: Database, modelFile: ModelFile, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
-            try Importer(database: database, modelFile: modelFile, options: options)
-        }
+        try await run(.databaseModelFile(database, modelFile), options, chunks: chunks, name: name)
     }
 
     /// A zero-config import (`init(database:table:options:)`) of `chunks`, as
@@ -59,16 +51,13 @@ extension Importer {
         database: Database, table: String, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
-        try await run(options, chunks: chunks, name: name) { options throws(SluiceError) in
-            try Importer(database: database, table: table, options: options)
-        }
+        try await run(.databaseTable(database, table: table), options, chunks: chunks, name: name)
     }
 
-    /// The import of `chunks` into the importer `open` makes, on the import's own thread,
+    /// The import of `chunks` into the importer `opening` opens, on the import's own thread,
     /// while a child task sends the chunks; then finished.
     private static func run<Chunks: AsyncSequence & Sendable>(
-        _ options: ImportOptions, chunks: Chunks, name: String,
-        open: @escaping @Sendable (ImportOptions) throws(SluiceError) -> Importer)
+        _ opening: ImporterOpening, _ options: ImportOptions, chunks: Chunks, name: String)
         async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
         let channel = ChunkChannel()
@@ -79,7 +68,7 @@ extension Importer {
             let run = ImportRun(options: options, stopInput: { channel.close() }) { options throws(SluiceError) in
                 // However the import ends, the sender stops.
                 defer { channel.close() }
-                let importer = try open(options)
+                let importer = try opening.open(options)
                 try importer.importSource(ChunkChannelSource(channel, name: name))
                 return try importer.finish()
             }

@@ -10,14 +10,14 @@ extension Importer {
     public static func withImport(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
                                   modelSHA256: String = "",
                                   _ body: (Importer) throws -> Void) throws -> ImportReport {
-        try scoped(Importer(databasePath: databasePath, model: model, options: options, modelSHA256: modelSHA256), body)
+        try scoped(.pathModel(databasePath, model, modelSHA256: modelSHA256), options, body)
     }
 
     /// A zero-config import into `table` (`init(databasePath:table:options:)`), as
     /// `withImport(databasePath:model:…)`.
     public static func withImport(databasePath: String, table: String, options: ImportOptions = ImportOptions(),
                                   _ body: (Importer) throws -> Void) throws -> ImportReport {
-        try scoped(Importer(databasePath: databasePath, table: table, options: options), body)
+        try scoped(.pathTable(databasePath, table: table), options, body)
     }
 
     /// Opens `database` (as `init(database:model:options:modelSHA256:)`), runs `body` with the
@@ -25,24 +25,27 @@ extension Importer {
     public static func withImport(database: Database, model: Model, options: ImportOptions = ImportOptions(),
                                   modelSHA256: String = "",
                                   _ body: (Importer) throws -> Void) throws -> ImportReport {
-        try scoped(Importer(database: database, model: model, options: options, modelSHA256: modelSHA256), body)
+        try scoped(.databaseModel(database, model, modelSHA256: modelSHA256), options, body)
     }
 
     /// The import through `modelFile`'s model (`init(database:modelFile:options:)`; Core Data's
     /// store with `.coreDataStore`), as `withImport(database:model:…)`.
     public static func withImport(database: Database, modelFile: ModelFile, options: ImportOptions = ImportOptions(),
                                   _ body: (Importer) throws -> Void) throws -> ImportReport {
-        try scoped(Importer(database: database, modelFile: modelFile, options: options), body)
+        try scoped(.databaseModelFile(database, modelFile), options, body)
     }
 
     /// A zero-config import into `table` (`init(database:table:options:)`), as
     /// `withImport(database:model:…)`.
     public static func withImport(database: Database, table: String, options: ImportOptions = ImportOptions(),
                                   _ body: (Importer) throws -> Void) throws -> ImportReport {
-        try scoped(Importer(database: database, table: table, options: options), body)
+        try scoped(.databaseTable(database, table: table), options, body)
     }
 
-    private static func scoped(_ importer: Importer, _ body: (Importer) throws -> Void) throws -> ImportReport {
+    /// The import `opening` opens, given to `body`, then finished; rolled back when `body` throws.
+    private static func scoped(_ opening: ImporterOpening, _ options: ImportOptions,
+                               _ body: (Importer) throws -> Void) throws -> ImportReport {
+        let importer = try opening.open(options)
         do {
             try body(importer)
         } catch {
