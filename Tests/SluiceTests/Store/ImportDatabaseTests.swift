@@ -38,6 +38,25 @@ extension StoreTests {
             #expect(try check.scalar("PRAGMA integrity_check") == .text("ok"))
         }
 
+        /// 7 MiB of a file's pages when they are 16 KiB (a new file, or one an import made), 10 MiB
+        /// of smaller ones (`ImportDatabase.cacheKiB`).
+        @Test(arguments: [(4096, -10240), (8192, -10240), (16384, -7168), (65536, -7168)])
+        func anExistingFilesPageCacheGoesByItsPages(pageSize: Int, cacheSize: Int) throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("existing.sqlite")
+            let maker = try Connection(path: path, mode: .create)
+            try maker.execute("PRAGMA page_size=\(pageSize); CREATE TABLE t (a)")
+            maker.close()
+            let database = try ImportDatabase.begin(path: path)
+            #expect(!database.isNew)
+            #expect(try database.connection.scalar("PRAGMA page_size") == .integer(Int64(pageSize)))
+            #expect(try database.connection.scalar("PRAGMA cache_size") == .integer(Int64(cacheSize)))
+            database.rollback()
+            let new = try ImportDatabase.begin(path: directory.file("new.sqlite"))
+            #expect(try new.connection.scalar("PRAGMA cache_size") == .integer(-7168))
+            new.rollback()
+        }
+
         @Test func relativePathInTheCurrentDirectory() throws {
             let directory = TemporaryDirectory()
             let saved = FileManager.default.currentDirectoryPath

@@ -22,13 +22,17 @@
 ///   rolls back on the next open.
 ///
 /// Both: `foreign_keys=OFF` (relationships are linked in a second pass, so references point
-/// forward while the import runs). An existing database gets `cache_size=-10240` (10 MiB: the
-/// linked 3-million-row workload ran 38 s with 8 MiB, 30 s with 10 MiB of 4 KiB pages, and
-/// peaked above 48 MiB of memory with 12 MiB). A new database gets `secure_delete=OFF`
-/// (nothing in it was ever deleted) and pages of 16 KiB instead of SQLite's 4 KiB: a quarter
-/// of the pages to fill, balance and write, one `pwrite` per 16 KiB (see
-/// `docs/performance.md`); of those, 7 MiB cache the linked workload as fast as 10 MiB did
-/// (14.3 s against 14.5 s at scale 1) and keep its peak at 43.6 MiB instead of 49.9 MiB.
+/// forward while the import runs). A new database gets `secure_delete=OFF` (nothing in it was
+/// ever deleted) and pages of 16 KiB instead of SQLite's 4 KiB: a quarter of the pages to
+/// fill, balance and write, one `pwrite` per 16 KiB (see `docs/performance.md`). A new file's
+/// page cache is 7 MiB (a new Core Data store's 4 KiB pages made the same writes with 7, 10 and
+/// 14 MiB); an existing file's goes by its pages (`cacheKiB`): 7 MiB of 16 KiB pages (one an
+/// earlier import made) cache the linked workload as fast as 10 MiB did (14.3 s against 14.5 s
+/// at scale 1; its re-import, and the GTFS feed's, no slower) and keep the peak at 43.6 MiB
+/// instead of 49.9 MiB (the GTFS re-import's at 45 MiB instead of 48–49); a file of smaller
+/// pages (another tool's, a Core Data store's 4 KiB) gets 10 MiB (the linked 3-million-row
+/// workload ran 38 s with 8 MiB, 30 s with 10 MiB of 4 KiB pages, and peaked above 48 MiB of
+/// memory with 12 MiB).
 ///
 /// After `commit()` or `rollback()` the connection is closed; statements prepared on it must
 /// be finalized before (`SQLRunner.finalizeStatements`): a live statement keeps the closed
@@ -95,6 +99,11 @@ final class ImportDatabase {
     /// A new file's format in Sluice's layout: 16 KiB pages (see the type's comment).
     static let sluiceFileFormat = ["PRAGMA page_size=16384"]
 
+    /// The page cache of an import into a file of `pageSize`-byte pages, in KiB (above).
+    static func cacheKiB(pageSize: Int) -> Int {
+        pageSize >= 16384 ? 7168 : 10240
+    }
+
     private static func openExisting(path: String, busyTimeout: Int32) throws(SluiceError) -> ImportDatabase {
         try SQLiteError.converting(database: path) {
             let connection = try Connection(path: path, mode: .readWrite, displayName: path)
@@ -104,10 +113,14 @@ final class ImportDatabase {
             }
             try connection.execute("""
                 PRAGMA synchronous=FULL;
-                PRAGMA cache_size=-10240;
                 PRAGMA foreign_keys=OFF;
                 BEGIN IMMEDIATE;
                 """)
+            // Read under the write lock: no other connection changes the file from here on.
+            guard case .integer(let pageSize)? = try connection.scalar("PRAGMA page_size") else {
+                preconditionFailure("PRAGMA page_size returns a number")
+            }
+            try connection.execute("PRAGMA cache_size=-\(cacheKiB(pageSize: Int(pageSize)))")
             return ImportDatabase(path: path, connection: connection, isNew: false, temporaryPath: nil)
         }
     }
