@@ -84,6 +84,31 @@ extension StoreTests {
             #expect(directory.contents == ["old.sqlite"])
         }
 
+        @Test func columnsTheKeyOrTheTypeCannotTakeAreReportedBeforeAnyWrite() throws {
+            let directory = TemporaryDirectory()
+            let path = try directory.makeDatabase("old.sqlite", """
+                CREATE TABLE links (a_pk INTEGER, extra);
+                CREATE TABLE trips (pk INTEGER PRIMARY KEY, headsign);
+                """)
+            let links = TableDefinition(name: "links", columns: [.init(name: "a_pk", sqlType: "INTEGER"),
+                                                                 .init(name: "b_pk", sqlType: "INTEGER")],
+                                        primaryKey: ["a_pk", "b_pk"], withoutRowID: true)
+            let before = directory.bytes(of: "old.sqlite")
+            let connection = try Connection(path: path)
+            do {
+                try SchemaMigration.migrate(connection, to: [links, Self.trips])
+                Issue.record("expected an incompatibility")
+            } catch {
+                #expect(error.kind == .cannotCreate)
+                #expect(error.message == "database '\(path)' does not fit the model: "
+                    + #"table "links" column "a_pk" is not part of the primary key, the model needs it to be; "#
+                    + #"table "links" has no column "b_pk", and a primary key cannot be added; "#
+                    + #"table "trips" column "headsign" has no type, the model needs TEXT"#)
+            }
+            connection.close()
+            #expect(directory.bytes(of: "old.sqlite") == before)
+        }
+
         @Test func duplicateIdentitiesAreReportedBeforeAnyWrite() throws {
             let directory = TemporaryDirectory()
             let path = try directory.makeDatabase("old.sqlite", """
