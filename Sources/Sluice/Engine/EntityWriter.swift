@@ -11,7 +11,7 @@
 ///
 /// What it decides is here; the SQL is the store's (`EntityRowStore`, one call per batch).
 ///
-/// A value, owned by the thread that writes the batch (`BatchWriter.Writing`, moved to the
+/// A value, owned by the thread that writes the batch (`BatchWriting`, moved to the
 /// writer thread and back): its per-record state is reached without the dynamic exclusivity
 /// checks a class's stored properties would need (they were a tenth of a re-import).
 struct EntityWriter {
@@ -44,8 +44,8 @@ struct EntityWriter {
     private var newRows: [Int] = []
     private var changes: [RowChange] = []
     /// Indexes into the columns of the identity: its attributes, then its to-ones' columns;
-    /// empty for append-only. Kept beside the plan: read per record, and a stored array of the
-    /// class is read without going through the plan struct.
+    /// empty for append-only. Kept beside the plan: read per record, without going through
+    /// the plan struct.
     private let identity: [Int]
     private var firstNewPK = FirstNewPK.unread
     /// Set by `setGeneration` for the few records it concerns; emptied by `reset()`.
