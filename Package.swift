@@ -13,10 +13,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // yajl 2.1.0's parser, compiled from its sources (Sources/CYajl/README.md) on every
+        // yajl 2.1.0's parser, compiled from its sources (Vendor/CYajl/README.md) on every
         // platform: nothing to install, and iOS, which has no yajl, builds it the same way.
+        // Vendor/, not Sources/: code we did not write, kept apart from ours.
         // NDEBUG as yajl's own release build: its asserts out of release builds.
-        .target(name: "CYajl", exclude: ["README.md", "COPYING"],
+        .target(name: "CYajl", path: "Vendor/CYajl", exclude: ["README.md", "COPYING"],
                 cSettings: [.define("NDEBUG", .when(configuration: .release))]),
         // The other C libraries through system-library targets: a module map and a shim header,
         // nothing else. On Apple platforms SQLite and zlib come with the SDK (pkg-config may find

@@ -10,7 +10,7 @@
 #   c-floor64       Benchmarks/peers/insert_floor64.c: 64 made-up rows per prepared INSERT (the storage floor)
 #   c-floor         Benchmarks/peers/insert_floor.c: the same, one row per statement
 #   yajl-parse      yajl over w1.json with no-op callbacks (the parser's ceiling; writes nothing),
-#                   the vendored yajl Sluice links (Sources/CYajl), compiled as SwiftPM compiles it
+#                   the vendored yajl Sluice links (Vendor/CYajl), compiled as SwiftPM compiles it
 #
 # The pipeline floor is the slower of yajl-parse and c-floor64. Prints wall time, peak RSS
 # (/usr/bin/time -v) and ratios to Sluice, and checks that every tool that reads w1 wrote the
@@ -229,10 +229,10 @@ run() {  # name, database, command...
 
 if [ -n "$w1" ]; then
     gcc -O2 -o "$tmp/insert_loop" Benchmarks/compare/insert_loop.c -lsqlite3
-    # The yajl Sluice links: its vendored sources (Sources/CYajl), compiled as SwiftPM compiles
+    # The yajl Sluice links: its vendored sources (Vendor/CYajl), compiled as SwiftPM compiles
     # them (the toolchain's clang, -O2, NDEBUG).
-    clang -O2 -DNDEBUG -I Sources/CYajl/include -I Sources/CYajl/src -o "$tmp/yajl_parse" Benchmarks/compare/yajl_parse.c \
-        $(ls Sources/CYajl/src/*.c | grep -v sluice_layout_check)
+    clang -O2 -DNDEBUG -I Vendor/CYajl/include -I Vendor/CYajl/src -o "$tmp/yajl_parse" Benchmarks/compare/yajl_parse.c \
+        $(ls Vendor/CYajl/src/*.c | grep -v sluice_layout_check)
     # The peers' loops insert W1's 3,000,000 rows of scale 1; W1's count at any other scale
     # (30 stop times per trip, 100,000 trips at scale 1, as LargeFixtures rounds them).
     w1rows=$(awk -v s="$scale" 'BEGIN { t = int(100000 * s + 0.5); if (t < 1) t = 1; print t * 30 }')

@@ -24,7 +24,7 @@ import Testing
         for runtime in ["libswift", "libFoundation", "libdispatch", "libBlocksRuntime"] {
             #expect(!libraries.stdout.contains(runtime), "\(libraries.stdout)")
         }
-        // yajl is compiled in (Sources/CYajl), not loaded from the system.
+        // yajl is compiled in (Vendor/CYajl), not loaded from the system.
         #expect(!libraries.stdout.contains("libyajl"), "\(libraries.stdout)")
         #endif
         // No toolchain on the path, no library path: what a machine without Swift has.

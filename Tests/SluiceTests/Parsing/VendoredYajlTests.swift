@@ -1,12 +1,25 @@
 import CYajl
 import Foundation
+import SluiceTestSupport
 import Testing
 
-/// The yajl Sluice parses with is the copy compiled from `Sources/CYajl` (2.1.0 with the
+/// The yajl Sluice parses with is the copy compiled from `Vendor/CYajl` (2.1.0 with the
 /// distributions' security fixes), not a system library.
 @Suite struct VendoredYajlTests {
     @Test func itIsYajl210() {
         #expect(yajl_version() == 20100)
+    }
+
+    /// yajl's files are third-party code and live in `Vendor/CYajl` with their licence, apart
+    /// from Sluice's own sources: `Sources/` holds none of them.
+    @Test func itIsVendoredApartFromOurSources() throws {
+        let licence = String(decoding: try PackageFiles.bytes("Vendor/CYajl/COPYING"), as: UTF8.self)
+        #expect(licence.contains("Copyright (c) 2007-2014, Lloyd Hilaiel"))
+        let readme = String(decoding: try PackageFiles.bytes("Vendor/CYajl/README.md"), as: UTF8.self)
+        #expect(readme.contains("tag `2.1.0`"))
+        let sources = try #require(FileManager.default.enumerator(atPath: PackageFiles.path("Sources")))
+        let yajlFiles = sources.compactMap { $0 as? String }.filter { $0.split(separator: "/").last?.hasPrefix("yajl") == true }
+        #expect(yajlFiles == [])
     }
 
     #if os(Linux)

@@ -2,7 +2,7 @@ import CYajl
 import Testing
 
 /// Pins the one read of yajl's private memory: `sluice_yajl_offset_in_chunk`
-/// (`Sources/CYajl/include/sluice_yajl.h`) takes the offset of the current token from a field of yajl's
+/// (`Vendor/CYajl/include/sluice_yajl.h`) takes the offset of the current token from a field of yajl's
 /// handle that yajl does not publish (`bytesConsumed`, the fifth pointer-sized field in the
 /// 2.x layout). Every position Sluice reports, and the size limit of a token, rest on it.
 ///
@@ -35,7 +35,7 @@ import Testing
     @Test func theShimReadsTheOffsetPastEachTokenInsideCallbacks() throws {
         let events = try OffsetRecorder.events(of: Self.input, splitAt: nil)
         #expect(events == Self.expected, """
-            sluice_yajl_offset_in_chunk (Sources/CYajl/include/sluice_yajl.h) does not read the offset past each token: \
+            sluice_yajl_offset_in_chunk (Vendor/CYajl/include/sluice_yajl.h) does not read the offset past each token: \
             this yajl's handle is not laid out as yajl 2.x's (callbacks, ctx, lexer, parseError, \
             bytesConsumed), and every position Sluice reports would be wrong
             """)
@@ -47,7 +47,7 @@ import Testing
             wrong.append(split)
         }
         #expect(wrong.isEmpty, """
-            split at \(wrong): sluice_yajl_offset_in_chunk (Sources/CYajl/include/sluice_yajl.h) does not read the \
+            split at \(wrong): sluice_yajl_offset_in_chunk (Vendor/CYajl/include/sluice_yajl.h) does not read the \
             offset past each token within the chunk it ends in: this yajl's handle is not laid out as \
             yajl 2.x's, and positions across chunks would be wrong
             """)
