@@ -35,7 +35,10 @@ let package = Package(
         .systemLibrary(name: "CLibXML2"),
         .target(
             name: "Sluice",
-            dependencies: ["CYajl", "CSQLite", "CZlib", "CLibPQ", "CMalloc", "CLibXML2"]
+            dependencies: ["CYajl", "CSQLite", "CZlib", "CLibPQ", "CMalloc", "CLibXML2"],
+            // The built-in models (`--model gtfs`), compiled in as bytes (`PackageResources`):
+            // no bundle and no file to find at run time, on every platform.
+            resources: [.embedInCode("Model/BuiltInModels/gtfs.json")]
         ),
         // The `sluice` command. The target is not called `sluice`: a case-insensitive disk
         // would make its folder one with the library's `Sources/Sluice`.

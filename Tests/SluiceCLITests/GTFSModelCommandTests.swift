@@ -10,7 +10,7 @@ import Testing
         let workspace = Workspace()
         let printed = try workspace.sluice("convert-model", "gtfs")
         #expect(printed.status == 0, "\(printed)")
-        #expect(Array(printed.stdout.utf8) == (try PackageFiles.bytes("Models/gtfs.json")))
+        #expect(Array(printed.stdout.utf8) == (try PackageFiles.bytes("Sources/Sluice/Model/BuiltInModels/gtfs.json")))
         #expect(printed.stderr.isEmpty)
         try workspace.write(printed.stdout, to: "gtfs.json")
         #expect(try workspace.sluice("check", "--model", "gtfs.json").stdout == "gtfs.json: ok, 32 entities\n")

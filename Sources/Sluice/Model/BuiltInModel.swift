@@ -1,13 +1,14 @@
 /// A model built into Sluice, named instead of a path: `sluice import --model gtfs`.
 ///
-/// Its text is a model file kept readable in the repository (`Models/<name>.json`) and
-/// compiled in (`scripts/embed-models`), so that it needs no file at run time;
-/// `sluice convert-model gtfs` prints it for users to extend.
+/// Its text is a model file kept readable in the repository
+/// (`Sources/Sluice/Model/BuiltInModels/<name>.json`) and compiled in as a resource of the
+/// package (`embedInCode`), so that it needs no file at run time; `sluice convert-model gtfs`
+/// prints it for users to extend.
 public enum BuiltInModel: String, CaseIterable, Sendable {
     /// The GTFS Schedule reference: every file and field (`docs/gtfs.md`).
     case gtfs
 
-    /// The model file's text, as `Models/<name>.json` holds it.
+    /// The model file's text, as its file in the repository (`repositoryPath`) holds it.
     public var text: String {
         switch self {
         case .gtfs: Self.gtfsText
@@ -15,7 +16,10 @@ public enum BuiltInModel: String, CaseIterable, Sendable {
     }
 
     /// Where its readable model file is kept in the repository.
-    public var repositoryPath: String { "Models/\(rawValue).json" }
+    public var repositoryPath: String { "Sources/Sluice/Model/BuiltInModels/\(rawValue).json" }
+
+    /// Decoded once, on first use.
+    private static let gtfsText = String(decoding: PackageResources.gtfs_json, as: UTF8.self)
 }
 
 extension ModelFile {
