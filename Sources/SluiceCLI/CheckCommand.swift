@@ -25,11 +25,7 @@ struct CheckCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model).")
-    var model: String
-
-    @Option(name: .long, help: StoreLayout.help)
-    var layout: StoreLayout = .sluice
+    @OptionGroup var modelOptions: ModelOptions
 
     @Option(name: .long, help: "Check the model as if importing with --entity NAME.")
     var entity: String?
@@ -41,8 +37,9 @@ struct CheckCommand: ParsableCommand {
     var mapKey: String?
 
     func run() throws {
+        let model = modelOptions.model
         // Core Data's store first: a model that is not a Core Data model is a usage error then.
-        let store = layout == .coredata ? try CoreDataStoreSchema.load(modelPath: model) : nil
+        let store = try modelOptions.coreDataStore()
         let file = try ModelFile.load(path: model)
         try file.validateForCheck(entity: entity, path: path, mapKey: mapKey, optionNames: .commandLine)
         ModelNotes.printAll(of: file)

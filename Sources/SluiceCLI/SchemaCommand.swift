@@ -27,11 +27,7 @@ struct SchemaCommand: ParsableCommand {
         case sqlite, postgresql
     }
 
-    @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model).")
-    var model: String
-
-    @Option(name: .long, help: StoreLayout.help)
-    var layout: StoreLayout = .sluice
+    @OptionGroup var modelOptions: ModelOptions
 
     @Option(name: .long, help: "The SQL to print: sqlite (default) or postgresql.")
     var dialect: Dialect = .sqlite
@@ -40,7 +36,7 @@ struct SchemaCommand: ParsableCommand {
     var schema: String?
 
     func validate() throws {
-        if layout == .coredata, dialect == .postgresql {
+        if modelOptions.layout == .coredata, dialect == .postgresql {
             throw ValidationError("--layout coredata is Core Data's SQLite store: it has no --dialect postgresql")
         }
         if schema != nil, dialect != .postgresql {
@@ -52,13 +48,12 @@ struct SchemaCommand: ParsableCommand {
     }
 
     func run() throws {
-        if layout == .coredata {
-            let store = try CoreDataStoreSchema.load(modelPath: model)
+        if let store = try modelOptions.coreDataStore() {
             StoreLayout.printSummary(of: store)
             print(store.sql, terminator: "")
             return
         }
-        let file = try ModelFile.load(path: model)
+        let file = try ModelFile.load(path: modelOptions.model)
         ModelNotes.printSummary(of: file)
         let tables = DatabaseLayout(file.model)
         switch dialect {

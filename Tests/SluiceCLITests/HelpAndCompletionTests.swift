@@ -19,6 +19,29 @@ import Testing
         #expect(lines[examples..<usage].contains { $0.hasPrefix("  sluice \(subcommand) --") }, "\(result.stdout)")
     }
 
+    /// `check` and `schema` take the same required `--model` and `--layout`, described alike.
+    @Test(arguments: ["check", "schema"])
+    func modelAndLayoutAreTheSameInCheckAndSchema(_ subcommand: String) throws {
+        let result = try Workspace().sluice([subcommand, "--help"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("USAGE: sluice \(subcommand) --model <model> [--layout <layout>] "), "\(result.stdout)")
+        let options = try #require(result.stdout.components(separatedBy: "OPTIONS:\n").last)
+        #expect(options.hasPrefix("""
+              --model <model>         The model: a JSON model file, a Core Data model
+                                      (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the
+                                      built-in GTFS model).
+              --layout <layout>       The store's layout: sluice (default: Sluice's tables)
+                                      or coredata (the SQLite store Core Data keeps for a
+                                      Core Data model). (values: sluice, coredata; default:
+                                      sluice)
+
+            """), "\(result.stdout)")
+
+        let missing = try Workspace().sluice([subcommand])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("Missing expected argument '--model <model>'"), "\(missing)")
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScriptsAreGenerated(_ shell: String) throws {
         let result = try Workspace().sluice(["--generate-completion-script", shell])
