@@ -36,6 +36,7 @@ struct BatchWriting {
         }
         var written = Set<Int>()
         links.beginBatch()
+        try links.noteFilledColumns(writers)
         // One level unless an identity goes through a to-one: its targets are written first.
         for level in parentIdentity.levels {
             for entity in level where !writers[entity].isEmpty {

@@ -128,6 +128,17 @@ struct EntityWriter {
         batch.links[record * relationshipCount + relationship]
     }
 
+    /// Whether a record of the batch links something through `relationship` (a `null` links nothing).
+    func holdsLink(_ relationship: Int) -> Bool {
+        for record in 0..<count {
+            switch batch.links[record * relationshipCount + relationship] {
+            case nil, .clear?: continue
+            default: return true
+            }
+        }
+        return false
+    }
+
     /// Whether the `merge: add` list of `link` comes after a `null` of the same row in this
     /// batch, so the row's other links go first (`EntityBatch.clearedBeforeList`).
     func clearsOthersFirst(_ record: Int, _ relationship: Int) -> Bool {

@@ -43,6 +43,15 @@ struct LinkPlan {
         return false
     }
 
+    /// The column its links fill, and that column's table: a to-one's own, or the inverse
+    /// to-one's column of a to-many; nil for a join table.
+    var filledColumn: (table: String, column: String)? {
+        switch storage {
+        case .column(let table, let column), .inverseColumn(let table, let column): (table, column)
+        case .joinTable: nil
+        }
+    }
+
     /// One plan per relationship of every entity: `plans[entity][relationship]`. `hooks`: the
     /// import runs hooks, which may change an attribute or a link on their own.
     static func plans(model: Model, mapping: MappingPlan, layout: some TableLayout, hooks: Bool = false) -> [[LinkPlan]] {

@@ -7,6 +7,15 @@
 /// before then, except a statement that looks rows up by such a column (unlinking a to-many
 /// through its inverse, `--delete-missing`), which builds its index first with `ensure`.
 /// Unique identity indexes are never deferred: every batch's lookups use them.
+///
+/// An index that leaves out NULL (`WHERE "<col>" IS NOT NULL`, over a to-one's column) may
+/// instead be made with its empty table (`early`): while no record links through the column,
+/// every row leaves it NULL, the index stays empty and keeping it costs a test per insert,
+/// where building it after the load reads the whole table (W3's four empty GTFS-Flex columns
+/// of 3 million stop times: each `CREATE INDEX` about 800 instructions a row). The first
+/// batch whose links fill the column drops it (`willFill`), and it is built after the load
+/// like the others. Should a column be filled without that word, the index is kept up row by
+/// row: slower, never wrong.
 final class SecondaryIndexes {
     struct Deferred: Equatable {
         var name: String
@@ -17,10 +26,27 @@ final class SecondaryIndexes {
 
     private let sql: any SQLRunning
     private(set) var deferred: [Deferred]
+    /// Indexes made with their new, empty table, each over one column that no row has filled yet.
+    private(set) var early: [Deferred]
 
-    init(sql: any SQLRunning, deferred: [Deferred]) {
+    init(sql: any SQLRunning, deferred: [Deferred], early: [Deferred] = []) {
         self.sql = sql
         self.deferred = deferred
+        self.early = early
+    }
+
+    /// Whether an index made early covers exactly `column` of `table`.
+    func isEarly(table: String, column: String) -> Bool {
+        early.contains { $0.table == table && $0.columns == [column] }
+    }
+
+    /// Says that rows of `table` are about to get values in `column`: its early index, if
+    /// it has one, is dropped while it is still (nearly) empty, and built after the load.
+    func willFill(table: String, column: String) throws(SluiceError) {
+        guard let index = early.firstIndex(where: { $0.table == table && $0.columns == [column] }) else { return }
+        let statement = early.remove(at: index)
+        try execute("DROP INDEX \(quoteIdentifier(statement.name))")
+        deferred.append(statement)
     }
 
     /// Builds the deferred index over exactly `columns` of `table`, if there is one.

@@ -38,6 +38,17 @@ extension StoreTests {
             #expect(!migration.statements.contains { $0.contains("\"stops_parent_pk\"") })
         }
 
+        @Test func makesAnIndexThatLeavesOutNullWithItsNewTable() throws {
+            var stops = Self.stops
+            stops.plainIndexesSkipNull = true
+            let migration = try SchemaMigration.plan(try Connection(path: ":memory:"), tables: [stops],
+                                                     deferringSecondaryIndexes: true)
+            // Empty while no row fills its column: made now, and dropped and deferred once one does.
+            #expect(migration.statements.contains { $0.contains("\"stops_parent_pk\"") && $0.hasSuffix("WHERE \"parent_pk\" IS NOT NULL;") })
+            #expect(migration.earlyIndexes.map(\.name) == ["stops_parent_pk"])
+            #expect(migration.deferredIndexes.isEmpty)
+        }
+
         @Test func addsMissingTableColumnAndIndexesKeepingData() throws {
             let directory = TemporaryDirectory()
             let path = try directory.makeDatabase("old.sqlite", """

@@ -46,7 +46,7 @@ final class SQLiteStore: ImportStore {
         }
         createdTables = migration.createdTables
         let layoutIndexes = createdLayoutFile ? file?.deferredIndexes ?? [] : []
-        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes)
+        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes, early: migration.earlyIndexes)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])

@@ -16,6 +16,10 @@ struct SchemaMigration {
     /// With `deferringSecondaryIndexes`: the plain indexes of the tables it creates, left
     /// out of `statements` for `SecondaryIndexes` to build after the load.
     var deferredIndexes: [SecondaryIndexes.Deferred] = []
+    /// With `deferringSecondaryIndexes`: the indexes that leave out NULL over one column of the
+    /// tables it creates, made with the table all the same (in `statements`), for
+    /// `SecondaryIndexes` to drop and defer once a batch fills their column (`early`).
+    var earlyIndexes: [SecondaryIndexes.Deferred] = []
     /// The tables it creates.
     var createdTables: [String] = []
 
@@ -71,9 +75,11 @@ struct SchemaMigration {
                 statements.append(table.createTableSQL)
                 createdTables.append(table.name)
                 for (index, sql) in try Self.indexStatements(for: table, tableExists: false, connection, problems: &problems) {
-                    if deferring && !index.unique {
-                        deferredIndexes.append(.init(name: index.name, table: table.name, columns: index.columns, sql: sql))
+                    let deferred = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
+                    if deferring && !index.unique && !(index.skipsNull && index.columns.count == 1) {
+                        deferredIndexes.append(deferred)
                     } else {
+                        if deferring && !index.unique { earlyIndexes.append(deferred) }
                         statements.append(sql)
                     }
                 }
