@@ -17,20 +17,20 @@ extension EntityBatch {
             }
         }
         for relationship in 0..<relationshipCount {
-            guard let link = links[record * relationshipCount + relationship] else { continue }
+            guard let link = self[link: record * relationshipCount + relationship] else { continue }
             let index = target * relationshipCount + relationship
-            if ownLinks[index] == nil { ownLinks[index] = .some(links[index]) }
-            if !replacingLists[relationship], case .many(let added) = link, case .many(let list)? = links[index] {
-                links[index] = .many(list + added)
+            if ownLinks[index] == nil { ownLinks[index] = .some(self[link: index]) }
+            if !replacingLists[relationship], case .many(let added) = link, case .many(let list)? = self[link: index] {
+                self[link: index] = .many(list + added)
             } else {
                 // A list added after a `null` still unlinks what the `null` did: the row's
                 // records decide in order, in one batch as in several.
-                if !replacingLists[relationship], case .many = link, case .clear? = links[index] {
+                if !replacingLists[relationship], case .many = link, case .clear? = self[link: index] {
                     clearedBeforeList.insert(index)
                 } else if !clearedBeforeList.isEmpty {
                     clearedBeforeList.remove(index)
                 }
-                links[index] = link
+                self[link: index] = link
             }
         }
         return changed

@@ -103,7 +103,7 @@ struct EntityWriter {
     func ownLink(_ record: Int, _ relationship: Int) -> Link? {
         let index = record * relationshipCount + relationship
         if !batch.ownLinks.isEmpty, let own = batch.ownLinks[index] { return own }
-        return batch.links[index]
+        return batch[link: index]
     }
 
     /// Whether `prepare()` merged records of one row.
@@ -125,18 +125,12 @@ struct EntityWriter {
     }
 
     func link(_ record: Int, _ relationship: Int) -> Link? {
-        batch.links[record * relationshipCount + relationship]
+        batch[link: record * relationshipCount + relationship]
     }
 
     /// Whether a record of the batch links something through `relationship` (a `null` links nothing).
     func holdsLink(_ relationship: Int) -> Bool {
-        for record in 0..<count {
-            switch batch.links[record * relationshipCount + relationship] {
-            case nil, .clear?: continue
-            default: return true
-            }
-        }
-        return false
+        (0..<count).contains { batch.linksSomething($0 * relationshipCount + relationship) }
     }
 
     /// Whether the `merge: add` list of `link` comes after a `null` of the same row in this
@@ -290,7 +284,7 @@ struct EntityWriter {
         for (relationship, column) in toOneColumns.enumerated() {
             guard let column, !columns.contains(column) else { continue }
             for record in records
-            where batch.links[record * relationshipCount + relationship] != nil || !cells[record, column].isMissing {
+            where batch.linkSlots[record * relationshipCount + relationship] >= 0 || !cells[record, column].isMissing {
                 columns.insert(column)
                 break
             }

@@ -61,4 +61,41 @@ struct EntityBatchTests {
         #expect(texts(of: batch, record: 0) == [.text("b"), .integer(7)])
         #expect(batch.bytes.withUnsafeBytes { Array($0) } == Array("b".utf8))
     }
+
+    /// Appends a record with no values and `links`.
+    private func append(_ links: [Link?], to batch: inout EntityBatch) {
+        let values: [Cell] = []
+        values.withUnsafeBufferPointer { values in
+            var record = Record()
+            record.lend(values: values)
+            record.links = links
+            _ = batch.append(record, source: 0)
+        }
+    }
+
+    private func links(of batch: EntityBatch) -> [Link?] {
+        (0..<batch.count * batch.relationshipCount).map { batch[link: $0] }
+    }
+
+    /// A record's links are kept per slot: those it leaves alone read nil, a `null` reads
+    /// `.clear`; forgetting the last record forgets its links, and a link set later (a merge)
+    /// replaces the slot's, until the batch is emptied.
+    @Test func linksReadBackPerSlotThroughRemovalsAndReplacements() {
+        var batch = EntityBatch(width: 0, attributeCount: 0, relationshipCount: 3)
+        let key = Link.one(.key(.text("a key longer than fifteen bytes")))
+        append([key, nil, .clear], to: &batch)
+        append([nil, .many([.key(.integer(1)), .key(.integer(2))]), nil], to: &batch)
+        batch.removeLast()
+        append([nil, nil, .one(.key(.integer(9)))], to: &batch)
+        #expect(links(of: batch) == [key, nil, .clear, nil, nil, .one(.key(.integer(9)))])
+        #expect((0..<6).map { batch.linksSomething($0) } == [true, false, false, false, false, true])
+
+        batch[link: 1] = .many([.key(.integer(3))])
+        batch[link: 0] = nil
+        #expect(links(of: batch) == [nil, .many([.key(.integer(3))]), .clear, nil, nil, .one(.key(.integer(9)))])
+
+        batch.removeAll()
+        append([nil, .clear, key], to: &batch)
+        #expect(links(of: batch) == [nil, .clear, key])
+    }
 }
