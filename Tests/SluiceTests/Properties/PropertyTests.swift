@@ -62,7 +62,7 @@ struct PropertyCase {
     /// What went wrong, or nil when the case was not compared.
     func run() throws -> [String]? {
         var random = PropertyRandom(seed: seed)
-        var generator = ModelGenerator()
+        let generator = ModelGenerator()
         let generated = generator.model(&random)
         let input = InputGenerator(model: generated).input(&random)
         let header = "seed \(seed)\nmodel: \(generated.modelText)\ninput:\n\(input.text)"
