@@ -89,6 +89,24 @@ enum PropertyDatabase {
         }
     }
 
+    /// What `PRAGMA integrity_check` says of the file: `["ok"]` when every index holds exactly
+    /// the rows it should (a partial index, those its `WHERE` takes) and the b-trees are sound.
+    static func integrity(_ path: String) throws -> [String] {
+        try Connection(path: path, mode: .readOnly).rows("PRAGMA integrity_check").map { row in
+            if case .text(let line) = row[0] { line } else { "\(row[0])" }
+        }
+    }
+
+    /// The indexes `layout` gives the tables the file holds that it lacks, by name.
+    static func missingIndexes(_ path: String, layout: DatabaseLayout) throws -> [String] {
+        let connection = try Connection(path: path, mode: .readOnly)
+        let names = Set(try connection.rows("SELECT name FROM sqlite_schema WHERE type IN ('table', 'index')").compactMap {
+            if case .text(let name) = $0[0] { name } else { nil }
+        })
+        return layout.tables.filter { names.contains($0.name) }.flatMap(\.indexDefinitions).map(\.name)
+            .filter { !names.contains($0) }
+    }
+
     /// The lines the rejects file names, in its order.
     static func rejectedLines(_ path: String) throws -> [Int] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }

@@ -113,6 +113,11 @@ struct PropertyCase {
             check(rejected == expected.rejectedLines, "skip: rejected lines \(rejected), expected \(expected.rejectedLines)")
             let actual = try PropertyDatabase.snapshot(skipDB, model: generated)
             check(actual == oracle.snapshot(), "skip: rows differ\n" + difference(actual, oracle.snapshot()))
+            // Indexes made with their table, built after the load, or dropped once filled alike.
+            let integrity = try PropertyDatabase.integrity(skipDB)
+            check(integrity == ["ok"], "skip: integrity_check: \(integrity)")
+            let missing = try PropertyDatabase.missingIndexes(skipDB, layout: DatabaseLayout(model))
+            check(missing.isEmpty, "skip: indexes missing: \(missing)")
         case (.failure, .some): check(!FileManager.default.fileExists(atPath: skipDB), "skip: a failed import left a database")
         }
 
