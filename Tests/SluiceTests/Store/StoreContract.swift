@@ -41,6 +41,8 @@ final class ContractDatabase {
 
     let kind: ContractStore
     let store: any ImportStore
+    /// The indexes the migration left for later, or made early (`SecondaryIndexes`).
+    let indexes: SecondaryIndexes
     let layout: DatabaseLayout
     /// The layout's tables, with the entity tables keyed by `kind.keyColumn`.
     let tableDefinitions: [TableDefinition]
@@ -68,6 +70,7 @@ final class ContractDatabase {
             }
             return renamed
         }
+        let store: any ImportStore
         switch kind {
         case .sqlite, .sqliteZPK:
             let folder = TemporaryDirectory()
@@ -78,7 +81,17 @@ final class ContractDatabase {
             folder = nil
             store = try PostgresStore(uri: server.uri(try server.makeDatabase()), schema: "public")
         }
-        _ = try store.migrate(to: tableDefinitions)
+        self.store = store
+        indexes = try store.migrate(to: tableDefinitions)
+    }
+
+    /// The names of the indexes `table` has now, sorted.
+    func indexNames(of table: String) throws -> [String] {
+        let sql = switch kind {
+        case .sqlite, .sqliteZPK: "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = '\(table)' AND sql IS NOT NULL"
+        case .postgres: "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = '\(table)'"
+        }
+        return try rows(sql).sorted()
     }
 
     deinit {

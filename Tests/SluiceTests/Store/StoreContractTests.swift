@@ -29,6 +29,25 @@ extension StoreTests {
                 == ["\(pks["ann"]!)|ann|Ann", "\(pks["bob"]!)|bob|"])
         }
 
+        /// A new table's to-one index, which leaves out NULL, is made with the table and kept
+        /// until a batch's links fill its column; then it is dropped and built after the load.
+        @Test(arguments: ContractStore.available)
+        func aToOnesIndexIsMadeWithItsNewTableUntilItsColumnIsFilled(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            #expect(db.indexes.early.map(\.name).sorted() == ["people_employer_pk", "pets_owner_pk"])
+            #expect(try db.indexNames(of: "people").contains("people_employer_pk"))
+            let people = try db.insert("people", ["ann"])
+            let companies = try db.insert("companies", ["acme"])
+            try db.indexes.willFill(table: "people", column: "employer_pk")
+            #expect(db.indexes.early.map(\.name) == ["pets_owner_pk"])
+            #expect(try !db.indexNames(of: "people").contains("people_employer_pk"))
+            _ = try db.store.links.link(db.plan("Person.employer"), [LinkPair(source: people["ann"]!, target: companies["acme"]!)])
+            try db.indexes.createAll()
+            #expect(try db.indexNames(of: "people").contains("people_employer_pk"))
+            #expect(try db.indexNames(of: "pets").contains("pets_owner_pk"))
+            #expect(try db.rows(#"SELECT count(*) FROM "people" WHERE "employer_pk" IS NOT NULL"#) == ["1"])
+        }
+
         @Test(arguments: ContractStore.available)
         func linksOfEveryStorageAreMadeOnceAndAgainWriteNothing(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)

@@ -69,13 +69,16 @@ enum PostgresSchema {
             && !tables.contains { $0.columns.contains { $0.references == table.name } }
     }
 
-    /// The statements that bring `schema` up to `tables`, and the plain indexes of new tables
-    /// left for after the load. Reads only; throws for what cannot be migrated.
+    /// The statements that bring `schema` up to `tables`, the plain indexes of new tables left
+    /// for after the load, and those of their indexes that leave out NULL over one column, made
+    /// with the table all the same (`SecondaryIndexes.early`). Reads only; throws for what
+    /// cannot be migrated.
     static func plan(_ runner: PostgresRunner, schema: String, tables: [TableDefinition])
-        throws(SluiceError) -> (statements: [String], deferred: [SecondaryIndexes.Deferred])
+        throws(SluiceError) -> (statements: [String], deferred: [SecondaryIndexes.Deferred], early: [SecondaryIndexes.Deferred])
     {
         var statements: [String] = []
         var deferred: [SecondaryIndexes.Deferred] = []
+        var early: [SecondaryIndexes.Deferred] = []
         var problems: [String] = []
         for table in tables {
             let existing = try runner.connection.query("""
@@ -95,10 +98,14 @@ enum PostgresSchema {
                 }
                 for index in table.indexDefinitions {
                     let sql = createIndexSQL(index, on: table.name)
+                    let later = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
                     if index.unique {
                         statements.append(sql)
+                    } else if index.skipsNull && index.columns.count == 1 {
+                        statements.append(sql)
+                        early.append(later)
                     } else {
-                        deferred.append(.init(name: index.name, table: table.name, columns: index.columns, sql: sql))
+                        deferred.append(later)
                     }
                 }
                 continue
@@ -119,7 +126,7 @@ enum PostgresSchema {
             throw SluiceError(.cannotCreate, "database '\(runner.connection.displayName)' does not fit the model: "
                 + problems.joined(separator: "; "))
         }
-        return (statements, deferred)
+        return (statements, deferred, early)
     }
 }
 

@@ -69,7 +69,7 @@ final class PostgresStore: ImportStore {
         for statement in plan.statements { try connection.execute(statement) }
         let names = tables.map { quoteIdentifier($0.name) }.joined(separator: ", ")
         try connection.execute("LOCK TABLE \(names) IN SHARE ROW EXCLUSIVE MODE")
-        return SecondaryIndexes(sql: runner, deferred: plan.deferred)
+        return SecondaryIndexes(sql: runner, deferred: plan.deferred, early: plan.early)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
