@@ -32,9 +32,6 @@ struct LinkWriter {
     private var foundPKs: [[Int64?]]
     /// Per plan id: ids of the batch's own records in the target, built when first needed.
     private var batchIDs: [[ColumnValue: Int64]?]
-    /// Per plan id: whether its column has an index made early that no batch's links have
-    /// filled yet (`SecondaryIndexes.willFill`).
-    private var awaitsFill: [Bool]
     /// Per target table: whether it held no row when the import began (asked once).
     private var emptyAtStart: [String: Bool] = [:]
     /// The links of the plan being written that are known now, made together
@@ -64,14 +61,6 @@ struct LinkWriter {
         keepsKnownIDs = keeps
         batchIDs = Array(repeating: nil, count: ids)
         foundPKs = Array(repeating: [], count: ids)
-        var awaits = Array(repeating: false, count: ids)
-        if let indexes {
-            for plan in plans.joined() {
-                guard let (table, column) = plan.filledColumn else { continue }
-                awaits[plan.id] = indexes.isEarly(table: table, column: column)
-            }
-        }
-        awaitsFill = awaits
         waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
         toOneSlots = waitingToOnes.map { toOnes in
             toOnes.compactMap { plan in
@@ -103,12 +92,12 @@ struct LinkWriter {
     /// Before any of the batch's rows: tells the indexes which columns its links are about
     /// to fill, the first time a batch holds a link of a relationship whose column has an
     /// index made early.
-    mutating func noteFilledColumns(_ writers: [EntityWriter]) throws(SluiceError) {
+    func noteFilledColumns(_ writers: [EntityWriter]) throws(SluiceError) {
         guard let indexes, !indexes.early.isEmpty else { return }
         for entity in writers.indices where !writers[entity].isEmpty {
-            for plan in plans[entity] where awaitsFill[plan.id] && writers[entity].holdsLink(plan.relationship) {
-                guard let (table, column) = plan.filledColumn else { continue }
-                awaitsFill[plan.id] = false
+            for plan in plans[entity] {
+                guard let (table, column) = plan.filledColumn, indexes.isEarly(table: table, column: column),
+                      writers[entity].holdsLink(plan.relationship) else { continue }
                 try indexes.willFill(table: table, column: column)
             }
         }

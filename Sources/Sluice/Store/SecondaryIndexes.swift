@@ -37,16 +37,20 @@ final class SecondaryIndexes {
 
     /// Whether an index made early covers exactly `column` of `table`.
     func isEarly(table: String, column: String) -> Bool {
-        early.contains { $0.table == table && $0.columns == [column] }
+        earlyIndex(table: table, column: column) != nil
     }
 
     /// Says that rows of `table` are about to get values in `column`: its early index, if
     /// it has one, is dropped while it is still (nearly) empty, and built after the load.
     func willFill(table: String, column: String) throws(SluiceError) {
-        guard let index = early.firstIndex(where: { $0.table == table && $0.columns == [column] }) else { return }
+        guard let index = earlyIndex(table: table, column: column) else { return }
         let statement = early.remove(at: index)
         try execute("DROP INDEX \(quoteIdentifier(statement.name))")
         deferred.append(statement)
+    }
+
+    private func earlyIndex(table: String, column: String) -> Int? {
+        early.firstIndex { $0.table == table && $0.columns == [column] }
     }
 
     /// Builds the deferred index over exactly `columns` of `table`, if there is one.

@@ -85,6 +85,10 @@ public struct TableDefinition: Sendable, Equatable {
         /// `WHERE "<col>" IS NOT NULL`.
         public var skipsNull = false
 
+        /// Whether a new table's index may be made with the table and kept while the import
+        /// leaves its one column NULL (`SecondaryIndexes.early`): a plain index that skips NULLs.
+        var isEmptyUntilItsColumnIsFilled: Bool { !unique && skipsNull && columns.count == 1 }
+
         /// `" WHERE "<col>" IS NOT NULL"` for an index that skips NULLs, else empty: the end
         /// of its `CREATE INDEX` in SQLite and PostgreSQL alike.
         public var whereClause: String {

@@ -101,7 +101,7 @@ enum PostgresSchema {
                     let later = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
                     if index.unique {
                         statements.append(sql)
-                    } else if index.skipsNull && index.columns.count == 1 {
+                    } else if index.isEmptyUntilItsColumnIsFilled {
                         statements.append(sql)
                         early.append(later)
                     } else {

@@ -75,12 +75,14 @@ struct SchemaMigration {
                 statements.append(table.createTableSQL)
                 createdTables.append(table.name)
                 for (index, sql) in try Self.indexStatements(for: table, tableExists: false, connection, problems: &problems) {
-                    let deferred = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
-                    if deferring && !index.unique && !(index.skipsNull && index.columns.count == 1) {
-                        deferredIndexes.append(deferred)
-                    } else {
-                        if deferring && !index.unique { earlyIndexes.append(deferred) }
+                    let later = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
+                    if !deferring || index.unique {
                         statements.append(sql)
+                    } else if index.isEmptyUntilItsColumnIsFilled {
+                        statements.append(sql)
+                        earlyIndexes.append(later)
+                    } else {
+                        deferredIndexes.append(later)
                     }
                 }
                 continue
