@@ -40,8 +40,10 @@ struct EntityWriter {
     private var existing: ExistingRows
     private var identities = IdentityTable()
     private var pks: [Int64] = []
-    /// Filled by `write()`: the records inserted, and the changes of existing rows.
+    /// Filled by `write()`: the records inserted, those of them with a whole identity, and
+    /// the changes of existing rows.
     private var newRows: [Int] = []
+    private var written: [Int] = []
     private var changes: [RowChange] = []
     /// Indexes into the columns of the identity: its attributes, then its to-ones' columns;
     /// empty for append-only. Kept beside the plan: read per record, without going through
@@ -54,13 +56,22 @@ struct EntityWriter {
     private var inKeyOrder: RowsInKeyOrder
     /// The largest pk `lookUp` found in the batch, nil for none.
     private var largestFound: Int64?
+    /// Above it, a record is new without a lookup (a table that started empty).
+    private var ceiling: IdentityCeiling
+    /// The identity index left for after the load while no lookup needs it (a table no
+    /// relationship looks into, `SecondaryIndexes.deferIdentity`); built before the first.
+    private var deferredIdentity: (indexes: SecondaryIndexes, columns: [String])?
     private enum FirstNewPK {
         case unread
         case read(Int64?)
     }
 
+    /// `sharesTable`: another entity's writer writes to the same table (Core Data's sub-entities);
+    /// `lookedInto`: a relationship links to the table's rows, looking them up while the import
+    /// runs; `indexes`: where the identity index may be deferred.
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
-         replacesLists: [Bool] = [], store: any ImportStore, fastPaths: Bool = FastPaths.enabledByDefault) throws(SluiceError) {
+         replacesLists: [Bool] = [], sharesTable: Bool = false, lookedInto: Bool = true, indexes: SecondaryIndexes? = nil,
+         store: any ImportStore, fastPaths: Bool = FastPaths.enabledByDefault) throws(SluiceError) {
         self.plan = plan
         self.entity = entity
         attributeCount = plan.attributes.count
@@ -79,6 +90,13 @@ struct EntityWriter {
         self.replacesLists = replacesLists.isEmpty ? Array(repeating: false, count: relationshipCount) : replacesLists
         batch = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
         inKeyOrder = RowsInKeyOrder(enabled: fastPaths && !identity.isEmpty)
+        let attributes = plan.attributes
+        ceiling = IdentityCeiling(identity: identity, types: identity.map { $0 < attributes.count ? attributes[$0].type : nil },
+                                  hasDefault: identity.map { $0 < attributes.count && attributes[$0].defaultValue != nil },
+                                  startedEmpty: !sharesTable && rows.startedEmpty, fastPaths: fastPaths)
+        if ceiling.enabled, !lookedInto, let indexes, let columns = try indexes.deferIdentity(of: plan.table) {
+            deferredIdentity = (indexes, columns)
+        }
     }
 
     /// An empty batch of this entity's shape.
@@ -243,10 +261,12 @@ struct EntityWriter {
     }
 
     /// Finds the rows of `records` (the first record of each identity in the batch) and
-    /// marks them for update with the row's pk, keeping what they hold (`existing`): first
-    /// among the rows that follow the last batch's (`RowsInKeyOrder`), then the rest by their
-    /// identity.
+    /// marks them for update with the row's pk, keeping what they hold (`existing`): none of
+    /// those above the identities inserted so far into a table that started empty
+    /// (`IdentityCeiling`), then among the rows that follow the last batch's
+    /// (`RowsInKeyOrder`), then the rest by their identity.
     private mutating func lookUp(_ records: [Int], in cells: CellRows) throws(SluiceError) {
+        let records = ceiling.enabled ? records.filter { !ceiling.isAbove($0, in: cells) } : records
         var rest = records
         if !records.isEmpty, inKeyOrder.tries() {
             var matcher = IdentityMatcher(identity: identity, table: identities, records: records, count: count, width: width)
@@ -259,7 +279,13 @@ struct EntityWriter {
                 rest = records.filter { existing.pk(of: $0) == nil }
             }
         }
-        if !rest.isEmpty { try rows.find(rest, of: cells, into: &existing) }
+        if !rest.isEmpty {
+            if let deferred = deferredIdentity {
+                try deferred.indexes.ensure(table: plan.table, columns: deferred.columns)
+                deferredIdentity = nil
+            }
+            try rows.find(rest, of: cells, into: &existing)
+        }
         largestFound = nil
         for record in records {
             if let pk = existing.pk(of: record) {
@@ -300,6 +326,7 @@ struct EntityWriter {
         // Read per record while the writer's other state changes: a second reference to its
         // arrays, taken once (read through `self` there, it was copied per record).
         let existing = existing
+        written.removeAll(keepingCapacity: true)
         // Text and blobs are bound in place from the batch's arena, unchanged until `reset()`.
         try batch.withRows { cells throws(SluiceError) in
             existing.storedBytes.withUnsafeBytes { stored in
@@ -307,8 +334,12 @@ struct EntityWriter {
                     switch fates[record] {
                     case .merged:
                         continue
-                    case .append, .write:
+                    case .append:
                         newRows.append(record)
+                        counts.inserted += 1
+                    case .write:
+                        newRows.append(record)
+                        written.append(record)
                         counts.inserted += 1
                     case .update(let pk):
                         pks[record] = pk
@@ -322,6 +353,8 @@ struct EntityWriter {
                     }
                 }
             }
+            // Raised before the rows go in: a ceiling above the table's rows is never wrong.
+            ceiling.raise(to: written, in: cells)
             try rows.insert(newRows, of: cells, pks: &pks)
             try rows.update(changes, of: cells)
         }

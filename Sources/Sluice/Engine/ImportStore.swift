@@ -65,6 +65,9 @@ protocol EntityRowStore: AnyObject {
     /// Every row of the table with this pk or a larger one was inserted by this import (and
     /// none before it); nil when the store cannot tell.
     var firstNewPK: Int64? { get }
+    /// Whether this import created the table: the rows it holds are then the import's own,
+    /// made with the store's own schema (`IdentityCeiling`). False when not known.
+    var startedEmpty: Bool { get }
 }
 
 extension ImportStore {
@@ -74,6 +77,7 @@ extension ImportStore {
 
 extension EntityRowStore {
     var firstNewPK: Int64? { nil }
+    var startedEmpty: Bool { false }
 
     func findFollowing(_: Int64?, limit _: Int, reading _: ColumnSet, of _: CellRows,
                        matching _: inout IdentityMatcher, into _: inout ExistingRows) throws(SluiceError) -> Int? { nil }

@@ -142,9 +142,13 @@ public final class Importer {
                       tables: layout.tables,
                       file: coreData?.file) { store, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []
+            let entitiesPerTable = Dictionary(plan.entities.map { ($0.table, 1) }, uniquingKeysWith: +)
+            let linkedTables = Set(linkPlans.joined().map(\.targetTable))
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
-                                                replacesLists: linkPlans[index].map { $0.merge == .replace }, store: store,
+                                                replacesLists: linkPlans[index].map { $0.merge == .replace },
+                                                sharesTable: entitiesPerTable[entity.table, default: 0] > 1,
+                                                lookedInto: linkedTables.contains(entity.table), indexes: indexes, store: store,
                                                 fastPaths: options.fastPaths))
             }
             let links = LinkWriter(plans: linkPlans, links: store.links, pending: store.pendingLinks(), indexes: indexes)

@@ -15,6 +15,13 @@ enum MemoryBytes {
         memcmp(a, b, count) == 0
     }
 
+    /// `count` bytes at `a` against as many at `b`, as `memcmp` orders them (unsigned bytes):
+    /// negative, zero or positive.
+    @inline(__always)
+    static func compare(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Int32 {
+        memcmp(a, b, count)
+    }
+
     /// The first `byte` in `base[from..<to]`, as an index from `base`.
     @inline(__always)
     static func firstIndex(of byte: UInt8, in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {

@@ -48,6 +48,42 @@ extension StoreTests {
             #expect(try db.rows(#"SELECT count(*) FROM "people" WHERE "employer_pk" IS NOT NULL"#) == ["1"])
         }
 
+        /// A new table's unique identity index is made with it; deferred while the table is
+        /// empty, it is gone until a lookup needs it (`ensure`) or the load ends (`createAll`),
+        /// and is the same unique index then. The store says which tables the import created.
+        @Test(arguments: ContractStore.available)
+        func aNewTablesIdentityIndexMayWaitForALookupOrTheEndOfTheLoad(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let identity = try #require(db.indexes.identities.first { $0.table == "people" })
+            #expect(Set(db.indexes.identities.map(\.table)).isSuperset(of: ["companies", "people", "pets"]))
+            #expect(try db.withRows("people", []) { writer, _ in writer.startedEmpty })
+            #expect(try db.indexNames(of: "people").contains(identity.name))
+            #expect(try db.indexes.deferIdentity(of: "people") == identity.columns)
+            #expect(try db.indexes.deferIdentity(of: "people") == nil)
+            #expect(try !db.indexNames(of: "people").contains(identity.name))
+            #expect(try db.indexes.deferIdentity(of: "pets") == identity.columns)
+            try db.insert("people", ["ann", "bob"])
+            try db.insert("pets", ["rex"])
+            // A lookup builds the people's; the pets' waits for the end of the load.
+            try db.indexes.ensure(table: "people", columns: identity.columns)
+            #expect(try db.indexNames(of: "people").contains(identity.name))
+            #expect(try !db.indexNames(of: "pets").contains("pets_identity"))
+            try db.withRows("people", [[.text("bob")], [.text("cy")]]) { writer, rows in
+                var existing = ExistingRows(width: rows.width, attributeCount: 2)
+                existing.reset(count: 2)
+                try writer.find([0, 1], of: rows, into: &existing)
+                #expect(existing.pk(of: 0) != nil)
+                #expect(existing.pk(of: 1) == nil)
+            }
+            try db.indexes.createAll()
+            #expect(try db.indexNames(of: "pets").contains("pets_identity"))
+            let definition = switch kind {
+            case .sqlite, .sqliteZPK: #"SELECT "sql" FROM sqlite_schema WHERE "name" = 'pets_identity'"#
+            case .postgres: #"SELECT "indexdef" FROM pg_indexes WHERE "indexname" = 'pets_identity'"#
+            }
+            #expect(try db.rows(definition).first?.contains("UNIQUE INDEX") == true)
+        }
+
         @Test(arguments: ContractStore.available)
         func linksOfEveryStorageAreMadeOnceAndAgainWriteNothing(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)

@@ -45,10 +45,13 @@ final class PostgresEntityRows: EntityRowStore {
     private let defaultCells: [Cell?]
     private let defaultArena: [UInt8]
 
-    /// `key`: the table's key column (`TableKeys`).
+    let startedEmpty: Bool
+
+    /// `key`: the table's key column (`TableKeys`); `startedEmpty`: the import created the table.
     init(entity: String, table: String, key: String, columns: [TableDefinition.ColumnDefinition], defaults: [ColumnValue?],
-         identity: [Int], number: Int, connection: PostgresConnection) throws(SluiceError)
+         identity: [Int], number: Int, startedEmpty: Bool, connection: PostgresConnection) throws(SluiceError)
     {
+        self.startedEmpty = startedEmpty
         self.connection = connection
         self.entity = entity
         self.table = table

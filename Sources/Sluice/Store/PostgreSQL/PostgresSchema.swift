@@ -70,13 +70,17 @@ enum PostgresSchema {
     }
 
     /// The statements that bring `schema` up to `tables`, the plain indexes of new tables left
-    /// for after the load, and those of their indexes that leave out NULL over one column, made
-    /// with the table all the same (`SecondaryIndexes.early`). Reads only; throws for what
-    /// cannot be migrated.
+    /// for after the load, those of their indexes that leave out NULL over one column, made
+    /// with the table all the same (`SecondaryIndexes.early`), their unique identity indexes
+    /// (made with the table, `SecondaryIndexes.identities`), and the tables it creates.
+    /// Reads only; throws for what cannot be migrated.
     static func plan(_ runner: PostgresRunner, schema: String, tables: [TableDefinition])
-        throws(SluiceError) -> (statements: [String], deferred: [SecondaryIndexes.Deferred], early: [SecondaryIndexes.Deferred])
+        throws(SluiceError) -> (statements: [String], deferred: [SecondaryIndexes.Deferred], early: [SecondaryIndexes.Deferred],
+                                identities: [SecondaryIndexes.Deferred], created: Set<String>)
     {
         var statements: [String] = []
+        var identities: [SecondaryIndexes.Deferred] = []
+        var created: Set<String> = []
         var deferred: [SecondaryIndexes.Deferred] = []
         var early: [SecondaryIndexes.Deferred] = []
         var problems: [String] = []
@@ -88,6 +92,7 @@ enum PostgresSchema {
             var types: [String: String] = [:]
             for row in 0..<existing.rowCount { types[existing.text(row, 0)] = existing.text(row, 1) }
             if types.isEmpty {
+                created.insert(table.name)
                 let laterKey = keyIsUnusedDuringTheLoad(table, among: tables)
                 statements.append(createTableSQL(table, primaryKey: !laterKey))
                 if laterKey {
@@ -101,6 +106,7 @@ enum PostgresSchema {
                     let later = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
                     if index.unique {
                         statements.append(sql)
+                        identities.append(later)
                     } else if index.isEmptyUntilItsColumnIsFilled {
                         statements.append(sql)
                         early.append(later)
@@ -126,7 +132,7 @@ enum PostgresSchema {
             throw SluiceError(.cannotCreate, "database '\(runner.connection.displayName)' does not fit the model: "
                 + problems.joined(separator: "; "))
         }
-        return (statements, deferred, early)
+        return (statements, deferred, early, identities, created)
     }
 }
 

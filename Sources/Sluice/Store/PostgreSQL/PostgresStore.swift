@@ -17,6 +17,8 @@ final class PostgresStore: ImportStore {
     var owner = ThreadOwner()
     private var tables: [String: TableDefinition] = [:]
     private var entityCount = 0
+    /// The tables `migrate(to:)` created.
+    private var createdTables: Set<String> = []
     private var finished = false
     private var watcher: PostgresCancelWatcher?
 
@@ -67,9 +69,10 @@ final class PostgresStore: ImportStore {
         runner.keys = TableKeys(tables)
         let plan = try PostgresSchema.plan(runner, schema: schema, tables: tables)
         for statement in plan.statements { try connection.execute(statement) }
+        createdTables = plan.created
         let names = tables.map { quoteIdentifier($0.name) }.joined(separator: ", ")
         try connection.execute("LOCK TABLE \(names) IN SHARE ROW EXCLUSIVE MODE")
-        return SecondaryIndexes(sql: runner, deferred: plan.deferred, early: plan.early)
+        return SecondaryIndexes(sql: runner, deferred: plan.deferred, early: plan.early, identities: plan.identities)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
@@ -80,7 +83,8 @@ final class PostgresStore: ImportStore {
         }
         entityCount += 1
         return try PostgresEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: definitions,
-                                      defaults: defaults, identity: identity, number: entityCount, connection: connection)
+                                      defaults: defaults, identity: identity, number: entityCount,
+                                      startedEmpty: createdTables.contains(table), connection: connection)
     }
 
     func pendingLinks() -> any PendingLinkStore {

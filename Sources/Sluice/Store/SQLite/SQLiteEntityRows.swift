@@ -8,12 +8,15 @@ final class SQLiteEntityRows: EntityRowStore {
     private let lookup: IdentityLookup
     private let inserter: RowInserter
     private let updater: RowUpdater
+    let startedEmpty: Bool
 
-    /// `key`: the table's key column, `filled` the columns the store fills itself (`TableKeys`).
+    /// `key`: the table's key column, `filled` the columns the store fills itself (`TableKeys`);
+    /// `startedEmpty`: the import created the table.
     init(entity: String, table: String, key: String, columns: [String], filled: [(column: String, fill: TableDefinition.Fill)],
-         issued: Int64, defaults: [ColumnValue?], identity: [Int], connection: Connection) throws(SluiceError)
+         issued: Int64, defaults: [ColumnValue?], identity: [Int], startedEmpty: Bool, connection: Connection) throws(SluiceError)
     {
         self.entity = entity
+        self.startedEmpty = startedEmpty
         inserter = try RowInserter(table: table, key: key, columns: columns, filled: filled, issued: issued, defaults: defaults,
                                    connection: connection)
         updater = RowUpdater(table: table, key: key, columns: columns, connection: connection)

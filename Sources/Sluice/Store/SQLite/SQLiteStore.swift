@@ -46,7 +46,8 @@ final class SQLiteStore: ImportStore {
         }
         createdTables = migration.createdTables
         let layoutIndexes = createdLayoutFile ? file?.deferredIndexes ?? [] : []
-        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes, early: migration.earlyIndexes)
+        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes, early: migration.earlyIndexes,
+                                identities: migration.identityIndexes)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
@@ -54,7 +55,7 @@ final class SQLiteStore: ImportStore {
     {
         try SQLiteEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: columns,
                              filled: runner.keys.filled(of: table), issued: runner.keys.issued(in: table), defaults: defaults, identity: identity,
-                             connection: database.connection)
+                             startedEmpty: createdTables.contains(table), connection: database.connection)
     }
 
     func pendingLinks() -> any PendingLinkStore { SQLitePendingLinks(sql: runner) }

@@ -20,6 +20,10 @@ struct SchemaMigration {
     /// tables it creates, made with the table all the same (in `statements`), for
     /// `SecondaryIndexes` to drop and defer once a batch fills their column (`early`).
     var earlyIndexes: [SecondaryIndexes.Deferred] = []
+    /// With `deferringSecondaryIndexes`: the unique identity indexes of the tables it creates,
+    /// made with the table (in `statements`), which the engine may defer
+    /// (`SecondaryIndexes.identities`).
+    var identityIndexes: [SecondaryIndexes.Deferred] = []
     /// The tables it creates.
     var createdTables: [String] = []
 
@@ -76,8 +80,11 @@ struct SchemaMigration {
                 createdTables.append(table.name)
                 for (index, sql) in try Self.indexStatements(for: table, tableExists: false, connection, problems: &problems) {
                     let later = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
-                    if !deferring || index.unique {
+                    if !deferring {
                         statements.append(sql)
+                    } else if index.unique {
+                        statements.append(sql)
+                        identityIndexes.append(later)
                     } else if index.isEmptyUntilItsColumnIsFilled {
                         statements.append(sql)
                         earlyIndexes.append(later)
