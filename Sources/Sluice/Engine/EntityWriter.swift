@@ -67,8 +67,8 @@ struct EntityWriter {
     }
 
     /// `sharesTable`: another entity's writer writes to the same table (Core Data's sub-entities);
-    /// `lookedInto`: a relationship links to the table's rows, looking them up while the import
-    /// runs; `indexes`: where the identity index may be deferred.
+    /// `lookedInto`: a relationship links to the table's rows by id, looking them up while the
+    /// import runs; `indexes`: where the identity index may be deferred.
     init(plan: MappingPlan.EntityPlan, entity: Int, toOneColumns toOnes: [(relationship: Int, column: String)],
          replacesLists: [Bool] = [], sharesTable: Bool = false, lookedInto: Bool = true, indexes: SecondaryIndexes? = nil,
          store: any ImportStore, fastPaths: Bool = FastPaths.enabledByDefault) throws(SluiceError) {

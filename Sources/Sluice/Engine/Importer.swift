@@ -143,7 +143,8 @@ public final class Importer {
                       file: coreData?.file) { store, rejects, indexes throws(SluiceError) in
             var writers: [EntityWriter] = []
             let entitiesPerTable = Dictionary(plan.entities.map { ($0.table, 1) }, uniquingKeysWith: +)
-            let linkedTables = Set(linkPlans.joined().map(\.targetTable))
+            // Tables whose rows a link looks up by id (nested records link by the rows they got).
+            let linkedTables = Set(linkPlans.joined().filter { $0.relatedByColumn != nil }.map(\.targetTable))
             for (index, entity) in plan.entities.enumerated() {
                 writers.append(try EntityWriter(plan: entity, entity: index, toOneColumns: LinkPlan.toOneColumns(linkPlans[index]),
                                                 replacesLists: linkPlans[index].map { $0.merge == .replace },

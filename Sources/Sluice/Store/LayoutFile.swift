@@ -15,6 +15,9 @@ struct LayoutFile: Sendable {
     /// layout defers its own (`SecondaryIndexes`): a B-tree built from sorted keys once, not
     /// kept up row by row while the rows go in and the second pass sets the links.
     var deferredIndexes: [SecondaryIndexes.Deferred]
+    /// The unique identity indexes `creation` makes with the tables, which the engine may
+    /// defer too (`SecondaryIndexes.identities`).
+    var identityIndexes: [SecondaryIndexes.Deferred] = []
     /// Read from an existing store, its rows handed to `verify`: a store written for another
     /// model is refused before anything is written.
     var verifyQuery: String

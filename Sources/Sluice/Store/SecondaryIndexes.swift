@@ -18,7 +18,7 @@
 ///
 /// A new table's unique identity index is made with it too (`identities`), and kept: every
 /// batch's lookups use it. The engine may defer it instead (`deferIdentity`), for a table no
-/// relationship looks into and whose records it knows are new without a lookup
+/// relationship looks into by id and whose records it knows are new without a lookup
 /// (`IdentityCeiling`): one sort after the load then replaces an index search per insert
 /// (W3's stop times at scale 1: 0.8 s of 5.7). A lookup that needs it after all builds it first
 /// (`ensure`); built before the others, it is in place for every statement after the load.

@@ -187,3 +187,51 @@ import Testing
         #expect(try query(directory.file("fast.sqlite"), "SELECT count(*) FROM items INDEXED BY items_identity") == [[.integer(20)]])
     }
 }
+
+extension IdentityCeilingTests {
+    /// Core Data's store: a new store's tables are made with the file, and the stop times'
+    /// uniqueness constraint (their identity) waits for the end of the load as Sluice's own
+    /// identity index does; a stop time below the ceiling finds its row through it.
+    @Test func aNewCoreDataStoreTakesTheSameRowsAndBuildsItsUniquenessConstraintAfterTheLoad() throws {
+        let directory = TemporaryDirectory()
+        let file = try ModelFile.load(path: PackageFiles.path("LargeFixtures/models/Document.xcdatamodel"))
+        var stopTimes = (0..<12).map { #"{"trip_id": "T\#($0 / 4)", "stop_sequence": \#($0 % 4), "arrival_time": "a\#($0)"}"# }
+        stopTimes.append(#"{"trip_id": "T1", "stop_sequence": 2, "arrival_time": "again"}"#)
+        let bytes = Array(#"{"stop_times": [\#(stopTimes.joined(separator: ","))]}"#.utf8)
+        func importing(fastPaths: Bool, into path: String, batchSize: Int) throws -> (report: ImportReport, built: [String]) {
+            let calls = ImportProgressTests.Calls()
+            var options = ImportOptions()
+            options.layout = .coreData
+            options.roots = [Model.RootOverride(key: "stop_times", entity: "StopTime")]
+            options.batchSize = batchSize
+            options.fastPaths = fastPaths
+            options.progress = { calls.append($0) }
+            let importer = try Importer(databasePath: path, modelFile: file, options: options)
+            try importer.importBytes(bytes)
+            let report = try importer.finish()
+            var built: [String] = []
+            for call in calls.all {
+                if case .indexing(let name) = call.stage, built.last != name { built.append(name) }
+            }
+            return (report, built)
+        }
+        let rows = "SELECT Z_PK, Z_ENT, Z_OPT, ZTRIPID, ZSEQUENCE, ZARRIVAL FROM ZSTOPTIME ORDER BY Z_PK"
+        // In one batch, the repeated stop time is merged; nothing is looked up.
+        let one = try importing(fastPaths: true, into: directory.file("one.sqlite"), batchSize: 100)
+        #expect(one.built.first == "Z_StopTime_UNIQUE_tripID_sequence")
+        // In batches of 5, the last one is below the ceiling: looked up, its index built first.
+        let fast = try importing(fastPaths: true, into: directory.file("fast.sqlite"), batchSize: 5)
+        let general = try importing(fastPaths: false, into: directory.file("general.sqlite"), batchSize: 5)
+        #expect(!fast.built.contains("Z_StopTime_UNIQUE_tripID_sequence"))
+        #expect(fast.report.entities == general.report.entities)
+        #expect(fast.report.entities.first { $0.entity == "StopTime" }?.updated == 1)
+        #expect(try query(directory.file("fast.sqlite"), rows) == query(directory.file("general.sqlite"), rows))
+        #expect(try query(directory.file("one.sqlite"), "SELECT ZARRIVAL FROM ZSTOPTIME WHERE ZTRIPID = 'T1' AND ZSEQUENCE = 2")
+                == [[.text("again")]])
+        for name in ["one", "fast", "general"] {
+            #expect(try query(directory.file("\(name).sqlite"), "PRAGMA integrity_check") == [[.text("ok")]])
+            #expect(try query(directory.file("\(name).sqlite"),
+                              "SELECT sql FROM sqlite_schema WHERE name = 'Z_StopTime_UNIQUE_tripID_sequence'").count == 1)
+        }
+    }
+}

@@ -210,6 +210,9 @@ struct CoreDataImportLayout: TableLayout {
             deferredIndexes: indexes.filter { !identityIndexes.contains($0.0.name) }.map { index, sql in
                 SecondaryIndexes.Deferred(name: index.name, table: index.table, columns: index.columns, sql: sql)
             },
+            identityIndexes: indexes.filter { identityIndexes.contains($0.0.name) }.map { index, sql in
+                SecondaryIndexes.Deferred(name: index.name, table: index.table, columns: index.columns, sql: sql)
+            },
             verifyQuery: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1",
             verify: { rows, database in
                 CoreDataStoreCheck.mismatch(rows.first?.first, expected: hashes, database: database, model: sourceName,

@@ -20,6 +20,8 @@ final class SQLiteStore: ImportStore {
 
     /// The tables `migrate(to:)` created.
     private var createdTables: [String] = []
+    /// The tables a new store of the layout was made with (`LayoutFile.creation`).
+    private var layoutTables: Set<String> = []
 
     var connection: Connection { database.connection }
     var displayName: String { database.path }
@@ -47,7 +49,7 @@ final class SQLiteStore: ImportStore {
         createdTables = migration.createdTables
         let layoutIndexes = createdLayoutFile ? file?.deferredIndexes ?? [] : []
         return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes, early: migration.earlyIndexes,
-                                identities: migration.identityIndexes)
+                                identities: migration.identityIndexes + (createdLayoutFile ? file?.identityIndexes ?? [] : []))
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])
@@ -55,7 +57,8 @@ final class SQLiteStore: ImportStore {
     {
         try SQLiteEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: columns,
                              filled: runner.keys.filled(of: table), issued: runner.keys.issued(in: table), defaults: defaults, identity: identity,
-                             startedEmpty: createdTables.contains(table), connection: database.connection)
+                             startedEmpty: createdTables.contains(table) || layoutTables.contains(table),
+                             connection: database.connection)
     }
 
     func pendingLinks() -> any PendingLinkStore { SQLitePendingLinks(sql: runner) }
@@ -113,6 +116,7 @@ extension SQLiteStore {
             guard try connection.scalar("SELECT 1 FROM sqlite_schema LIMIT 1") != nil else {
                 for (sql, values) in file.creation { _ = try connection.rows(sql, values) }
                 createdLayoutFile = true
+                layoutTables = Set(try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.textValue })
                 return
             }
             guard try connection.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
