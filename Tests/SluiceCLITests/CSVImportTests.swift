@@ -29,6 +29,8 @@ import Testing
         let second = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "stops.csv")
         #expect(second.status == 0, "\(second)")
         #expect(second.entityLines.first == "Stop: inserted 0, updated 0, unchanged 3, rejected 0")
+        // A relative `--db` is made in the working directory, its temporary file gone.
+        #expect(workspace.contents == ["model.json", "out.sqlite", "stops.csv"])
     }
 
     @Test func standardInputIsCSVWithFormatAndAByteOrderMarkIsNotText() throws {
