@@ -89,6 +89,15 @@ struct ExistingRows {
         return storedBytes.withUnsafeBytes { cell.columnValue(in: $0) }
     }
 
+    /// Whether `cell` (bytes in `arena`), a to-one column's value for `record`, differs from
+    /// what the row held before this batch: NULL for a record whose row was not found.
+    func differs(_ record: Int, _ column: Int, from cell: Cell, in arena: UnsafeRawBufferPointer) -> Bool {
+        guard !rowOf.isEmpty, rowOf[record] >= 0 else { return cell.kind != .null }
+        let stored = stored[storedIndex(record, column)]
+        assert(!stored.isMissing, "a to-one column the lookup did not read")
+        return storedBytes.withUnsafeBytes { !cell.equals(stored, in: arena, otherArena: $0) }
+    }
+
     private func storedIndex(_ record: Int, _ column: Int) -> Int {
         Int(rowOf[record]) * (width - attributeCount) + column - attributeCount
     }

@@ -20,6 +20,11 @@
 struct IdentityCeiling {
     /// Whether records are compared with the ceiling; false for good once it cannot be kept.
     private(set) var enabled: Bool
+    /// Whether every identity inserted so far came after the one before it by bytes, as the
+    /// identity index orders them: each went in at the index's end, which costs less than one
+    /// sort of them all after the load (W2's stop times: 1,950 instructions a row against
+    /// 3,700). False for good once one did not; unknown (false) while turned off.
+    private(set) var inIndexOrder = true
     /// Indexes into the row's columns of the identity's parts, and the kind each part holds.
     private let parts: [(column: Int, kind: Cell.Kind)]
     /// The largest identity inserted in each order, its bytes in its own arena; nil: none yet.
@@ -60,6 +65,7 @@ struct IdentityCeiling {
         }
         self.parts = parts
         enabled = fastPaths && startedEmpty && comparable
+        inIndexOrder = enabled
     }
 
     /// Whether `record`'s identity is above the ceiling in either order: no row of the table
@@ -83,30 +89,38 @@ struct IdentityCeiling {
         self.byLength = nil
         guard raise(&byBytes, to: records, in: rows, .bytes), raise(&byLength, to: records, in: rows, .lengthFirst) else {
             enabled = false
+            inIndexOrder = false
             return
         }
         (self.byBytes, self.byLength) = (byBytes, byLength)
     }
 
     /// False for a part it cannot compare.
-    private func raise(_ ceiling: inout Ceiling?, to records: [Int], in rows: CellRows, _ order: Order) -> Bool {
+    private mutating func raise(_ ceiling: inout Ceiling?, to records: [Int], in rows: CellRows, _ order: Order) -> Bool {
+        // By bytes, in order while each record is above the one before (then the largest).
+        var inOrder = order == .bytes && inIndexOrder
         var largest = records[0]
         for record in records.dropFirst() {
             switch compare(record, rows, with: largest, order) {
             case .greater: largest = record
-            case .less, .equal: break
+            case .less, .equal: inOrder = false
             case .unknown: return false
             }
         }
         if let current = ceiling {
-            let comparison = current.cells.withUnsafeBufferPointer { cells in current.bytes.withUnsafeBytes { bytes in
-                compare(largest, rows, with: cells, bytes, order)
+            let (first, last) = current.cells.withUnsafeBufferPointer { cells in current.bytes.withUnsafeBytes { bytes in
+                (inOrder ? compare(records[0], rows, with: cells, bytes, order) : .greater,
+                 compare(largest, rows, with: cells, bytes, order))
             } }
-            switch comparison {
+            if first != .greater { inOrder = false }
+            if order == .bytes, !inOrder { inIndexOrder = false }
+            switch last {
             case .greater: break
             case .less, .equal: return true
             case .unknown: return false
             }
+        } else if order == .bytes, !inOrder {
+            inIndexOrder = false
         }
         var new = ceiling ?? Ceiling(cells: [], bytes: [])
         ceiling = nil

@@ -187,22 +187,22 @@ struct LinkWriter {
             let found = foundPKs[plan.id]
             var previous: (key: ColumnValue, pk: Int64?)?  // as in `lookUpKnownIDs`
             for record in 0..<writers[entity].count where writers[entity].isRepresentative(record) {
+                // Looked up already (`idsToLookUp`): the link itself need not be read.
+                if !found.isEmpty, let pk = found[record] {
+                    writers[entity].setToOne(record, column: column, pk: pk)
+                    continue
+                }
                 switch writers[entity].link(record, plan.relationship) {
                 case .clear?:
                     writers[entity].setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
-                    if !found.isEmpty {
-                        // Looked up already (`idsToLookUp`).
-                        if let pk = found[record] { writers[entity].setToOne(record, column: column, .integer(pk)) }
-                        break
-                    }
-                    guard !ids.isEmpty else { break }
+                    guard found.isEmpty, !ids.isEmpty else { break }
                     if previous?.key != key { previous = (key, ids[key]) }
-                    if let pk = previous?.pk { writers[entity].setToOne(record, column: column, .integer(pk)) }
+                    if let pk = previous?.pk { writers[entity].setToOne(record, column: column, pk: pk) }
                 case .one(.record(let handle))?:
                     if written.contains(handle.entity) {
                         let pk = writers[handle.entity].pk(of: handle.index)
-                        writers[entity].setToOne(record, column: column, .integer(pk))
+                        writers[entity].setToOne(record, column: column, pk: pk)
                     }
                 default:
                     break
@@ -255,21 +255,30 @@ struct LinkWriter {
             toOnePairs[slot].removeAll(keepingCapacity: true)
             toOneCleared[slot].removeAll(keepingCapacity: true)
         }
+        // Whether `toOneKeys` and `toOneDecided` hold an earlier record's: most records' links
+        // are all decided with the row, and pass nothing on.
+        var used = true
         for record in 0..<writer.count where writer.isRepresentative(record) {
             var waits = false
             var decides = false
-            for (slot, toOne) in slots.enumerated() {
-                toOneKeys[slot] = nil
-                toOneDecided[slot] = false
-                guard let link = writer.link(record, toOne.relationship) else { continue }
-                if let value = writer.value(record, toOne.column) {
+            if used {
+                for slot in slots.indices {
+                    toOneKeys[slot] = nil
+                    toOneDecided[slot] = false
+                }
+                used = false
+            }
+            for (slot, toOne) in slots.enumerated() where writer.mentions(record, toOne.relationship) {
+                if let changes = writer.changesToOne(record, toOne.column) {
                     // Written with the row; a change there counts as a link made.
-                    if value != (writer.storedValue(record, toOne.column) ?? .null) { made += 1 }
+                    if changes { made += 1 }
                     toOneDecided[slot] = true
+                    used = true
                     decides = true
                     continue
                 }
-                guard case .one(let target) = link else { continue }
+                guard case .one(let target)? = writer.link(record, toOne.relationship) else { continue }
+                used = true
                 if let pk = resolve(target, slots[slot].target, writers: writers) {
                     toOnePairs[slot].append(LinkPair(source: writer.pk(of: record), target: pk))
                     toOneDecided[slot] = true
@@ -329,9 +338,7 @@ struct LinkWriter {
     private mutating func writeToOne(_ link: Link, of record: Int, in writer: borrowing EntityWriter, plan: LinkPlan, column: Int,
                             writers: [EntityWriter]) throws(SluiceError) -> Int {
         // Written with the row when known then; a change there counts as a link made.
-        if let value = writer.value(record, column) {
-            return value != (writer.storedValue(record, column) ?? .null) ? 1 : 0
-        }
+        if let changes = writer.changesToOne(record, column) { return changes ? 1 : 0 }
         guard case .one(let target) = link else { return 0 }
         guard let pk = try resolve(target, plan: plan, writers: writers) else {
             try deferLink(target, of: record, in: writer, plan: plan)

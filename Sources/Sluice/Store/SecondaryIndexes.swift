@@ -18,9 +18,9 @@
 ///
 /// A new table's unique identity index is made with it too (`identities`), and kept: every
 /// batch's lookups use it. The engine may defer it instead (`deferIdentity`), for a table no
-/// relationship looks into by id and whose records it knows are new without a lookup
-/// (`IdentityCeiling`): one sort after the load then replaces an index search per insert
-/// (W3's stop times at scale 1: 0.8 s of 5.7). A lookup that needs it after all builds it first
+/// relationship looks into by id, whose records it knows are new without a lookup
+/// (`IdentityCeiling`) and come in another order than the index's: one sort after the load
+/// then replaces an index search per insert (W3's stop times at scale 1: 0.8 s of 5.7). A lookup that needs it after all builds it first
 /// (`ensure`); built before the others, it is in place for every statement after the load.
 final class SecondaryIndexes {
     struct Deferred: Equatable {
@@ -44,8 +44,8 @@ final class SecondaryIndexes {
         self.identities = identities
     }
 
-    /// Drops the identity index made with `table`, still empty, and builds it after the load
-    /// before any other (or when `ensure` asks for it). Returns its columns; nil when the table
+    /// Drops the identity index made with `table` and builds it after the load before any
+    /// other (or when `ensure` asks for it). Returns its columns; nil when the table
     /// has none made with it.
     func deferIdentity(of table: String) throws(SluiceError) -> [String]? {
         guard let index = identities.firstIndex(where: { $0.table == table }) else { return nil }

@@ -70,6 +70,27 @@ import Testing
         #expect(Self.above(probe, after: [], Self.ceiling(hasDefault: [false, true])) == [false])
     }
 
+    /// Whether the identities went in in the index's order (by bytes), batch after batch.
+    static func inIndexOrder(after inserted: [[(String, Int64)]]) -> Bool {
+        var ceiling = ceiling()
+        for batch in inserted {
+            withRows(batch.map { [.text($0.0), .integer($0.1)] }) { ceiling.raise(to: Array(batch.indices), in: $0) }
+        }
+        return ceiling.inIndexOrder
+    }
+
+    @Test func identitiesInTheIndexsOrderAreToldApart() {
+        #expect(Self.inIndexOrder(after: [[("T08", 1), ("T08", 2), ("T09", 0)], [("T10", 0)]]))
+        #expect(!Self.inIndexOrder(after: [[("T8", 1), ("T9", 0), ("T10", 0)]]))  // shorter first only
+        #expect(!Self.inIndexOrder(after: [[("T8", 1), ("T9", 0)], [("T10", 0)]]))  // across batches
+        #expect(!Self.inIndexOrder(after: [[("a", 2), ("a", 1)]]))
+        #expect(!Self.inIndexOrder(after: [[("b", 1)], [("c", 1), ("a", 1)]]))  // above the ceiling, not in order
+        #expect(!Self.inIndexOrder(after: [[("b", 1)], [("b", 1)]]))  // again: not after it
+        var off = Self.ceiling(startedEmpty: false)
+        Self.withRows([[.text("a"), .integer(1)]]) { off.raise(to: [0], in: $0) }
+        #expect(!off.inIndexOrder)
+    }
+
     @Test func aCellOfAnotherKindTurnsItOffForGood() {
         var ceiling = Self.ceiling()
         // An integer attribute's cell that is text (never made by a converter), where the parts
@@ -172,6 +193,18 @@ import Testing
         #expect(try Self.contents(directory.file("fast.sqlite")) == Self.contents(directory.file("general.sqlite")))
     }
 
+    @Test func anIdentityIndexTheRecordsComeInOrderForIsKeptUpAsTheyGoIn() throws {
+        let directory = TemporaryDirectory()
+        // K00…K29: in the index's order, each row goes in at its end.
+        let items = (0..<30).map { "{\"code\": \"K\(String(String($0 + 100).dropFirst()))\", \"n\": 1, \"group\": \"g0\"}" }
+        let bytes = Array("{\"items\": [\(items.joined(separator: ","))], \"groups\": [{\"id\": \"g0\"}]}".utf8)
+        let fast = try Self.importing(bytes, into: directory.file("fast.sqlite"), fastPaths: true)
+        #expect(fast.built == ["items_group_pk"])
+        let general = try Self.importing(bytes, into: directory.file("general.sqlite"), fastPaths: false)
+        #expect(try Self.contents(directory.file("fast.sqlite")) == Self.contents(directory.file("general.sqlite")))
+        #expect(fast.counts == general.counts)
+    }
+
     @Test func aRecordBelowTheCeilingIsLookedUpInTheIndexBuiltForIt() throws {
         let directory = TemporaryDirectory()
         // K0…K19, then K3 again three batches later: below the ceiling, it updates its row.
@@ -195,8 +228,9 @@ extension IdentityCeilingTests {
     @Test func aNewCoreDataStoreTakesTheSameRowsAndBuildsItsUniquenessConstraintAfterTheLoad() throws {
         let directory = TemporaryDirectory()
         let file = try ModelFile.load(path: PackageFiles.path("LargeFixtures/models/Document.xcdatamodel"))
-        var stopTimes = (0..<12).map { #"{"trip_id": "T\#($0 / 4)", "stop_sequence": \#($0 % 4), "arrival_time": "a\#($0)"}"# }
-        stopTimes.append(#"{"trip_id": "T1", "stop_sequence": 2, "arrival_time": "again"}"#)
+        // Trips T8, T9, T10: counting up shorter first, not in the index's order (by bytes).
+        var stopTimes = (0..<12).map { #"{"trip_id": "T\#(8 + $0 / 4)", "stop_sequence": \#($0 % 4), "arrival_time": "a\#($0)"}"# }
+        stopTimes.append(#"{"trip_id": "T9", "stop_sequence": 2, "arrival_time": "again"}"#)
         let bytes = Array(#"{"stop_times": [\#(stopTimes.joined(separator: ","))]}"#.utf8)
         func importing(fastPaths: Bool, into path: String, batchSize: Int) throws -> (report: ImportReport, built: [String]) {
             let calls = ImportProgressTests.Calls()
@@ -226,7 +260,7 @@ extension IdentityCeilingTests {
         #expect(fast.report.entities == general.report.entities)
         #expect(fast.report.entities.first { $0.entity == "StopTime" }?.updated == 1)
         #expect(try query(directory.file("fast.sqlite"), rows) == query(directory.file("general.sqlite"), rows))
-        #expect(try query(directory.file("one.sqlite"), "SELECT ZARRIVAL FROM ZSTOPTIME WHERE ZTRIPID = 'T1' AND ZSEQUENCE = 2")
+        #expect(try query(directory.file("one.sqlite"), "SELECT ZARRIVAL FROM ZSTOPTIME WHERE ZTRIPID = 'T9' AND ZSEQUENCE = 2")
                 == [[.text("again")]])
         for name in ["one", "fast", "general"] {
             #expect(try query(directory.file("\(name).sqlite"), "PRAGMA integrity_check") == [[.text("ok")]])
