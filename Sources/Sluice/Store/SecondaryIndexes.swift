@@ -93,3 +93,37 @@ final class SecondaryIndexes {
         try self.sql.execute(sql)
     }
 }
+
+extension SecondaryIndexes {
+    /// The indexes of the tables a migration creates, filed by when each is made; the same
+    /// rule for every store.
+    struct NewTableIndexes {
+        /// Made with the table and kept: the unique identity indexes (the engine may still defer one).
+        private(set) var identities: [Deferred] = []
+        /// Made with the table, dropped once a batch fills its column (`early`).
+        private(set) var early: [Deferred] = []
+        /// Built after the load.
+        private(set) var deferred: [Deferred] = []
+
+        /// Files `index` of the new table `table`, made by `sql`; returns whether it is made
+        /// with the table (its statement is then run with the table's).
+        mutating func add(_ index: TableDefinition.IndexDefinition, of table: String, sql: String) -> Bool {
+            let later = Deferred(name: index.name, table: table, columns: index.columns, sql: sql)
+            if index.unique {
+                identities.append(later)
+            } else if index.isEmptyUntilItsColumnIsFilled {
+                early.append(later)
+            } else {
+                deferred.append(later)
+                return false
+            }
+            return true
+        }
+
+        /// Builds `statement` after the load, in turn with the indexes filed (PostgreSQL's
+        /// primary key of a table nothing looks up while it loads, filed before its indexes).
+        mutating func buildAfterTheLoad(_ statement: Deferred) {
+            deferred.append(statement)
+        }
+    }
+}

@@ -34,7 +34,7 @@ extension StoreTests {
             // The new table's unique index is made now; the existing table's missing index too.
             #expect(migration.statements.contains { $0.contains("\"stops_identity\"") })
             #expect(migration.statements.contains { $0.contains("\"trips_headsign\"") })
-            #expect(migration.deferredIndexes.map(\.columns) == [["parent_pk"]])
+            #expect(migration.newIndexes.deferred.map(\.columns) == [["parent_pk"]])
             #expect(!migration.statements.contains { $0.contains("\"stops_parent_pk\"") })
         }
 
@@ -45,8 +45,8 @@ extension StoreTests {
                                                      deferringSecondaryIndexes: true)
             // Empty while no row fills its column: made now, and dropped and deferred once one does.
             #expect(migration.statements.contains { $0.contains("\"stops_parent_pk\"") && $0.hasSuffix("WHERE \"parent_pk\" IS NOT NULL;") })
-            #expect(migration.earlyIndexes.map(\.name) == ["stops_parent_pk"])
-            #expect(migration.deferredIndexes.isEmpty)
+            #expect(migration.newIndexes.early.map(\.name) == ["stops_parent_pk"])
+            #expect(migration.newIndexes.deferred.isEmpty)
         }
 
         @Test func addsMissingTableColumnAndIndexesKeepingData() throws {

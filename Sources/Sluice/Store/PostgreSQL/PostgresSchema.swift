@@ -69,20 +69,15 @@ enum PostgresSchema {
             && !tables.contains { $0.columns.contains { $0.references == table.name } }
     }
 
-    /// The statements that bring `schema` up to `tables`, the plain indexes of new tables left
-    /// for after the load, those of their indexes that leave out NULL over one column, made
-    /// with the table all the same (`SecondaryIndexes.early`), their unique identity indexes
-    /// (made with the table, `SecondaryIndexes.identities`), and the tables it creates.
+    /// The statements that bring `schema` up to `tables`, the indexes of the new tables by when
+    /// each is made (`SecondaryIndexes.NewTableIndexes`), and the tables it creates.
     /// Reads only; throws for what cannot be migrated.
     static func plan(_ runner: PostgresRunner, schema: String, tables: [TableDefinition])
-        throws(SluiceError) -> (statements: [String], deferred: [SecondaryIndexes.Deferred], early: [SecondaryIndexes.Deferred],
-                                identities: [SecondaryIndexes.Deferred], created: Set<String>)
+        throws(SluiceError) -> (statements: [String], newIndexes: SecondaryIndexes.NewTableIndexes, created: Set<String>)
     {
         var statements: [String] = []
-        var identities: [SecondaryIndexes.Deferred] = []
+        var newIndexes = SecondaryIndexes.NewTableIndexes()
         var created: Set<String> = []
-        var deferred: [SecondaryIndexes.Deferred] = []
-        var early: [SecondaryIndexes.Deferred] = []
         var problems: [String] = []
         for table in tables {
             let existing = try runner.connection.query("""
@@ -98,21 +93,12 @@ enum PostgresSchema {
                 if laterKey {
                     // Named as an inline key's index would be, and built first of the deferred.
                     let key = table.keyColumn ?? DatabaseLayout.keyColumn
-                    deferred.append(.init(name: "\(table.name)_pkey", table: table.name, columns: [key],
-                                          sql: "ALTER TABLE \(quoteIdentifier(table.name)) ADD PRIMARY KEY (\(quoteIdentifier(key)))"))
+                    newIndexes.buildAfterTheLoad(.init(name: "\(table.name)_pkey", table: table.name, columns: [key],
+                                                       sql: "ALTER TABLE \(quoteIdentifier(table.name)) ADD PRIMARY KEY (\(quoteIdentifier(key)))"))
                 }
                 for index in table.indexDefinitions {
                     let sql = createIndexSQL(index, on: table.name)
-                    let later = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
-                    if index.unique {
-                        statements.append(sql)
-                        identities.append(later)
-                    } else if index.isEmptyUntilItsColumnIsFilled {
-                        statements.append(sql)
-                        early.append(later)
-                    } else {
-                        deferred.append(later)
-                    }
+                    if newIndexes.add(index, of: table.name, sql: sql) { statements.append(sql) }
                 }
                 continue
             }
@@ -132,7 +118,7 @@ enum PostgresSchema {
             throw SluiceError(.cannotCreate, "database '\(runner.connection.displayName)' does not fit the model: "
                 + problems.joined(separator: "; "))
         }
-        return (statements, deferred, early, identities, created)
+        return (statements, newIndexes, created)
     }
 }
 

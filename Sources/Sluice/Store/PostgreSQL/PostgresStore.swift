@@ -72,7 +72,8 @@ final class PostgresStore: ImportStore {
         createdTables = plan.created
         let names = tables.map { quoteIdentifier($0.name) }.joined(separator: ", ")
         try connection.execute("LOCK TABLE \(names) IN SHARE ROW EXCLUSIVE MODE")
-        return SecondaryIndexes(sql: runner, deferred: plan.deferred, early: plan.early, identities: plan.identities)
+        return SecondaryIndexes(sql: runner, deferred: plan.newIndexes.deferred, early: plan.newIndexes.early,
+                                identities: plan.newIndexes.identities)
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])

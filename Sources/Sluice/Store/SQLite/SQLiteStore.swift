@@ -48,8 +48,9 @@ final class SQLiteStore: ImportStore {
         }
         createdTables = migration.createdTables
         let layoutIndexes = createdLayoutFile ? file?.deferredIndexes ?? [] : []
-        return SecondaryIndexes(sql: runner, deferred: migration.deferredIndexes + layoutIndexes, early: migration.earlyIndexes,
-                                identities: migration.identityIndexes + (createdLayoutFile ? file?.identityIndexes ?? [] : []))
+        let new = migration.newIndexes
+        return SecondaryIndexes(sql: runner, deferred: new.deferred + layoutIndexes, early: new.early,
+                                identities: new.identities + (createdLayoutFile ? file?.identityIndexes ?? [] : []))
     }
 
     func entityRows(entity: String, table: String, columns: [String], defaults: [ColumnValue?], identity: [Int])

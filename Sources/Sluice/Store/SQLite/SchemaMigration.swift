@@ -13,17 +13,9 @@
 struct SchemaMigration {
     /// The statements that bring the database up to date, in order. Empty when it is.
     var statements: [String]
-    /// With `deferringSecondaryIndexes`: the plain indexes of the tables it creates, left
-    /// out of `statements` for `SecondaryIndexes` to build after the load.
-    var deferredIndexes: [SecondaryIndexes.Deferred] = []
-    /// With `deferringSecondaryIndexes`: the indexes that leave out NULL over one column of the
-    /// tables it creates, made with the table all the same (in `statements`), for
-    /// `SecondaryIndexes` to drop and defer once a batch fills their column (`early`).
-    var earlyIndexes: [SecondaryIndexes.Deferred] = []
-    /// With `deferringSecondaryIndexes`: the unique identity indexes of the tables it creates,
-    /// made with the table (in `statements`), which the engine may defer
-    /// (`SecondaryIndexes.identities`).
-    var identityIndexes: [SecondaryIndexes.Deferred] = []
+    /// With `deferringSecondaryIndexes`: the indexes of the tables it creates, by when each is
+    /// made (those made with their table are in `statements` too).
+    var newIndexes = SecondaryIndexes.NewTableIndexes()
     /// The tables it creates.
     var createdTables: [String] = []
 
@@ -79,18 +71,7 @@ struct SchemaMigration {
                 statements.append(table.createTableSQL)
                 createdTables.append(table.name)
                 for (index, sql) in try Self.indexStatements(for: table, tableExists: false, connection, problems: &problems) {
-                    let later = SecondaryIndexes.Deferred(name: index.name, table: table.name, columns: index.columns, sql: sql)
-                    if !deferring {
-                        statements.append(sql)
-                    } else if index.unique {
-                        statements.append(sql)
-                        identityIndexes.append(later)
-                    } else if index.isEmptyUntilItsColumnIsFilled {
-                        statements.append(sql)
-                        earlyIndexes.append(later)
-                    } else {
-                        deferredIndexes.append(later)
-                    }
+                    if !deferring || newIndexes.add(index, of: table.name, sql: sql) { statements.append(sql) }
                 }
                 continue
             }
