@@ -90,6 +90,8 @@ struct RecordAssembler: ~Copyable {
     var keyedRole: Role?
     /// The keys of the objects inside records, matched with the order learned (`KeyMatcher`).
     var keys: KeyMatcher
+    /// What each CSV column's name matched, per header (`ColumnKeys`).
+    var columns = ColumnKeys()
     var depth = 0
     /// The records begun and not yet completed, the innermost last (`OpenRecords`).
     var records: OpenRecords

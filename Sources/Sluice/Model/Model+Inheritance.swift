@@ -54,6 +54,9 @@ extension Model {
 
     /// The family of `root`: the root first, then its descendants in model order.
     func family(of root: String) -> [Entity] {
+        // Without inheritance every family is its root alone: the search below looks up each
+        // entity's lineage, for each root (most of a large model's mapping plan).
+        guard entities.contains(where: { $0.parent != nil }) else { return entity(named: root).map { [$0] } ?? [] }
         let members = entities.filter { $0.name != root && familyRoot(of: $0.name) == root }
         return (entity(named: root).map { [$0] } ?? []) + members
     }
