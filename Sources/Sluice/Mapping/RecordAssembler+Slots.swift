@@ -45,7 +45,7 @@ extension RecordAssembler {
         let record = records.innermost
         let index = record.linkBase + relationship
         guard slots.linkAccepts(index, priority: priority, in: record.generation) else { return }
-        let target = LinkTarget.key(.text(String(decoding: id, as: UTF8.self)))
+        let target = LinkTarget.key(.text(recentIDs.text(of: id, for: record.firstRelationship + relationship)))
         let link: Link = events.relationships[record.firstRelationship + relationship].toMany ? .many([target]) : .one(target)
         slots.setLink(index, .value(link), priority: priority, generation: record.generation)
     }
