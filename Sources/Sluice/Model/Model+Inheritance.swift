@@ -32,6 +32,10 @@ extension Model {
     /// The entity and its ancestors, nearest first. Stops before an unknown parent or a cycle,
     /// which validation reports.
     func lineage(of name: String) -> [Entity] {
+        // Most entities have no parent: no set of the names seen (the mapping plan and the
+        // validator ask for the lineage of each entity many times).
+        guard let first = entity(named: name) else { return [] }
+        guard first.parent != nil else { return [first] }
         var result: [Entity] = []
         var seen: Set<String> = []
         var next: String? = name
