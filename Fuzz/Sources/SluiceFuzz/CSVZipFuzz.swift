@@ -4,8 +4,9 @@
 /// (1–8), bit 3 TSV, bit 4 a small `--max-value-bytes` (16), bit 5 `--invalid-text replace`;
 /// the rest is the CSV. Checked: the events, positions, record errors, replacements and final
 /// error are the same whole and chunked; every key and value handed over is valid UTF-8; the
-/// rows mapped as `Item` records agree whole and chunked, and each captured rejected row is
-/// one JSON value.
+/// rows mapped as `Item` records agree whole and chunked, and with the fast and the general
+/// paths (without `--rejects`, where the fast path looks each column's name up once), and each
+/// captured rejected row is one JSON value.
 func fuzzCSV(_ config: UInt8, _ input: [UInt8]) -> Int32 {
     let chunkSize = Int(config & 7) + 1
     let tab = config & 8 != 0
@@ -21,6 +22,11 @@ func fuzzCSV(_ config: UInt8, _ input: [UInt8]) -> Int32 {
     let mappedChunked = try! Fuzzing.mapCSV(input, model: fuzzModel, entity: "Item", chunkSize: chunkSize,
                                             maxValueBytes: maxValueBytes)
     if mappedWhole != mappedChunked { report("CSV: mapped whole and chunked differ", mappedWhole.lines, mappedChunked.lines) }
+    let fast = try! Fuzzing.mapCSV(input, model: fuzzModel, entity: "Item", chunkSize: chunkSize,
+                                   maxValueBytes: maxValueBytes, capturesRejectedRecords: false)
+    let general = try! Fuzzing.mapCSV(input, model: fuzzModel, entity: "Item", chunkSize: chunkSize,
+                                      maxValueBytes: maxValueBytes, capturesRejectedRecords: false, fastPaths: false)
+    if fast != general { report("CSV: mapped by the fast and the general paths differ", fast.lines, general.lines) }
     for text in mappedWhole.rejectedTexts {
         if let text, !Fuzzing.isOneJSONValue(text) {
             report("CSV: a captured row is not one JSON value: \(String(decoding: text, as: UTF8.self))", [], [])

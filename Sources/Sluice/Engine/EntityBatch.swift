@@ -84,13 +84,18 @@ struct EntityBatch: Sendable {
     }
 
     private mutating func appendLinks(_ links: [Link?]) {
-        for index in links.indices {
-            guard let link = links[index] else {
-                linkSlots.append(-1)
-                continue
+        // The record's slots in one append from a buffer on the stack: an append per slot
+        // checked the array's uniqueness and capacity each time.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: links.count) { slots in
+            for index in links.indices {
+                guard case .some(let link) = links[index] else {
+                    slots.initializeElement(at: index, to: -1)
+                    continue
+                }
+                slots.initializeElement(at: index, to: Int32(linkValues.count))
+                linkValues.append(link)
             }
-            linkSlots.append(Int32(linkValues.count))
-            linkValues.append(link)
+            linkSlots.append(contentsOf: slots)
         }
     }
 

@@ -34,6 +34,12 @@ protocol EventAssembler: ~Copyable {
     mutating func endArray() -> Action
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action
+    /// A CSV field: `key(name)` then `scalar(value)` (the default), with the field's column
+    /// (`JSONEventHandler.field`).
+    mutating func field(_ column: Int, name: UnsafeRawBufferPointer, value: Scalar, position: () -> InputPosition)
+        -> Action
+    /// A CSV header has ended: columns may name other keys than before.
+    mutating func columnsNamed()
 
     /// The next string or key holds invalid text, described by `problem`. Inside a record the
     /// record is rejected when it completes (true); elsewhere false, an input error.
@@ -45,4 +51,15 @@ protocol EventAssembler: ~Copyable {
     /// Hands a rejection to `sink`, with the record's captured text when there is one. Throws
     /// what the sink throws to stop the import.
     static func reject(_ error: SluiceError, entity: Int, record: [UInt8]?, to sink: Sink) throws(SluiceError)
+}
+
+extension EventAssembler where Self: ~Copyable {
+    mutating func field(_ column: Int, name: UnsafeRawBufferPointer, value: Scalar, position: () -> InputPosition)
+        -> Action
+    {
+        key(name)
+        return scalar(value, position: position)
+    }
+
+    mutating func columnsNamed() {}
 }

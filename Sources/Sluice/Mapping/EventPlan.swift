@@ -88,6 +88,16 @@ struct EventPlan {
         /// Whether completing a record checks its values: some attribute is required or takes
         /// a default when missing.
         var checksValues: Bool
+        /// Where its relationships start in `relationships`.
+        var firstRelationship: Int32
+    }
+
+    /// What a bare id's value needs of a relationship, flat (`MappingPlan.RelationshipPlan`).
+    struct Relationship {
+        var toMany: Bool
+        /// Its `relatedBy` attribute is a string: a string's or number's bare id is the
+        /// `.text` of its bytes, and converting it cannot fail.
+        var keyIsText: Bool
     }
 
     struct Attribute {
@@ -105,6 +115,7 @@ struct EventPlan {
     let links: UnsafeBufferPointer<Target>
     let entities: UnsafeBufferPointer<Entity>
     let attributes: UnsafeBufferPointer<Attribute>
+    let relationships: UnsafeBufferPointer<Relationship>
     /// Indexed like `attributes`.
     let converters: UnsafeMutableBufferPointer<ValueConverter>
 
@@ -206,6 +217,7 @@ struct EventPlan {
             var entities: [Entity] = []
             var attributes: [Attribute] = []
             var converters: [ValueConverter] = []
+            var relationships: [Relationship] = []
             for entity in mapping.shapes {
                 entities.append(Entity(attributeCount: Int32(entity.attributes.count),
                                        relationshipCount: Int32(entity.relationships.count),
@@ -213,7 +225,11 @@ struct EventPlan {
                                        isFamilyMember: !entity.attributeMembers.isEmpty,
                                        checksValues: entity.attributes.contains { attribute in
                                            !attribute.optional || attribute.defaultWhenMissing && attribute.defaultValue != nil
-                                       }))
+                                       },
+                                       firstRelationship: Int32(relationships.count)))
+                relationships += entity.relationships.map { relationship in
+                    Relationship(toMany: relationship.toMany, keyIsText: relationship.relatedBy?.converter.type == .string)
+                }
                 for attribute in entity.attributes {
                     attributes.append(Attribute(type: attribute.type, optional: attribute.optional,
                                                 defaultWhenMissing: attribute.defaultWhenMissing,
@@ -224,7 +240,8 @@ struct EventPlan {
             plan = EventPlan(keyNodes: Self.copy(keyNodes), locationNodes: Self.copy(locationNodes),
                              keys: Self.copy(keys), keyBytes: Self.copy(keyBytes), targets: Self.copy(targets),
                              links: Self.copy(links), entities: Self.copy(entities),
-                             attributes: Self.copy(attributes), converters: Self.copyMutable(converters))
+                             attributes: Self.copy(attributes), relationships: Self.copy(relationships),
+                             converters: Self.copyMutable(converters))
         }
 
         deinit {
@@ -236,6 +253,7 @@ struct EventPlan {
             plan.links.deallocate()
             plan.entities.deallocate()
             plan.attributes.deallocate()
+            plan.relationships.deallocate()
             _ = plan.converters.deinitialize()
             plan.converters.deallocate()
         }

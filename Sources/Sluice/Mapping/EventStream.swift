@@ -172,6 +172,25 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         try scalar(.string(bytes), length: bytes.count + 2)
     }
 
+    /// A CSV field: its key and its string in one event, so that the assembler may look the
+    /// column's name up once per header. With a capture, the two events as they are.
+    @inline(__always)
+    final func field(_ column: Int, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(SluiceError) {
+        guard capture == nil else {
+            key(name)
+            return try string(value)
+        }
+        use.enter("an EventStream")
+        defer { use.leave() }
+        let parser = parserReference
+        let length = value.count + 2
+        try handle(assembler.field(column, name: name, value: .string(value)) { parser.position(length: length) })
+    }
+
+    final func columnsNamed() {
+        assembler.columnsNamed()
+    }
+
     @inline(__always)
     private final func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
         use.enter("an EventStream")

@@ -97,6 +97,11 @@ struct KeyMatcher: ~Copyable {
         unmapped[node, default: []].insert(String(decoding: key, as: UTF8.self))
     }
 
+    /// Whether a key the plan does not map is still sampled (`match` must see it): a caller
+    /// that remembers a name's match may skip `match` for a mapped name, and for an unmapped
+    /// one once this is false.
+    var samplesUnmapped: Bool { unmappedBudget > 0 }
+
     /// The keys found, indexed like `EventPlan.keys`.
     var seenKeys: [Bool] { seen.map { $0 != 0 } }
 }

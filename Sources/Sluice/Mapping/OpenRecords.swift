@@ -37,6 +37,10 @@ struct OpenRecords {
         var generation = 0
         /// Where its entity's attributes start in `EventPlan.attributes` and `converters`.
         var firstAttribute = 0
+        /// Where its relationships' slots start in `ValueSlots`, and its entity's in
+        /// `EventPlan.relationships`.
+        var linkBase = 0
+        var firstRelationship = 0
     }
 
     private let entities: UnsafeBufferPointer<EventPlan.Entity>
@@ -79,7 +83,8 @@ struct OpenRecords {
         if count < records.count { records[count] = record } else { records.append(record) }
         count += 1
         innermost = Innermost(slotBase: record.slotBase, generation: record.generation,
-                              firstAttribute: Int(shape.firstAttribute))
+                              firstAttribute: Int(shape.firstAttribute), linkBase: record.linkBase,
+                              firstRelationship: Int(shape.firstRelationship))
     }
 
     /// The innermost record ends: it is no longer open, the one around it is innermost again.
@@ -90,7 +95,8 @@ struct OpenRecords {
         if count > 0 {
             let outer = records[count - 1]
             innermost = Innermost(slotBase: outer.slotBase, generation: outer.generation,
-                                  firstAttribute: Int(entities[outer.entity].firstAttribute))
+                                  firstAttribute: Int(entities[outer.entity].firstAttribute), linkBase: outer.linkBase,
+                                  firstRelationship: Int(entities[outer.entity].firstRelationship))
         }
         return record
     }

@@ -102,6 +102,42 @@ extension RecordAssembler {
         keyedRole = keys.match(bytes, in: node).map(Role.field) ?? .skip
     }
 
+    /// A CSV field: its column's name as `key` does, matched once per header (`ColumnKeys`)
+    /// when the key's common case applies, then the value as `scalar`. A remembered match is
+    /// the one `KeyMatcher.match` gives (an unmapped name is matched again while unmapped
+    /// names are sampled); only the learned key order, a guess, is not updated.
+    @inline(__always)
+    mutating func field(_ column: Int, name: UnsafeRawBufferPointer, value: Scalar, position: () -> InputPosition)
+        -> Action
+    {
+        if fastPaths, captures.isEmpty, !envelope.isSkipping, case .object(let node, _, _)? = frames.last {
+            let known = columns.match(column, in: node)
+            if known >= 0 {
+                // `scalar`'s common case with the role the key gives, which it would clear.
+                assert(mapMember == nil, "a map member's name outlived its value")
+                if setField(Int(known), value) {
+                    keyedRole = nil
+                    return .none
+                }
+                keyedRole = .field(Int(known))
+            } else if known == ColumnKeys.unmapped && !keys.samplesUnmapped {
+                keyedRole = .skip
+            } else {
+                let child = keys.match(name, in: node)
+                columns.remember(column, in: node, child: child)
+                keyedRole = child.map(Role.field) ?? .skip
+            }
+        } else {
+            key(name)
+        }
+        return scalar(value, position: position)
+    }
+
+    /// A new CSV header: the columns' names are matched again.
+    mutating func columnsNamed() {
+        columns.reset()
+    }
+
     @inline(never)
     private mutating func keyInGeneral(_ bytes: UnsafeRawBufferPointer) {
         feedCaptures { $0.key(bytes) }
@@ -177,16 +213,49 @@ extension RecordAssembler {
         // Most values: a mapped key's value for attributes only, nothing captured or skipped.
         // Kept small enough to inline into the stream; the rest is out of line. The general
         // path also clears `mapMember`, which a key's `.field` role never leaves set.
-        if fastPaths, case .field(let node)? = keyedRole, !envelope.isSkipping, captures.isEmpty,
-           events.keyNodes[node].linkCount == 0 {
+        // A key that also gives relationships takes it too when each is a bare id that
+        // becomes its text (`textLinks`): what the general path's `setLink` makes of it.
+        if fastPaths, case .field(let node)? = keyedRole, !envelope.isSkipping, captures.isEmpty {
             assert(mapMember == nil, "a map member's name outlived its value")
-            keyedRole = nil
-            for target in events.targets(of: events.keyNodes[node]) {
-                setConverted(Int(target.index), priority: Int(target.priority), value)
+            if setField(node, value) {
+                keyedRole = nil
+                return .none
             }
-            return .none
         }
         return scalarInGeneral(value, position: position)
+    }
+
+    /// The common case of a value at key node `node`: its attributes, and its relationships when
+    /// each takes a bare id as its text. False, having done nothing, when the general path
+    /// must take the value.
+    @inline(__always)
+    private mutating func setField(_ node: Int, _ value: Scalar) -> Bool {
+        let keyNode = events.keyNodes[node]
+        if keyNode.linkCount == 0 {
+            for target in events.targets(of: keyNode) {
+                setConverted(Int(target.index), priority: Int(target.priority), value)
+            }
+            return true
+        }
+        guard let id = value.textOfID, textLinks(keyNode) else { return false }
+        for target in events.targets(of: keyNode) {
+            setConverted(Int(target.index), priority: Int(target.priority), value)
+        }
+        for link in events.links(of: keyNode) {
+            setTextLink(Int(link.index), priority: Int(link.priority), id)
+        }
+        return true
+    }
+
+    /// Whether every relationship the key node gives takes a bare id as its text
+    /// (`EventPlan.Relationship.keyIsText`), in the innermost open record.
+    @inline(__always)
+    private func textLinks(_ keyNode: EventPlan.Node) -> Bool {
+        let first = records.innermost.firstRelationship
+        for link in events.links(of: keyNode) where !events.relationships[first + Int(link.index)].keyIsText {
+            return false
+        }
+        return true
     }
 
     @inline(never)

@@ -65,8 +65,11 @@ extension RecordAssembler {
             return rejected(rejection)
         }
         for index in 0..<relationshipCount {
-            switch slots.linkState(record.linkBase + index, in: record.generation) {
-            case .missing: completed.links[index] = nil
+            switch slots.takeLinkState(record.linkBase + index, in: record.generation) {
+            case .missing:
+                // Most relationships are missing record after record: writing nil over nil
+                // checked the array's uniqueness and destroyed a `Link?` each time.
+                if case .some = completed.links[index] { completed.links[index] = nil }
             case .value(let link): completed.links[index] = link
             case .failed(let failure):
                 return rejected(reason(record, relationship: index, slots.message(failure)))

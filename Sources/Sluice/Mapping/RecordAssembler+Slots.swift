@@ -37,6 +37,19 @@ extension RecordAssembler {
         slots.setLink(index, state, priority: priority, generation: record.generation)
     }
 
+    /// `setLink` for a bare id `id` (a string's or number's bytes) of a relationship whose
+    /// `relatedBy` is a string: its text, which cannot fail to convert, as
+    /// `MappingPlan.RelationshipPlan.key` makes it, without reading the relationship's plan.
+    @inline(__always)
+    mutating func setTextLink(_ relationship: Int, priority: Int, _ id: UnsafeRawBufferPointer) {
+        let record = records.innermost
+        let index = record.linkBase + relationship
+        guard slots.linkAccepts(index, priority: priority, in: record.generation) else { return }
+        let target = LinkTarget.key(.text(recentIDs.text(of: id, for: record.firstRelationship + relationship)))
+        let link: Link = events.relationships[record.firstRelationship + relationship].toMany ? .many([target]) : .one(target)
+        slots.setLink(index, .value(link), priority: priority, generation: record.generation)
+    }
+
     /// Adds one target to a to-many's list (started by its array, or by a single value).
     mutating func appendLink(_ relationship: Int, priority: Int,
                                      _ make: (MappingPlan.RelationshipPlan) throws(ConversionError) -> LinkTarget) {

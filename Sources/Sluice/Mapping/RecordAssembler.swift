@@ -90,6 +90,10 @@ struct RecordAssembler: ~Copyable {
     var keyedRole: Role?
     /// The keys of the objects inside records, matched with the order learned (`KeyMatcher`).
     var keys: KeyMatcher
+    /// What each CSV column's name matched, per header (`ColumnKeys`).
+    var columns = ColumnKeys()
+    /// The text of each relationship's last bare id (`RecentTextIDs`).
+    var recentIDs: RecentTextIDs
     var depth = 0
     /// The records begun and not yet completed, the innermost last (`OpenRecords`).
     var records: OpenRecords
@@ -110,6 +114,7 @@ struct RecordAssembler: ~Copyable {
         envelope = RecordLocation(events)
         keys = KeyMatcher(events, triesLearnedKey: fastPaths)
         records = OpenRecords(events)
+        recentIDs = RecentTextIDs(count: events.relationships.count)
         self.maxValueBytes = maxValueBytes
         let widest = events.entities.map { Int($0.attributeCount) }.max() ?? 0
         completedCells = .allocate(capacity: max(widest, 1))

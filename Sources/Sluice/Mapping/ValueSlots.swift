@@ -137,6 +137,17 @@ struct ValueSlots: ~Copyable {
         links[index].state(in: generation)
     }
 
+    /// What the relationship slot at `index` holds for the record numbered `generation`, moved
+    /// out: the slot is missing afterwards. For a record that completes, whose slots nothing
+    /// reads again: its links move to the record rather than being copied.
+    @inline(__always)
+    mutating func takeLinkState(_ index: Int, in generation: Int) -> Slot<Link>.State {
+        guard links[index].generation == generation else { return .missing }
+        var state = Slot<Link>.State.missing
+        swap(&state, &links[index].state)
+        return state
+    }
+
     /// Whether the relationship slot at `index` holds a failure of the record numbered
     /// `generation` under the key with this fallback index.
     func linkFailed(_ index: Int, priority: Int, in generation: Int) -> Bool {

@@ -32,6 +32,10 @@ extension Model {
     /// The entity and its ancestors, nearest first. Stops before an unknown parent or a cycle,
     /// which validation reports.
     func lineage(of name: String) -> [Entity] {
+        // Most entities have no parent: no set of the names seen (the mapping plan and the
+        // validator ask for the lineage of each entity many times).
+        guard let first = entity(named: name) else { return [] }
+        guard first.parent != nil else { return [first] }
         var result: [Entity] = []
         var seen: Set<String> = []
         var next: String? = name
@@ -54,6 +58,9 @@ extension Model {
 
     /// The family of `root`: the root first, then its descendants in model order.
     func family(of root: String) -> [Entity] {
+        // Without inheritance every family is its root alone: the search below looks up each
+        // entity's lineage, for each root (most of a large model's mapping plan).
+        guard entities.contains(where: { $0.parent != nil }) else { return entity(named: root).map { [$0] } ?? [] }
         let members = entities.filter { $0.name != root && familyRoot(of: $0.name) == root }
         return (entity(named: root).map { [$0] } ?? []) + members
     }

@@ -3,8 +3,9 @@
 /// so the rows go through the same assembler, mapping and writers as JSON records
 /// (`docs/import-semantics.md#csv`).
 ///
-/// The first row is the header: its fields name the keys. Each later row is `startObject`,
-/// then `key(name)` and `string(field)` for each field that is not empty, then `endObject`.
+/// The first row is the header: its fields name the keys (`columnsNamed` once it ends). Each
+/// later row is `startObject`, then `field` (`key(name)` and `string(field)`, with the field's
+/// column) for each field that is not empty, then `endObject`.
 /// Every value is a string; the model's types convert it as they convert a JSON string.
 ///
 /// * Quoted fields may hold separators, line breaks and doubled quotes (`""` is one `"`).
@@ -76,6 +77,9 @@ final class CSVReader: EventReader {
     private var segmentEnd = 0
     private var fieldStart: Int64 = 0
     private var fieldQuoted = false
+    /// The bytes an unquoted field's scan passed over, or-ed together: below 0x80 when they
+    /// are all ASCII, which spares `endField` a second pass over the field.
+    private var unquotedBits: UInt8 = 0
     /// The field's start as a position, once worked out: before the lines are counted past it.
     private var fieldPosition: InputPosition?
     /// The index of the field in its row.
@@ -185,6 +189,7 @@ final class CSVReader: EventReader {
             case .fieldStart:
                 fieldStart = chunkStart + Int64(index)
                 fieldPosition = nil
+                unquotedBits = 0
                 field.removeAll()
                 if base.load(fromByteOffset: index, as: UInt8.self) == Self.quote {
                     fieldQuoted = true
@@ -198,11 +203,14 @@ final class CSVReader: EventReader {
             case .unquoted:
                 var end = index
                 var byte: UInt8 = 0
+                var bits = unquotedBits
                 while end < count {
                     byte = base.load(fromByteOffset: end, as: UInt8.self)
                     if byte == separator || byte == Self.lineFeed || byte == Self.carriageReturn || byte == Self.quote { break }
+                    bits |= byte
                     end += 1
                 }
+                unquotedBits = bits
                 guard end < count else {
                     index = count
                     break
@@ -214,7 +222,7 @@ final class CSVReader: EventReader {
                     index = end + 1
                     continue
                 }
-                try endField(contentEnd: end, rawEnd: chunkStart + Int64(end))
+                try endField(contentEnd: end, rawEnd: chunkStart + Int64(end), scannedASCII: bits < 0x80)
                 index = end + 1
                 try endFieldSeparated(by: byte)
             case .quoted:
@@ -306,8 +314,10 @@ final class CSVReader: EventReader {
     }
 
     /// A field ends: its text is `field` then `chunk[segmentStart..<contentEnd]`; its bytes in
-    /// the input end at `rawEnd` (absolute, before the separator).
-    private func endField(contentEnd: Int, rawEnd: Int64) throws(SluiceError) {
+    /// the input end at `rawEnd` (absolute, before the separator). `scannedASCII`: it is an
+    /// unquoted field's end, and every byte the scan passed over since the field began is
+    /// ASCII; when the text is only the chunk's (`field` empty), those bytes are all of it.
+    private func endField(contentEnd: Int, rawEnd: Int64, scannedASCII: Bool = false) throws(SluiceError) {
         defer {
             column += 1
             fieldPosition = nil
@@ -319,11 +329,14 @@ final class CSVReader: EventReader {
             throw tooLarge(at: fieldStartPosition())
         }
         let text: UnsafeRawBufferPointer
+        let isASCII: Bool
         if field.isEmpty {
             text = segment
+            isASCII = scannedASCII || UTF8Check.isASCII(text)
         } else {
             field.append(segment)
             text = field.bytes
+            isASCII = UTF8Check.isASCII(text)
         }
         if inHeader {
             headerNames.append(try checkedText(text))
@@ -336,14 +349,12 @@ final class CSVReader: EventReader {
             return
         }
         guard !text.isEmpty else { return }
-        if UTF8Check.isASCII(text) {
-            try handler.key(names[column])
-            try handler.string(text)
+        if isASCII {
+            try handler.field(column, name: names[column], value: text)
             return
         }
         let checked = try checkedText(text)
-        try handler.key(names[column])
-        try checked.withRawBytes { bytes throws(SluiceError) in try handler.string(bytes) }
+        try checked.withRawBytes { bytes throws(SluiceError) in try handler.field(column, name: names[column], value: bytes) }
     }
 
     /// `text` as it is when it is valid UTF-8; else with U+FFFD in place of each bad sequence,
@@ -395,6 +406,7 @@ final class CSVReader: EventReader {
             offset += name.count
         }
         headerNames = []
+        handler.columnsNamed()
     }
 
     // MARK: Positions and errors

@@ -24,11 +24,24 @@ protocol JSONEventHandler: AnyObject {
     /// it follows with U+FFFD in place of each bad sequence. Throw to stop the parse (what
     /// every handler does by default: an input error), or return to take it as a record error.
     func invalidText(_ error: SluiceError) throws(SluiceError)
+    /// A CSV field that is not empty: `key(name)` then `string(value)` (what the default
+    /// does), with the index of its column in the header, so that a handler may look each
+    /// column's name up once per header rather than once per row. `name` is the same bytes
+    /// for a column from one `columnsNamed()` to the next.
+    func field(_ column: Int, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(SluiceError)
+    /// A CSV header has ended: from now on a column names what this header says, whatever
+    /// an earlier header said.
+    func columnsNamed()
 }
 
 extension JSONEventHandler {
     static var callbacks: JSONEventCallbacks? { nil }
     func invalidText(_ error: SluiceError) throws(SluiceError) { throw error }
+    func field(_ column: Int, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(SluiceError) {
+        try key(name)
+        try string(value)
+    }
+    func columnsNamed() {}
 }
 
 /// A handler that passes every event on to another, but those it implements itself.

@@ -16,15 +16,24 @@ extension Fuzzing {
     }
 
     /// CSV rows mapped with `model` as the records of `entity` (rejections collected as under
-    /// `--on-error skip`, with their captured text).
-    public static func mapCSV(_ bytes: [UInt8], model: Model, entity: String, chunkSize: Int,
-                              maxValueBytes: Int = 64 << 20) throws -> Outcome {
+    /// `--on-error skip`, with their captured text unless `capturesRejectedRecords` is false).
+    /// Each input of `bytes` is read by a reader of its own, its header first, into one
+    /// stream. `fastPaths` false takes the assembler's general path for every event.
+    public static func mapCSV(_ bytes: [UInt8]..., model: Model, entity: String, chunkSize: Int,
+                              maxValueBytes: Int = 64 << 20, capturesRejectedRecords: Bool = true,
+                              fastPaths: Bool = true) throws -> Outcome {
         let plan = try MappingPlan(model: model, locations: .init(entity: entity))
         let sink = CollectingSink(plan: plan)
-        let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes, capturesRejectedRecords: true)
-        let reader = CSVReader(sourceName: "fuzz.csv", handler: stream, options: .init(maxValueBytes: maxValueBytes))
-        stream.parser = reader
-        if let failure = feedCSV(bytes, to: reader, chunkSize: chunkSize) { sink.outcome.lines.append("error \(failure)") }
+        let stream = RecordStream(plan: plan, sink: sink, maxValueBytes: maxValueBytes,
+                                  capturesRejectedRecords: capturesRejectedRecords, fastPaths: fastPaths)
+        for input in bytes {
+            let reader = CSVReader(sourceName: "fuzz.csv", handler: stream, options: .init(maxValueBytes: maxValueBytes))
+            stream.parser = reader
+            if let failure = feedCSV(input, to: reader, chunkSize: chunkSize) {
+                sink.outcome.lines.append("error \(failure)")
+                break
+            }
+        }
         return sink.outcome
     }
 

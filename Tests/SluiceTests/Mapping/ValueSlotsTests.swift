@@ -94,6 +94,21 @@ import Testing
         #expect(slots.linkState(1, in: next).link == nil)
         do { let r = slots.linkFailed(1, priority: 0, in: next); #expect(!r) }
     }
+
+    /// A completing record's link moves out of its slot: the slot is missing afterwards, and
+    /// another record's slot gives nothing.
+    @Test func aLinkIsTakenOnce() {
+        var slots = ValueSlots()
+        slots.beginTopLevel()
+        let record = slots.begin(cellBase: 0, cellCount: 0, linkBase: 0, linkCount: 2)
+        slots.setLink(0, .value(.one(.key(.text("t1")))), priority: 0, generation: record)
+        #expect(slots.takeLinkState(1, in: record).link == nil)
+        #expect(slots.takeLinkState(0, in: record).link == .one(.key(.text("t1"))))
+        #expect(slots.takeLinkState(0, in: record).link == nil)
+        slots.setLink(1, .value(.clear), priority: 0, generation: record)
+        let next = slots.begin(cellBase: 0, cellCount: 0, linkBase: 0, linkCount: 2)
+        #expect(slots.takeLinkState(1, in: next).link == nil)
+    }
 }
 
 private extension Slot.State {

@@ -157,6 +157,47 @@ private func expectSameWhateverTheChunks(_ bytes: [UInt8], options: CSVReader.Op
         #expect(read.replaced == 4)
     }
 
+    /// The scan knows an unquoted field is ASCII from the bytes it passed over; bytes it took
+    /// after a quote problem, or after an empty quoted part, are still checked.
+    @Test func invalidUTF8AfterAQuoteProblemIsStillFound() {
+        for prefix in ["5\"", "\"\"", "\"x\"", "ab"] {
+            let bytes = Array("a\n\(prefix)".utf8) + [0xC3, 0x28] + Array("\nok\n".utf8)
+            let read = readCSV([bytes], options: .init(invalidText: .replace))
+            #expect(read.replaced == 1, "\(prefix)")
+            #expect(read.events.contains { $0.hasPrefix("s:") && $0.hasSuffix("\u{FFFD}(") }, "\(prefix): \(read.events)")
+            expectSameWhateverTheChunks(bytes, options: .init(invalidText: .replace))
+            expectSameWhateverTheChunks(bytes)
+        }
+    }
+
+    /// A handler hears each field with its column (`field`), and that a header ended
+    /// (`columnsNamed`), once per header.
+    @Test func fieldsCarryTheirColumnAndAHeaderIsAnnounced() {
+        final class Columns: JSONEventHandler {
+            var events: [String] = []
+            func startObject() { events.append("{") }
+            func key(_ bytes: UnsafeRawBufferPointer) { events.append("key") }
+            func endObject() { events.append("}") }
+            func startArray() {}
+            func endArray() {}
+            func null() {}
+            func bool(_ value: Bool) {}
+            func number(_ text: UnsafeRawBufferPointer) {}
+            func string(_ bytes: UnsafeRawBufferPointer) { events.append("string") }
+            func field(_ column: Int, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+                events.append("\(column):\(String(decoding: name, as: UTF8.self))=\(String(decoding: value, as: UTF8.self))")
+            }
+            func columnsNamed() { events.append("header") }
+        }
+        let handler = Columns()
+        let reader = CSVReader(sourceName: "in.csv", handler: handler)
+        Array("a,b,c\n1,,\"3\"\n,2\n".utf8).withUnsafeBytes { bytes in
+            #expect(throws: Never.self) { try reader.parse(bytes) }
+        }
+        #expect(throws: Never.self) { try reader.finish() }
+        #expect(handler.events == ["header", "{", "0:a=1", "2:c=3", "}", "{", "1:b=2", "}"])
+    }
+
     @Test func invalidUTF8InTheHeaderIsAnInputError() {
         let bytes = Array("id,na".utf8) + [0xC0, 0xAF] + Array("me\n1,x\n".utf8)
         #expect(readCSV([bytes]).events == ["error: in.csv:1:6: invalid UTF-8 (overlong encoding)"])
