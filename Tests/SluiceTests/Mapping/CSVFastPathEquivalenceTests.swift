@@ -88,26 +88,7 @@ import Testing
     @Test(arguments: inputs.indices)
     func rowsAreTheSameBothWays(_ index: Int) throws {
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
-        let directory = TemporaryDirectory()
-        var dumps: [[String: [[ColumnValue]]]] = []
-        for fastPaths in [true, false] {
-            var options = ImportOptions()
-            options.onError = .skip
-            options.batchSize = 2
-            options.fastPaths = fastPaths
-            options.entity = "StopTime"
-            let path = directory.file("\(fastPaths).sqlite")
-            let importer = try Importer(databasePath: path, model: model, options: options)
-            try importer.importBytes(Self.inputs[index], name: "in.csv")
-            _ = try importer.finish()
-            let connection = try Connection(path: path, mode: .readOnly)
-            var dump: [String: [[ColumnValue]]] = [:]
-            for table in try connection.rows(#"SELECT "name" FROM "sqlite_master" WHERE "type" = 'table' AND "name" <> 'sluice_imports'"#) {
-                guard case .text(let name) = table[0] else { continue }
-                dump[name] = try connection.rows(#"SELECT * FROM "\#(name)" ORDER BY "pk""#)
-            }
-            dumps.append(dump)
-        }
+        let dumps = try FastPathEquivalenceTests.importedBothWays(Self.inputs[index], name: "in.csv", model: model, entity: "StopTime")
         #expect(dumps[0] == dumps[1])
         #expect(dumps[0].values.contains { !$0.isEmpty })
     }
