@@ -30,13 +30,18 @@ enum {
 
 struct sluice_xmlAttr;
 
-typedef struct sluice_xmlNode {
-    void *_private;
-    int type;
-    const sluice_xmlChar *name;
-    struct sluice_xmlNode *children;
-    struct sluice_xmlNode *last;
+/// The fields every node of libxml2's tree begins with, an attribute as an element (tree.h
+/// declares `xmlAttr` to start as `xmlNode` does, so that code walks either).
+#define SLUICE_XML_NODE_HEAD \
+    void *_private; \
+    int type; \
+    const sluice_xmlChar *name; \
+    struct sluice_xmlNode *children; \
+    struct sluice_xmlNode *last; \
     struct sluice_xmlNode *parent;
+
+typedef struct sluice_xmlNode {
+    SLUICE_XML_NODE_HEAD
     struct sluice_xmlNode *next;
     struct sluice_xmlNode *prev;
     void *doc;
@@ -46,14 +51,11 @@ typedef struct sluice_xmlNode {
 } sluice_xmlNode;
 
 typedef struct sluice_xmlAttr {
-    void *_private;
-    int type;
-    const sluice_xmlChar *name;
-    struct sluice_xmlNode *children;
-    struct sluice_xmlNode *last;
-    struct sluice_xmlNode *parent;
+    SLUICE_XML_NODE_HEAD
     struct sluice_xmlAttr *next;
 } sluice_xmlAttr;
+
+#undef SLUICE_XML_NODE_HEAD
 
 typedef struct sluice_xmlError {
     int domain;

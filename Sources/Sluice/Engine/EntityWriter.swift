@@ -63,6 +63,10 @@ struct EntityWriter {
     private var identityMayWait: SecondaryIndexes?
     /// The identity index left for after the load while no lookup needs it; built before the first.
     private var deferredIdentity: (indexes: SecondaryIndexes, columns: [String])?
+    /// The early indexes over the to-ones' columns kept while new rows fill them in order.
+    private var earlyIndexOrder: EarlyIndexOrder
+    /// Filled by `write()` while `earlyIndexOrder` watches: the records whose row existed.
+    private var existedRows: [Int] = []
     private enum FirstNewPK {
         case unread
         case read(Int64?)
@@ -97,6 +101,10 @@ struct EntityWriter {
                                   hasDefault: identity.map { $0 < attributes.count && attributes[$0].defaultValue != nil },
                                   startedEmpty: !sharesTable && rows.startedEmpty, fastPaths: fastPaths)
         if ceiling.enabled, !lookedInto { identityMayWait = indexes }
+        let firstToOne = plan.attributes.count
+        let columnsOfToOnes = toOnes.enumerated().map { (relationship: $1.relationship, column: firstToOne + $0, name: $1.column) }
+        earlyIndexOrder = EarlyIndexOrder(table: plan.table, toOnes: columnsOfToOnes, indexes: indexes,
+                                          enabled: fastPaths && !sharesTable && rows.startedEmpty)
     }
 
     /// An empty batch of this entity's shape.
@@ -347,6 +355,8 @@ struct EntityWriter {
         // arrays, taken once (read through `self` there, it was copied per record).
         let existing = existing
         written.removeAll(keepingCapacity: true)
+        existedRows.removeAll(keepingCapacity: true)
+        let watchesOrder = !earlyIndexOrder.isEmpty
         // Text and blobs are bound in place from the batch's arena, unchanged until `reset()`.
         try batch.withRows { cells throws(SluiceError) in
             existing.storedBytes.withUnsafeBytes { stored in
@@ -363,6 +373,7 @@ struct EntityWriter {
                         counts.inserted += 1
                     case .update(let pk):
                         pks[record] = pk
+                        if watchesOrder { existedRows.append(record) }
                         let changed = existing.changes(of: record, in: cells, storedArena: stored)
                         if changed.isEmpty {
                             counts.unchanged += 1
@@ -376,6 +387,10 @@ struct EntityWriter {
             // Raised before the rows go in: a ceiling above the table's rows is never wrong.
             ceiling.raise(to: written, in: cells)
             try deferIdentityIndexOutOfOrder()
+            if watchesOrder {
+                try earlyIndexOrder.check(newRows: newRows, existed: existedRows, in: batch, width: width,
+                                          relationshipCount: relationshipCount)
+            }
             try rows.insert(newRows, of: cells, pks: &pks)
             try rows.update(changes, of: cells)
         }

@@ -91,12 +91,15 @@ struct LinkWriter {
 
     /// Before any of the batch's rows: tells the indexes which columns its links are about
     /// to fill, the first time a batch holds a link of a relationship whose column has an
-    /// index made early.
+    /// index made early. A to-one's column whose index its entity's writer keeps in order is
+    /// that writer's to watch (`EarlyIndexOrder`); a to-many filling it through its inverse
+    /// drops it.
     func noteFilledColumns(_ writers: [EntityWriter]) throws(SluiceError) {
-        guard let indexes, !indexes.early.isEmpty else { return }
+        guard let indexes, !indexes.early.isEmpty || !indexes.keptInOrder.isEmpty else { return }
         for entity in writers.indices where !writers[entity].isEmpty {
             for plan in plans[entity] {
                 guard let (table, column) = plan.filledColumn, indexes.isEarly(table: table, column: column),
+                      plan.toOneIndex == nil || !indexes.isKeptInOrder(table: table, column: column),
                       writers[entity].holdsLink(plan.relationship) else { continue }
                 try indexes.willFill(table: table, column: column)
             }

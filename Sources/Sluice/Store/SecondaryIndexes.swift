@@ -13,8 +13,9 @@
 /// where building it after the load reads the whole table (W3's four empty GTFS-Flex columns
 /// of 3 million stop times: each `CREATE INDEX` about 800 instructions a row). The first
 /// batch whose links fill the column drops it (`willFill`), and it is built after the load
-/// like the others. Should a column be filled without that word, the index is kept up row by
-/// row: slower, never wrong.
+/// like the others; unless the writer of the table's rows keeps it while they fill the column
+/// in the index's order (`keepWhileInOrder`, `EarlyIndexOrder`). Should a column be filled
+/// without that word, the index is kept up row by row: slower, never wrong.
 ///
 /// A new table's unique identity index is made with it too (`identities`), and kept: every
 /// batch's lookups use it. The engine may defer it instead (`deferIdentity`), for a table no
@@ -36,6 +37,9 @@ final class SecondaryIndexes {
     private(set) var early: [Deferred]
     /// The unique identity indexes made with their new, empty tables.
     private(set) var identities: [Deferred]
+    /// Early indexes that the writer of their table's rows keeps up while it fills their column
+    /// in the index's order (`EarlyIndexOrder`).
+    private(set) var keptInOrder: [Deferred] = []
 
     init(sql: any SQLRunning, deferred: [Deferred], early: [Deferred] = [], identities: [Deferred] = []) {
         self.sql = sql
@@ -55,22 +59,43 @@ final class SecondaryIndexes {
         return statement.columns
     }
 
-    /// Whether an index made early covers exactly `column` of `table`.
+    /// Whether an index made early covers exactly `column` of `table`, kept in order or not.
     func isEarly(table: String, column: String) -> Bool {
-        earlyIndex(table: table, column: column) != nil
+        Self.index(of: table, column, in: early) != nil || isKeptInOrder(table: table, column: column)
     }
 
-    /// Says that rows of `table` are about to get values in `column`: its early index, if
-    /// it has one, is dropped while it is still (nearly) empty, and built after the load.
+    /// Whether the early index over `column` of `table` is kept while it is filled in order.
+    func isKeptInOrder(table: String, column: String) -> Bool {
+        Self.index(of: table, column, in: keptInOrder) != nil
+    }
+
+    /// Lets the writer of `table`'s rows keep the early index over `column` up while its rows
+    /// fill the column in the index's order, until it says otherwise with `willFill`. Returns
+    /// whether there is such an index.
+    func keepWhileInOrder(table: String, column: String) -> Bool {
+        guard let index = Self.index(of: table, column, in: early) else { return false }
+        keptInOrder.append(early.remove(at: index))
+        return true
+    }
+
+    /// Says that rows of `table` are about to get values in `column` (out of the index's
+    /// order, when it is kept in order): its early index, if it has one, is dropped while it
+    /// is still small, and built after the load.
     func willFill(table: String, column: String) throws(SluiceError) {
-        guard let index = earlyIndex(table: table, column: column) else { return }
-        let statement = early.remove(at: index)
+        let statement: Deferred
+        if let index = Self.index(of: table, column, in: early) {
+            statement = early.remove(at: index)
+        } else if let index = Self.index(of: table, column, in: keptInOrder) {
+            statement = keptInOrder.remove(at: index)
+        } else {
+            return
+        }
         try execute("DROP INDEX \(quoteIdentifier(statement.name))")
         deferred.append(statement)
     }
 
-    private func earlyIndex(table: String, column: String) -> Int? {
-        early.firstIndex { $0.table == table && $0.columns == [column] }
+    private static func index(of table: String, _ column: String, in list: [Deferred]) -> Int? {
+        list.firstIndex { $0.table == table && $0.columns == [column] }
     }
 
     /// Builds the deferred index over exactly `columns` of `table`, if there is one.
