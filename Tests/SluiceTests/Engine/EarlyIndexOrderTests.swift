@@ -52,21 +52,8 @@ import Testing
         return Array("{\"boxes\": [\(early)], \"items\": [\(items.map(object).joined(separator: ","))], \"later\": [\(late)]}".utf8)
     }
 
-    /// Imports `input` in batches of 10; returns the indexes built after the load.
     static func importing(_ input: [UInt8], into path: String, fastPaths: Bool = true) throws -> [String] {
-        let calls = ImportProgressTests.Calls()
-        var options = ImportOptions()
-        options.batchSize = 10
-        options.fastPaths = fastPaths
-        options.progress = { calls.append($0) }
-        let importer = try Importer(databasePath: path, model: model, options: options)
-        try importer.importBytes(input)
-        _ = try importer.finish()
-        var built: [String] = []
-        for call in calls.all {
-            if case .indexing(let name) = call.stage, built.last != name { built.append(name) }
-        }
-        return built
+        try EarlyIndexTests.importing(input, into: path, model: model, fastPaths: fastPaths)
     }
 
     /// The items with the ids of the boxes they link, and per to-one index the rows it holds

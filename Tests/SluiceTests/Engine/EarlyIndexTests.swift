@@ -29,10 +29,12 @@ import Testing
         return Array("{\"boxes\": [\(boxes.joined(separator: ","))], \"items\": [\(items.joined(separator: ","))]}".utf8)
     }
 
-    static func importing(_ input: [UInt8], into path: String) throws -> [String] {
+    /// Imports `input` in batches of 10; returns the indexes built after the load, in order.
+    static func importing(_ input: [UInt8], into path: String, model: Model = model, fastPaths: Bool = true) throws -> [String] {
         let calls = ImportProgressTests.Calls()
         var options = ImportOptions()
         options.batchSize = 10
+        options.fastPaths = fastPaths
         options.progress = { calls.append($0) }
         let importer = try Importer(databasePath: path, model: model, options: options)
         try importer.importBytes(input)
