@@ -182,11 +182,12 @@ final class Statement {
 
     /// The value of `column` (0-based) of the current row, by its storage class.
     func value(at column: Int32) -> ColumnValue {
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
-        case SQLITE_TEXT: return .text(String(decoding: bytes(at: column, text: true), as: UTF8.self))
-        case SQLITE_BLOB: return .blob(Array(bytes(at: column, text: false)))
+        let value = sqlite3_column_value(handle, column)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+        case SQLITE_TEXT: return .text(String(decoding: Self.bytes(of: value, text: true), as: UTF8.self))
+        case SQLITE_BLOB: return .blob(Array(Self.bytes(of: value, text: false)))
         default: return .null
         }
     }
@@ -194,11 +195,12 @@ final class Statement {
     /// The column as a cell, its text or blob bytes appended to `arena`: no `String` or
     /// `Array` per value, for reading many rows.
     func cell(at column: Int32, into arena: inout [UInt8]) -> Cell {
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
-        case SQLITE_TEXT: return Cell.bytes(.text, bytes(at: column, text: true), in: &arena)
-        case SQLITE_BLOB: return Cell.bytes(.blob, bytes(at: column, text: false), in: &arena)
+        let value = sqlite3_column_value(handle, column)
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .real(sqlite3_value_double(value))
+        case SQLITE_TEXT: return Cell.bytes(.text, Self.bytes(of: value, text: true), in: &arena)
+        case SQLITE_BLOB: return Cell.bytes(.blob, Self.bytes(of: value, text: false), in: &arena)
         default: return .null
         }
     }
@@ -206,15 +208,16 @@ final class Statement {
     /// Whether the column of the current row holds `cell` (its bytes read from `arena`), as
     /// `Cell.equals` compares a cell read with `cell(at:into:)`, without copying the column.
     func column(_ column: Int32, holds cell: Cell, in arena: UnsafeRawBufferPointer) -> Bool {
-        switch (sqlite3_column_type(handle, column), cell.kind) {
+        let value = sqlite3_column_value(handle, column)
+        switch (sqlite3_value_type(value), cell.kind) {
         case (SQLITE_NULL, .null):
             return true
         case (SQLITE_INTEGER, .integer):
-            return sqlite3_column_int64(handle, column) == cell.integer
+            return sqlite3_value_int64(value) == cell.integer
         case (SQLITE_FLOAT, .real):
-            return sqlite3_column_double(handle, column) == cell.real
+            return sqlite3_value_double(value) == cell.real
         case (SQLITE_TEXT, .text), (SQLITE_BLOB, .blob):
-            let stored = bytes(at: column, text: cell.kind == .text)
+            let stored = Self.bytes(of: value, text: cell.kind == .text)
             let mine = cell.bytes(in: arena)
             return stored.count == mine.count
                 && (mine.isEmpty || MemoryBytes.equal(stored.baseAddress!, mine.baseAddress!, count: mine.count))
@@ -223,11 +226,18 @@ final class Statement {
         }
     }
 
-    /// A text or blob column's bytes, valid until the next step or reset.
-    private func bytes(at column: Int32, text: Bool) -> UnsafeRawBufferPointer {
+    /// A text or blob value's bytes, valid until the next step or reset.
+    ///
+    /// The value is `sqlite3_column_value`'s: read through `sqlite3_value_*`, a column takes
+    /// one call that enters the connection where `sqlite3_column_*` enter it once for its
+    /// type, once for its value and once for its length (re-reading W3's rows: 174 M of 1,496
+    /// M instructions went to those calls). SQLite calls such a value unprotected: reading it
+    /// is safe while no other thread uses the connection, which one thread owns
+    /// (`SQLITE_OPEN_NOMUTEX`, `Connection.owner`).
+    private static func bytes(of value: OpaquePointer?, text: Bool) -> UnsafeRawBufferPointer {
         // Pointer first, then the byte count, as the SQLite documentation asks.
-        let base = text ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
-        return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : Int(sqlite3_column_bytes(handle, column)))
+        let base = text ? UnsafeRawPointer(sqlite3_value_text(value)) : sqlite3_value_blob(value)
+        return UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : Int(sqlite3_value_bytes(value)))
     }
 
     /// The column as an integer (SQLite's conversion: NULL is 0).
