@@ -87,6 +87,37 @@ import Testing
         #expect(try Self.outcome(general) == outcome)
     }
 
+    /// The same rule in PostgreSQL's store: the index over links in order is kept, the other
+    /// built after the load; the general path builds both, and the links are the same.
+    @Test(.enabled(if: PostgresServer.isAvailable, "needs PostgreSQL's server binaries"))
+    func postgreSQLKeepsAnIndexFilledInItsOrderToo() throws {
+        let server = try PostgresServer.started()
+        let items = (0..<60).map { Item(id: $0, box: .box($0 / 10), shelf: .box((60 - $0) % 7)) }
+        let input = Self.input(boxes: 10, items: items)
+        for fastPaths in [true, false] {
+            let name = try server.makeDatabase()
+            let calls = ImportProgressTests.Calls()
+            var options = ImportOptions()
+            options.batchSize = 10
+            options.fastPaths = fastPaths
+            options.progress = { calls.append($0) }
+            let importer = try Importer(database: .postgreSQL(uri: server.uri(name), schema: "public"), model: Self.model,
+                                        options: options)
+            try importer.importBytes(input)
+            _ = try importer.finish()
+            var built: [String] = []
+            for call in calls.all {
+                if case .indexing(let index) = call.stage, built.last != index, index.hasPrefix("items_") { built.append(index) }
+            }
+            #expect(built == (fastPaths ? ["items_shelf_pk"] : ["items_box_pk", "items_shelf_pk"]))
+            #expect(try server.rows(name, "SELECT indexname FROM pg_indexes WHERE tablename = 'items' ORDER BY indexname")
+                        .filter { $0.hasPrefix("items_") && $0.hasSuffix("_pk") } == ["items_box_pk", "items_shelf_pk"])
+            #expect(try server.rows(name, """
+                SELECT count(*), count(DISTINCT i.box_pk) FROM items i JOIN boxes b ON b.pk = i.box_pk WHERE b.id = i.id / 10
+                """) == ["60|6"])
+        }
+    }
+
     @Test func aBatchOutOfOrderDropsTheIndexBeforeItsRows() throws {
         let directory = TemporaryDirectory()
         // In order for four batches, then box 1 again in the fifth.
