@@ -9,8 +9,9 @@
 protocol LinkStore: AnyObject {
     /// The pks of the rows of `table` whose `column` holds one of `keys` (a few queries for any
     /// number of keys, never one per key). Ids of links and of parents in an identity are
-    /// looked up this way once per batch.
-    func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64]
+    /// looked up this way once per batch. Texts are matched by their bytes, as the database
+    /// compares them (`KnownIDs`).
+    func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> KnownIDs
     /// Whether `table` holds any row.
     func hasRows(_ table: String) throws(SluiceError) -> Bool
     /// Makes the links of `plan` that a batch knows now, `pairs` of (source pk, target pk),

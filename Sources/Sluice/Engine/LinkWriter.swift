@@ -15,15 +15,15 @@ struct LinkWriter {
     let pending: any PendingLinkStore
     /// Indexes of this import's new tables, built before a statement looks rows up by them.
     let indexes: SecondaryIndexes?
-    /// Per plan id: ids found in the database before this batch's rows were written. Arrays,
-    /// not dictionaries: read per link.
+    /// Per plan id: ids found in the database before this batch's rows were written
+    /// (`KnownIDs`), in an array by plan id: read per link.
     ///
     /// Kept from batch to batch when the id is the target's identity (`keepsKnownIDs`): rows
     /// are only added while an import reads, and a row's identity never changes, so an id found
     /// once names the same row until the import ends. A re-import's stop times name the same
     /// few thousand stops in every batch: each is then looked up once, not once per batch.
     /// Emptied once it holds `knownIDsLimit` ids (so memory stays bounded whatever the input).
-    private var known: [[ColumnValue: Int64]]
+    private var known: [KnownIDs]
     private let keepsKnownIDs: [Bool]
     static let knownIDsLimit = 32_768
     /// Per plan id of a to-one: per record of the batch, the row its id names as
@@ -31,7 +31,7 @@ struct LinkWriter {
     /// up again; empty when the ids were not looked up this batch.
     private var foundPKs: [[Int64?]]
     /// Per plan id: ids of the batch's own records in the target, built when first needed.
-    private var batchIDs: [[ColumnValue: Int64]?]
+    private var batchIDs: [KnownIDs?]
     /// Per target table: whether it held no row when the import began (asked once).
     private var emptyAtStart: [String: Bool] = [:]
     /// The links of the plan being written that are known now, made together
@@ -55,7 +55,7 @@ struct LinkWriter {
     init(plans: [[LinkPlan]], links: any LinkStore, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
         self.plans = plans
         let ids = (plans.joined().map(\.id).max() ?? -1) + 1
-        known = Array(repeating: [:], count: ids)
+        known = Array(repeating: KnownIDs(), count: ids)
         var keeps = Array(repeating: false, count: ids)
         for plan in plans.joined() { keeps[plan.id] = plan.relatedByIsIdentity }
         keepsKnownIDs = keeps
@@ -83,7 +83,7 @@ struct LinkWriter {
     /// Forgets the ids looked up for the last batch that may not name the same rows now.
     mutating func beginBatch() {
         for id in known.indices where !known[id].isEmpty && (!keepsKnownIDs[id] || known[id].count >= Self.knownIDsLimit) {
-            known[id].removeAll(keepingCapacity: true)
+            known[id].removeAll()
         }
         for id in batchIDs.indices { batchIDs[id] = nil }
         for id in foundPKs.indices where !foundPKs[id].isEmpty { foundPKs[id].removeAll(keepingCapacity: true) }
@@ -115,11 +115,7 @@ struct LinkWriter {
                 guard !keys.isEmpty else { continue }
                 let found = try links.pks(of: Array(keys), in: plan.targetTable, column: column)
                 if plan.toOneIndex != nil { addFoundPKs(found, plan, of: writers[entity]) }
-                if known[plan.id].isEmpty {
-                    known[plan.id] = found
-                } else {
-                    known[plan.id].merge(found) { _, new in new }
-                }
+                known[plan.id].merge(found)
             }
         }
     }
@@ -143,7 +139,7 @@ struct LinkWriter {
         for record in 0..<writer.count where writer.isRepresentative(record) {
             switch writer.link(record, plan.relationship) {
             case .one(.key(let key))?:
-                if previous?.key != key {
+                if !Self.repeats(previous, key) {
                     let pk = ids.isEmpty ? nil : ids[key]
                     if pk == nil { keys.insert(key) }
                     previous = (key, pk)
@@ -157,13 +153,20 @@ struct LinkWriter {
         return keys
     }
 
+    /// Whether `key` is the id of the record before (`previous`), as the database compares ids.
+    @inline(__always)
+    private static func repeats(_ previous: (key: ColumnValue, pk: Int64?)?, _ key: ColumnValue) -> Bool {
+        guard let previous else { return false }
+        return KnownIDs.same(previous.key, key)
+    }
+
     /// Sets `foundPKs` of the records of a to-one whose ids were just `found`.
-    private mutating func addFoundPKs(_ found: [ColumnValue: Int64], _ plan: LinkPlan, of writer: borrowing EntityWriter) {
+    private mutating func addFoundPKs(_ found: KnownIDs, _ plan: LinkPlan, of writer: borrowing EntityWriter) {
         guard !found.isEmpty else { return }
         var previous: (key: ColumnValue, pk: Int64?)?
         for record in 0..<writer.count where writer.isRepresentative(record) && foundPKs[plan.id][record] == nil {
             guard case .one(.key(let key))? = writer.link(record, plan.relationship) else { continue }
-            if previous?.key != key { previous = (key, found[key]) }
+            if !Self.repeats(previous, key) { previous = (key, found[key]) }
             foundPKs[plan.id][record] = previous?.pk
         }
     }
@@ -200,7 +203,7 @@ struct LinkWriter {
                     writers[entity].setToOne(record, column: column, .null)
                 case .one(.key(let key))?:
                     guard found.isEmpty, !ids.isEmpty else { break }
-                    if previous?.key != key { previous = (key, ids[key]) }
+                    if !Self.repeats(previous, key) { previous = (key, ids[key]) }
                     if let pk = previous?.pk { writers[entity].setToOne(record, column: column, pk: pk) }
                 case .one(.record(let handle))?:
                     if written.contains(handle.entity) {
@@ -372,9 +375,9 @@ struct LinkWriter {
         guard let attribute = lookup.attribute else { return nil }
         if batchIDs[lookup.plan] == nil {
             let target = lookup.target
-            var ids: [ColumnValue: Int64] = [:]
+            var ids = KnownIDs()
             for record in 0..<writers[target].count where writers[target].isRepresentative(record) {
-                if let value = writers[target].value(record, attribute), value != .null { ids[value] = writers[target].pk(of: record) }
+                if let value = writers[target].value(record, attribute), value != .null { ids.set(value, writers[target].pk(of: record)) }
             }
             batchIDs[lookup.plan] = ids
         }

@@ -74,7 +74,7 @@ final class ParentIdentity {
     func fill(_ entity: Int, writers: inout [EntityWriter], written: Set<Int>) throws(SluiceError) {
         for plan in parts[entity] {
             guard let column = plan.toOneIndex, written.contains(plan.target) else { continue }
-            var ids: [ColumnValue: Int64] = [:]
+            var ids = KnownIDs()
             if let relatedBy = plan.relatedByColumn {
                 ids = try links.pks(of: keys(of: plan, in: writers[entity]), in: plan.targetTable, column: relatedBy)
             }

@@ -1,12 +1,12 @@
 /// The lookups of `LinkStore` that read the same in both stores' SQL, written once.
 extension SQLRunning {
     /// `LinkStore.pks`: one `IN` query per `SQLParameters.maxPerStatement` keys.
-    func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> [ColumnValue: Int64] {
-        var found: [ColumnValue: Int64] = [:]
+    func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> KnownIDs {
+        var found = KnownIDs()
         try rowsInSlices(of: keys) { placeholders in
             "SELECT \(quoteIdentifier(column)), \(self.keys.quoted(table)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(placeholders))"
         } each: { row in
-            if case .integer(let pk) = row[1] { found[row[0]] = pk }
+            if case .integer(let pk) = row[1] { found.set(row[0], pk) }
         }
         return found
     }

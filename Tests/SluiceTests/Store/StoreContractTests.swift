@@ -111,7 +111,8 @@ extension StoreTests {
             let companies = try db.insert("companies", ["acme"])
             let pets = try db.insert("pets", ["rex", "tom"])
             let links = db.store.links
-            #expect(try links.pks(of: [.text("acme"), .text("nope")], in: "companies", column: "id") == [.text("acme"): companies["acme"]!])
+            let found = try links.pks(of: [.text("acme"), .text("nope")], in: "companies", column: "id")
+            #expect(found.count == 1 && found[.text("acme")] == companies["acme"]!)
             #expect(try links.hasRows("companies"))
             #expect(try !links.hasRows("songs"))
 
