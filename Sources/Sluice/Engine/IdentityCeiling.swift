@@ -1,6 +1,7 @@
-/// The largest identity an entity's writer has inserted into a table the import created: a record whose identity is larger cannot be in the table, so it is
-/// inserted without a lookup (`EntityRowStore.find`, an index search per record: 465 M of
-/// the 2,950 M instructions W3's cold import spent writing, callgrind at scale 0.05).
+/// The largest identity an entity's writer has inserted into a table the import created: a
+/// record whose identity is larger cannot be in the table, so it is inserted without a lookup
+/// (`EntityRowStore.find`, an index search per record: 465 M of the 2,950 M instructions W3's
+/// cold import spent writing, callgrind at scale 0.05).
 ///
 /// Inputs most often come with their ids counting up: a feed's trips `T0`, `T1`, … `T10`, …,
 /// an API's numbered records, a dump in key order. Two orders are kept, for ids that count up
@@ -10,8 +11,9 @@
 ///
 /// Why it never misses a row: the table holds only rows this writer inserted (the store made
 /// it, `EntityRowStore.startedEmpty`, with its own schema, and no other entity writes to it
-/// during the batches; stubs come in the second pass, after the last batch), each at or below the ceiling of both orders; a record above a ceiling
-/// is above every such row, so it differs from each in some part. Parts are compared only as
+/// during the batches; stubs come in the second pass, after the last batch), each at or below
+/// the ceiling of both orders; a record above a ceiling is above every such row, so it differs
+/// from each in some part. Parts are compared only as
 /// the database compares them: text of a string attribute byte for byte (SQLite's `BINARY`,
 /// PostgreSQL's deterministic collations), integers of an integer attribute as numbers. A cell
 /// of another kind, an identity with a to-one part (`ParentIdentity`'s generations link rows

@@ -19,37 +19,36 @@ struct KnownIDs {
 
     /// The row of `key`, nil when it is not known.
     subscript(key: ColumnValue) -> Int64? {
-        guard !keys.isEmpty else { return nil }
-        let hash = Self.hash(key)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry < 0 { return nil }
-            if hashes[entry] == hash, Self.same(keys[entry], key) { return pks[entry] }
-            slot = (slot + 1) & mask
-        }
+        guard !keys.isEmpty, let entry = probe(key, Self.hash(key)).entry else { return nil }
+        return pks[entry]
     }
 
     /// Knows `key` as the row `pk` (replacing what it knew of `key`).
     mutating func set(_ key: ColumnValue, _ pk: Int64) {
         if (keys.count + 1) * 2 > slots.count { grow() }
         let hash = Self.hash(key)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry < 0 { break }
-            if hashes[entry] == hash, Self.same(keys[entry], key) {
-                pks[entry] = pk
-                return
-            }
-            slot = (slot + 1) & mask
+        let (slot, entry) = probe(key, hash)
+        if let entry {
+            pks[entry] = pk
+            return
         }
         slots[slot] = Int32(keys.count)
         keys.append(key)
         pks.append(pk)
         hashes.append(hash)
+    }
+
+    /// Where `key`, of `hash`, is: its entry and slot, or the empty slot it would take.
+    @inline(__always)
+    private func probe(_ key: ColumnValue, _ hash: UInt64) -> (slot: Int, entry: Int?) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let entry = Int(slots[slot])
+            if entry < 0 { return (slot, nil) }
+            if hashes[entry] == hash, Self.same(keys[entry], key) { return (slot, entry) }
+            slot = (slot + 1) & mask
+        }
     }
 
     /// Knows every id of `found`, its row where one was known.

@@ -21,8 +21,9 @@
 /// batch's lookups use it. The engine may defer it instead (`deferIdentity`), for a table no
 /// relationship looks into by id, whose records it knows are new without a lookup
 /// (`IdentityCeiling`) and come in another order than the index's: one sort after the load
-/// then replaces an index search per insert (W3's stop times at scale 1: 0.8 s of 5.7). A lookup that needs it after all builds it first
-/// (`ensure`); built before the others, it is in place for every statement after the load.
+/// then replaces an index search per insert (W3's stop times at scale 1: 0.8 s of 5.7). A
+/// lookup that needs it after all builds it first (`ensure`); built before the others, it is in
+/// place for every statement after the load.
 final class SecondaryIndexes {
     struct Deferred: Equatable {
         var name: String
