@@ -56,21 +56,21 @@ struct IdentityTable {
     /// The hash of the identity made of `cells` (bytes in `arena`), or nil when a part is
     /// missing or null: such a record is inserted as new.
     static func hash(_ cells: some Sequence<Cell>, in arena: UnsafeRawBufferPointer) -> Int? {
-        var hasher = Hasher()
+        var hash = SeededHash()
         for cell in cells {
-            hasher.combine(cell.kind)
+            hash.combine(UInt64(cell.kind.rawValue))
             switch cell.kind {
             case .missing, .null:
                 return nil
             case .integer:
-                hasher.combine(cell.bits)
+                hash.combine(cell.bits)
             case .real:
                 // -0.0 equals 0.0 (`Cell.equals`), so both hash alike.
-                hasher.combine(cell.real == 0 ? 0 : cell.bits)
+                hash.combine(cell.real == 0 ? 0 : cell.bits)
             case .text, .blob:
-                hasher.combine(bytes: cell.bytes(in: arena))
+                hash.combine(bytes: cell.bytes(in: arena))
             }
         }
-        return hasher.finalize()
+        return Int(truncatingIfNeeded: hash.value)
     }
 }

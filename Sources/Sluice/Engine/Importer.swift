@@ -152,7 +152,8 @@ public final class Importer {
                                                 lookedInto: linkedTables.contains(entity.table), indexes: indexes, store: store,
                                                 fastPaths: options.fastPaths))
             }
-            let links = LinkWriter(plans: linkPlans, links: store.links, pending: store.pendingLinks(), indexes: indexes)
+            let links = LinkWriter(plans: linkPlans, links: store.links, pending: store.pendingLinks(), indexes: indexes,
+                                   fastPaths: options.fastPaths)
             let touched = options.deleteMissing
                 ? try store.touchedRows(entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil

@@ -4,50 +4,68 @@
 ///
 /// A `Dictionary<ColumnValue, Int64>` hashes a `String` with SipHash, and W3's stop times look
 /// up a stop id each: the dictionary's search was 79 M of the re-import writer's 1,384 M
-/// instructions (callgrind, scale 0.05). The hash here takes a per-process random seed, as
-/// Swift's `Hasher` does, so that no input can be made to collide on purpose; the table holds
-/// at most `LinkWriter.knownIDsLimit` ids between emptyings.
+/// instructions (callgrind, scale 0.05). The hash here is `SeededHash`; the table holds at most
+/// `LinkWriter.knownIDsLimit` ids between emptyings.
 struct KnownIDs {
-    private var keys: [ColumnValue] = []
-    private var pks: [Int64] = []
-    private var hashes: [UInt64] = []
-    /// Per slot: the entry there, or -1. Its count is a power of two, at least twice `count`.
-    private var slots: [Int32] = []
+    /// The ids known and their rows, in the order they were first set.
+    private var entries: [Entry] = []
+    /// Open addressing, linear probing: per slot, the high 32 bits of its entry's hash and the
+    /// entry's index plus one (0: empty), in one word. Its count is a power of two, at least
+    /// twice `count`. Small, so that it stays in the cache: W3's re-import at scale 1 looks a
+    /// stop id up per stop time among 13,000, and spent 7–8% of its time waiting for memory
+    /// there with ids, hashes and rows each in an array of its own, or all in the slots.
+    private var slots: [UInt64] = []
 
-    var count: Int { keys.count }
-    var isEmpty: Bool { keys.isEmpty }
+    private struct Entry {
+        var key: ColumnValue
+        var pk: Int64
+    }
+
+    var count: Int { entries.count }
+    /// The largest row known, nil when none is.
+    var largestPK: Int64? { entries.lazy.map(\.pk).max() }
+    var isEmpty: Bool { entries.isEmpty }
 
     /// The row of `key`, nil when it is not known.
     subscript(key: ColumnValue) -> Int64? {
-        guard !keys.isEmpty, let entry = probe(key, Self.hash(key)).entry else { return nil }
-        return pks[entry]
+        guard !entries.isEmpty, let entry = probe(key, Self.hash(key)).entry else { return nil }
+        return entries[entry].pk
     }
 
     /// Knows `key` as the row `pk` (replacing what it knew of `key`).
     mutating func set(_ key: ColumnValue, _ pk: Int64) {
-        if (keys.count + 1) * 2 > slots.count { grow() }
+        if (entries.count + 1) * 2 > slots.count { grow() }
         let hash = Self.hash(key)
         let (slot, entry) = probe(key, hash)
         if let entry {
-            pks[entry] = pk
+            entries[entry].pk = pk
             return
         }
-        slots[slot] = Int32(keys.count)
-        keys.append(key)
-        pks.append(pk)
-        hashes.append(hash)
+        entries.append(Entry(key: key, pk: pk))
+        slots[slot] = Self.slotValue(hash: hash, entry: entries.count - 1)
+    }
+
+    @inline(__always)
+    private static func slotValue(hash: UInt64, entry: Int) -> UInt64 {
+        hash & 0xFFFF_FFFF_0000_0000 | UInt64(entry + 1)
     }
 
     /// Where `key`, of `hash`, is: its entry and slot, or the empty slot it would take.
     @inline(__always)
     private func probe(_ key: ColumnValue, _ hash: UInt64) -> (slot: Int, entry: Int?) {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry < 0 { return (slot, nil) }
-            if hashes[entry] == hash, Self.same(keys[entry], key) { return (slot, entry) }
-            slot = (slot + 1) & mask
+        slots.withUnsafeBufferPointer { slots in
+            entries.withUnsafeBufferPointer { entries in
+                let mask = slots.count - 1
+                let tag = hash & 0xFFFF_FFFF_0000_0000
+                var slot = Int(truncatingIfNeeded: hash) & mask
+                while true {
+                    let value = slots[slot]
+                    if value == 0 { return (slot, nil) }
+                    let entry = Int(truncatingIfNeeded: value & 0xFFFF_FFFF) - 1
+                    if value & 0xFFFF_FFFF_0000_0000 == tag, Self.same(entries[entry].key, key) { return (slot, entry) }
+                    slot = (slot + 1) & mask
+                }
+            }
         }
     }
 
@@ -57,28 +75,25 @@ struct KnownIDs {
             self = found
             return
         }
-        for (key, pk) in zip(found.keys, found.pks) { set(key, pk) }
+        for entry in found.entries { set(entry.key, entry.pk) }
     }
 
     mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true)
-        pks.removeAll(keepingCapacity: true)
-        hashes.removeAll(keepingCapacity: true)
-        for slot in slots.indices { slots[slot] = -1 }
+        entries.removeAll(keepingCapacity: true)
+        for slot in slots.indices { slots[slot] = 0 }
     }
 
     private mutating func grow() {
         let capacity = max(64, slots.count * 2)
-        slots = Array(repeating: -1, count: capacity)
+        slots = Array(repeating: 0, count: capacity)
         let mask = capacity - 1
-        for (entry, hash) in hashes.enumerated() {
+        for (index, entry) in entries.enumerated() {
+            let hash = Self.hash(entry.key)
             var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(entry)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Self.slotValue(hash: hash, entry: index)
         }
     }
-
-    private static let seed = UInt64.random(in: .min ... .max)
 
     /// Whether two ids are one as the database compares them: texts by their bytes (Swift's
     /// `==` would take `ü` and `u` + U+0308 for one id, which SQLite's `IN` and the second
@@ -114,43 +129,21 @@ struct KnownIDs {
         }
     }
 
-    /// The hash of an id: a text's UTF-8 bytes eight at a time, an integer's value; any other
+    /// The hash of an id (`SeededHash`): a text's UTF-8 bytes, an integer's value; any other
     /// kind (ids are text or integers) through `Hasher`.
     static func hash(_ key: ColumnValue) -> UInt64 {
+        var hash = SeededHash()
         switch key {
         case .text(var text):
             // A short id is a small string, held inline: `withUTF8` reads it in place.
-            return text.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+            text.withUTF8 { hash.combine(bytes: UnsafeRawBufferPointer($0)) }
         case .integer(let number):
-            return mix(seed ^ UInt64(bitPattern: number) ^ 0x5851_F42D_4C95_7F2D)
+            hash.combine(UInt64(bitPattern: number) ^ 0x5851_F42D_4C95_7F2D)
         default:
             var hasher = Hasher()
             hasher.combine(key)
             return UInt64(bitPattern: Int64(hasher.finalize()))
         }
-    }
-
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var state = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            state = mix(state ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
-        }
-        if offset < bytes.count {
-            var tail: UInt64 = 0
-            for index in offset..<bytes.count { tail = tail << 8 | UInt64(bytes[index]) }
-            state = mix(state ^ tail)
-        }
-        return state
-    }
-
-    /// SplitMix64's finaliser: every input bit reaches every output bit.
-    @inline(__always)
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        return hash.value
     }
 }

@@ -12,6 +12,10 @@ protocol LinkStore: AnyObject {
     /// looked up this way once per batch. Texts are matched by their bytes, as the database
     /// compares them (`KnownIDs`).
     func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> KnownIDs
+    /// The ids in `column` and the pks of the rows of `table` after the row `after` (nil: from
+    /// the first), in pk order, at most `limit` of them: one sequential read, where looking
+    /// the same ids up (`pks(of:in:column:)`) searches an index per id (`TargetsInKeyOrder`).
+    func ids(after: Int64?, limit: Int, in table: String, column: String) throws(SluiceError) -> [(id: ColumnValue, pk: Int64)]
     /// Whether `table` holds any row.
     func hasRows(_ table: String) throws(SluiceError) -> Bool
     /// Makes the links of `plan` that a batch knows now, `pairs` of (source pk, target pk),

@@ -32,6 +32,9 @@ struct LinkWriter {
     private var foundPKs: [[Int64?]]
     /// Per plan id: ids of the batch's own records in the target, built when first needed.
     private var batchIDs: [KnownIDs?]
+    /// Per plan id: where the next batch's ids are expected among the target's rows
+    /// (`LinkWriter+TargetsInKeyOrder.swift`).
+    var targetOrder: [RowsInKeyOrder]
     /// Per target table: whether it held no row when the import began (asked once).
     private var emptyAtStart: [String: Bool] = [:]
     /// The links of the plan being written that are known now, made together
@@ -52,13 +55,17 @@ struct LinkWriter {
     private var toOneCleared: [[Int64]]
     private let toOneSlots: [[ToOneSlot]]
 
-    init(plans: [[LinkPlan]], links: any LinkStore, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil) {
+    /// `fastPaths`: whether ids are first looked for among the target rows that follow the
+    /// last batch's (`LinkWriter+TargetsInKeyOrder.swift`).
+    init(plans: [[LinkPlan]], links: any LinkStore, pending: any PendingLinkStore, indexes: SecondaryIndexes? = nil,
+         fastPaths: Bool = FastPaths.enabledByDefault) {
         self.plans = plans
         let ids = (plans.joined().map(\.id).max() ?? -1) + 1
         known = Array(repeating: KnownIDs(), count: ids)
         var keeps = Array(repeating: false, count: ids)
         for plan in plans.joined() { keeps[plan.id] = plan.relatedByIsIdentity }
         keepsKnownIDs = keeps
+        targetOrder = keeps.map { RowsInKeyOrder(enabled: fastPaths && $0) }
         batchIDs = Array(repeating: nil, count: ids)
         foundPKs = Array(repeating: [], count: ids)
         waitingToOnes = plans.map { $0.filter(\.mayWaitAsToOne) }
@@ -113,7 +120,7 @@ struct LinkWriter {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
                 let keys = idsToLookUp(plan, of: writers[entity])
                 guard !keys.isEmpty else { continue }
-                let found = try links.pks(of: Array(keys), in: plan.targetTable, column: column)
+                let found = try pks(of: keys, plan, column: column)
                 if plan.toOneIndex != nil { addFoundPKs(found, plan, of: writers[entity]) }
                 known[plan.id].merge(found)
             }
@@ -261,38 +268,29 @@ struct LinkWriter {
             toOnePairs[slot].removeAll(keepingCapacity: true)
             toOneCleared[slot].removeAll(keepingCapacity: true)
         }
-        // Whether `toOneKeys` and `toOneDecided` hold an earlier record's: most records' links
-        // are all decided with the row, and pass nothing on.
-        var used = true
+        // Per record, the slots it decided and those whose id waits, as bits: most records'
+        // links are all decided with the row and pass nothing on, so the lists handed to
+        // `pending` (`toOneKeys`, `toOneDecided`) are filled only for a record that does.
+        var decided = ColumnSet(width: slots.count)
+        var waiting = ColumnSet(width: slots.count)
         for record in 0..<writer.count where writer.isRepresentative(record) {
-            var waits = false
-            var decides = false
-            if used {
-                for slot in slots.indices {
-                    toOneKeys[slot] = nil
-                    toOneDecided[slot] = false
-                }
-                used = false
-            }
+            decided.removeAll()
+            waiting.removeAll()
             for (slot, toOne) in slots.enumerated() where writer.mentions(record, toOne.relationship) {
                 if let changes = writer.changesToOne(record, toOne.column) {
                     // Written with the row; a change there counts as a link made.
                     if changes { made += 1 }
-                    toOneDecided[slot] = true
-                    used = true
-                    decides = true
+                    decided.insert(slot)
                     continue
                 }
                 guard case .one(let target)? = writer.link(record, toOne.relationship) else { continue }
-                used = true
                 if let pk = resolve(target, slots[slot].target, writers: writers) {
                     toOnePairs[slot].append(LinkPair(source: writer.pk(of: record), target: pk))
-                    toOneDecided[slot] = true
-                    decides = true
+                    decided.insert(slot)
                 } else if case .key(let key) = target {
                     // A nested record always has its row by now; only ids can wait.
                     toOneKeys[slot] = key
-                    waits = true
+                    waiting.insert(slot)
                     // The later record wins, whatever the batch: the link it names is not the
                     // one the row holds (as for a row first written in this batch, which has none).
                     if let stored = writer.storedValue(record, slots[slot].column), stored != .null {
@@ -302,7 +300,11 @@ struct LinkWriter {
             }
             // A new row has no links waiting from an earlier record; an existing one may.
             let existing = earlierMayWait && !writer.wasInserted(record)
-            guard waits || (existing && decides) else { continue }
+            guard !waiting.isEmpty || (existing && !decided.isEmpty) else { continue }
+            for slot in slots.indices {
+                toOneDecided[slot] = decided.contains(slot)
+                if !waiting.contains(slot) { toOneKeys[slot] = nil }
+            }
             try pending.addToOnes(toOnes, source: writer.pk(of: record), keys: toOneKeys, decided: toOneDecided,
                                   existingRow: existing, newRow: writer.isNewRow(record), input: writer.source(of: record),
                                   position: writer.position(of: record))

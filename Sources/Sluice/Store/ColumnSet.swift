@@ -23,6 +23,12 @@ struct ColumnSet: Hashable {
         index < 64 ? first & (1 << UInt64(index)) != 0 : more[index / 64 - 1] & (1 << UInt64(index % 64)) != 0
     }
 
+    /// Empties the set in place (no allocation).
+    mutating func removeAll() {
+        first = 0
+        for word in more.indices { more[word] = 0 }
+    }
+
     var isEmpty: Bool { first == 0 && more.allSatisfy { $0 == 0 } }
 
     var members: [Int] {

@@ -11,6 +11,16 @@ extension SQLRunning {
         return found
     }
 
+    func ids(after: Int64?, limit: Int, in table: String, column: String) throws(SluiceError) -> [(id: ColumnValue, pk: Int64)] {
+        let key = keys.quoted(table)
+        let rows = try rows("SELECT \(quoteIdentifier(column)), \(key) FROM \(quoteIdentifier(table)) WHERE \(key) > ? ORDER BY \(key) LIMIT ?",
+                            [.integer(after ?? .min), .integer(Int64(limit))])
+        return rows.compactMap { row in
+            guard case .integer(let pk) = row[1] else { return nil }
+            return (row[0], pk)
+        }
+    }
+
     func hasRows(_ table: String) throws(SluiceError) -> Bool {
         try !rows("SELECT 1 FROM \(quoteIdentifier(table)) LIMIT 1", []).isEmpty
     }

@@ -1,6 +1,6 @@
 /// SplitMix64: a tiny seeded generator, so every property case is reproduced from its seed
 /// alone on any platform (the standard library's generator is seeded by the system).
-struct PropertyRandom {
+struct PropertyRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

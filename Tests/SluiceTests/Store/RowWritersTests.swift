@@ -73,6 +73,37 @@ extension StoreTests {
             #expect(try connection.rows("SELECT pk, id, name FROM t ORDER BY pk") == expected)
         }
 
+        /// The multi-row `INSERT` names the columns some row has given a value so far, and
+        /// those with a default: `note`, which no row of the first 64 gives, is left out (NULL)
+        /// until a row gives it; `kind`, declared with a `DEFAULT`, is always named, so that a
+        /// row without it stores NULL, not the table's default.
+        @Test func manyRowsNameOnlyTheColumnsGivenAndThoseWithADefault() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, note TEXT, kind TEXT DEFAULT 'table')")
+            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "note", "kind"], defaults: [nil, nil, nil],
+                                           connection: connection)
+            var statements: [String] = []
+            connection.trace { statements.append($0) }
+            var arena: [UInt8] = []
+            var cells: [Cell] = []
+            for id in 1...128 {
+                cells += [.integer(Int64(id)), id == 100 ? Cell(.text("n"), in: &arena) : .missing, .missing]
+            }
+            try cells.withUnsafeBufferPointer { cells in
+                try arena.withUnsafeBytes { arena in
+                    let rows = CellRows(cells: cells, width: 3, arena: arena)
+                    for row in 0..<128 { _ = try inserter.insert(row, of: rows) }
+                    try inserter.flush(rows)
+                }
+            }
+            let inserts = statements.filter { $0.hasPrefix("INSERT") }
+            #expect(inserts.count == 2)
+            #expect(inserts.first?.hasPrefix(#"INSERT INTO "t" ("pk", "id", "kind") VALUES (?, ?, ?), "#) == true)
+            #expect(inserts.last?.hasPrefix(#"INSERT INTO "t" ("pk", "id", "note", "kind") VALUES (?, ?, ?, ?), "#) == true)
+            #expect(try connection.rows("SELECT count(*), count(note), count(kind) FROM t") == [[.integer(128), .integer(1), .integer(0)]])
+            #expect(try connection.rows("SELECT note FROM t WHERE id = 100") == [[.text("n")]])
+        }
+
         /// Where SQLite would number rows otherwise (an `AUTOINCREMENT` table remembers pks
         /// past the largest one), each row still gets the pk it was numbered with.
         @Test func rowsKeepTheirNumbersInAnAutoincrementTable() throws {

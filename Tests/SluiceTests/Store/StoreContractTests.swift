@@ -113,6 +113,12 @@ extension StoreTests {
             let links = db.store.links
             let found = try links.pks(of: [.text("acme"), .text("nope")], in: "companies", column: "id")
             #expect(found.count == 1 && found[.text("acme")] == companies["acme"]!)
+            // The rows after one, in pk order, at most `limit`.
+            let inOrder = try links.ids(after: nil, limit: 2, in: "people", column: "id")
+            #expect(inOrder.map(\.id) == [.text("ann"), .text("bob")] && inOrder.map(\.pk) == [people["ann"]!, people["bob"]!])
+            let following = try links.ids(after: people["ann"]!, limit: 5, in: "people", column: "id")
+            #expect(following.map(\.id) == [.text("bob"), .text("cy")] && following.map(\.pk) == [people["bob"]!, people["cy"]!])
+            #expect(try links.ids(after: people["cy"]!, limit: 5, in: "people", column: "id").isEmpty)
             #expect(try links.hasRows("companies"))
             #expect(try !links.hasRows("songs"))
 

@@ -3,6 +3,11 @@
 /// starting and ending the statement (16 rows per statement took 40% less time than 1 in a
 /// C loop, 64 rows 48%).
 ///
+/// The multi-row statement names only the columns some row of the import has given a value
+/// so far (`ManyRowsInsert`): a column it leaves out gets NULL, as a bound NULL would, and
+/// SQLite then neither copies a parameter nor encodes it per row. W3's stop times fill 10 of
+/// their 24 columns.
+///
 /// One thread at a time uses an inserter, and never re-enters it: its queue, touched per
 /// row, has no dynamic exclusivity checks.
 final class RowInserter {
@@ -11,16 +16,22 @@ final class RowInserter {
     private let table: String
     /// The table's key column, which the rows are numbered in.
     private let key: String
+    private let columns: [String]
+    private let filled: [(column: String, fill: TableDefinition.Fill)]
     /// Per column, the value a missing cell takes (an attribute's default); nil: NULL.
     private let defaults: [ColumnValue?]
     private let connection: Connection
-    /// `INSERT` of one row, and of `rowsPerInsert` rows. Both name the pk: rows are numbered
-    /// here, so the pk of each row of a multi-row insert is known without reading it back.
-    /// The second is prepared when first needed: with up to 1,024 parameters it takes about
-    /// 80 KB (64 rows of 13), for every entity of a large model that may never fill one.
+    /// `INSERT` of one row, naming every column. It and `insertMany` name the pk: rows are
+    /// numbered here, so the pk of each row of a multi-row insert is known without reading
+    /// it back.
     private let insertOne: Statement
-    private var insertMany: Statement?
-    private let insertManySQL: String
+    /// The multi-row `INSERT`, prepared when first needed and again when a row gives a value
+    /// to a column it leaves out: with up to 1,024 parameters it takes about 80 KB, for every
+    /// entity of a large model that may never fill one.
+    private var insertMany: ManyRowsInsert?
+    /// The columns every multi-row `INSERT` names: those with a default, the model's or the
+    /// table's (leaving one out would store the table's default, not NULL).
+    private let alwaysNamed: ColumnSet
     private var numbering = RowNumbering()
     /// The largest pk issued before (`RowNumbering.take`).
     private let issued: Int64
@@ -28,9 +39,9 @@ final class RowInserter {
     var firstNewPK: Int64? { numbering.first }
     /// Rows numbered and waiting for `insertMany` (fewer than `rowsPerInsert`).
     @exclusivity(unchecked) private var queued: [(row: Int, pk: Int64)] = []
-    /// Which parameters of `insertOne` and `insertMany` hold NULL (`NullParameters`).
+    /// Which parameters of `insertOne` hold NULL (`NullParameters`).
     @exclusivity(unchecked) private var oneNulls: NullParameters
-    @exclusivity(unchecked) private var manyNulls: NullParameters
+    private let allColumns: [Int]
     /// The row of `rows` whose insert failed last: how the refusal of a value names its record.
     private(set) var refusedRow: Int?
 
@@ -41,20 +52,43 @@ final class RowInserter {
         self.issued = issued
         self.table = table
         self.key = key
+        self.columns = columns
+        self.filled = filled
         self.defaults = defaults
         self.connection = connection
-        let names = ([key] + columns + filled.map(\.column)).map(quoteIdentifier).joined(separator: ", ")
-        let row = "(\(([SQLParameters.placeholders(columns.count + 1)] + filled.map(\.fill.insertedSQL)).joined(separator: ", ")))"
-        let insert = "INSERT INTO \(quoteIdentifier(table)) (\(names)) VALUES "
         rowsPerInsert = Self.rowsPerInsert(width: columns.count)
-        insertManySQL = insert + Array(repeating: row, count: rowsPerInsert).joined(separator: ", ")
         oneNulls = NullParameters(count: columns.count + 1)
-        manyNulls = NullParameters(count: (columns.count + 1) * rowsPerInsert)
+        allColumns = Array(columns.indices)
         do {
-            insertOne = try connection.prepare(insert + row)
+            var named = ColumnSet(width: columns.count)
+            let tableDefaults = try Self.columnsWithDefaults(table, connection)
+            for (column, name) in columns.enumerated() where defaults[column] != nil || tableDefaults.contains(name) {
+                named.insert(column)
+            }
+            alwaysNamed = named
+            insertOne = try connection.prepare(Self.insertSQL(table: table, key: key, columns: columns, named: allColumns,
+                                                              filled: filled, rows: 1))
         } catch {
             throw error.sluiceError(database: connection.displayName)
         }
+    }
+
+    /// `INSERT` of `rows` rows of the pk and the columns `named` (indexes into `columns`),
+    /// with the filled columns' constants.
+    private static func insertSQL(table: String, key: String, columns: [String], named: [Int],
+                                  filled: [(column: String, fill: TableDefinition.Fill)], rows: Int) -> String {
+        let names = ([key] + named.map { columns[$0] } + filled.map(\.column)).map(quoteIdentifier).joined(separator: ", ")
+        let row = "(\(([SQLParameters.placeholders(named.count + 1)] + filled.map(\.fill.insertedSQL)).joined(separator: ", ")))"
+        return "INSERT INTO \(quoteIdentifier(table)) (\(names)) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
+    /// The names of `table`'s columns declared with a `DEFAULT`.
+    private static func columnsWithDefaults(_ table: String, _ connection: Connection) throws(SQLiteError) -> Set<String> {
+        let rows = try connection.rows("SELECT name FROM pragma_table_xinfo(?) WHERE dflt_value IS NOT NULL", [.text(table)])
+        return Set(rows.compactMap { row in
+            guard case .text(let name)? = row.first else { return nil }
+            return name
+        })
     }
 
     /// Rows per multi-row `INSERT` for rows of `width` columns (and the pk): 64, fewer when
@@ -96,13 +130,13 @@ final class RowInserter {
     /// undoes the whole statement; the rows then go in one at a time, so that the refusal
     /// names its row (`refusedRow`).
     private func insertQueuedTogether(_ rows: CellRows) throws(SQLiteError) {
-        let insertMany = try manyRowsInsert()
+        let insertMany = try manyRowsInsert(for: rows)
         for (offset, waiting) in queued.enumerated() {
-            try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertMany,
-                     from: Int32(offset * (rows.width + 1) + 1), nulls: &manyNulls)
+            try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertMany.statement, columns: insertMany.columns,
+                     from: Int32(offset * (insertMany.columns.count + 1) + 1), nulls: &insertMany.nulls)
         }
         do {
-            try insertMany.runKeepingBindings()
+            try insertMany.statement.runKeepingBindings()
         } catch {
             guard error.isRefusedValue else { throw error }
             try insertQueued(rows)
@@ -123,7 +157,7 @@ final class RowInserter {
     /// Inserts one row; a refusal is that row's (`refusedRow`).
     private func insertAlone(_ row: Int, of rows: CellRows, pk: Int64?) throws(SQLiteError) {
         do {
-            try bind(row, of: rows, pk: pk, to: insertOne, from: 1, nulls: &oneNulls)
+            try bind(row, of: rows, pk: pk, to: insertOne, columns: allColumns, from: 1, nulls: &oneNulls)
             try insertOne.runKeepingBindings()
         } catch {
             refusedRow = row
@@ -138,17 +172,31 @@ final class RowInserter {
         numbering.sqlitePicksTheSamePK ? nil : pk
     }
 
-    private func manyRowsInsert() throws(SQLiteError) -> Statement {
-        if let insertMany { return insertMany }
-        let statement = try connection.prepare(insertManySQL)
-        insertMany = statement
-        return statement
+    /// The multi-row `INSERT` for the queued rows: the one in use while it names every column
+    /// they give a value; else one naming those too.
+    private func manyRowsInsert(for rows: CellRows) throws(SQLiteError) -> ManyRowsInsert {
+        var named = insertMany?.named ?? alwaysNamed
+        let before = named
+        for column in 0..<rows.width where !named.contains(column) {
+            for waiting in queued where !rows[waiting.row, column].isMissing {
+                named.insert(column)
+                break
+            }
+        }
+        if let insertMany, named == before { return insertMany }
+        let columns = allColumns.filter(named.contains)
+        let statement = try connection.prepare(Self.insertSQL(table: table, key: key, columns: self.columns, named: columns,
+                                                              filled: filled, rows: rowsPerInsert))
+        let prepared = ManyRowsInsert(statement: statement, named: named, columns: columns,
+                                      nulls: NullParameters(count: (columns.count + 1) * rowsPerInsert))
+        insertMany = prepared
+        return prepared
     }
 
-    /// Binds the pk (nil: SQLite chooses) and every column of a row, from parameter `first`.
-    /// A missing value takes its column's default. NULL is bound only where the parameter
-    /// holds a value from an earlier row (`nulls`).
-    private func bind(_ row: Int, of rows: CellRows, pk: Int64?, to statement: Statement, from first: Int32,
+    /// Binds the pk (nil: SQLite chooses) and the columns `columns` of a row, from parameter
+    /// `first`. A missing value takes its column's default. NULL is bound only where the
+    /// parameter holds a value from an earlier row (`nulls`).
+    private func bind(_ row: Int, of rows: CellRows, pk: Int64?, to statement: Statement, columns: [Int], from first: Int32,
                       nulls: inout NullParameters) throws(SQLiteError) {
         if let pk {
             try statement.bind(.integer(pk), at: first)
@@ -157,9 +205,10 @@ final class RowInserter {
             try statement.bind(.null, at: first)
             nulls[first] = true
         }
-        for column in 0..<rows.width {
+        var index = first
+        for column in columns {
             let cell = rows[row, column]
-            let index = first + 1 + Int32(column)
+            index += 1
             if cell.isMissing, let value = defaults[column] {
                 try statement.bind(value, at: index)
                 nulls[index] = value == .null
@@ -172,6 +221,22 @@ final class RowInserter {
                 nulls[index] = false
             }
         }
+    }
+}
+
+/// A prepared multi-row `INSERT` naming some of the table's columns (`named`, and as indexes
+/// in order, `columns`), and which of its parameters hold NULL.
+private final class ManyRowsInsert {
+    let statement: Statement
+    let named: ColumnSet
+    let columns: [Int]
+    @exclusivity(unchecked) var nulls: NullParameters
+
+    init(statement: Statement, named: ColumnSet, columns: [Int], nulls: NullParameters) {
+        self.statement = statement
+        self.named = named
+        self.columns = columns
+        self.nulls = nulls
     }
 }
 
