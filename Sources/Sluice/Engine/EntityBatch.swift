@@ -28,6 +28,11 @@ struct EntityBatch: Sendable {
     /// link, by index into `links` (only those changed): each record's own list, for the
     /// records nested in it (`ParentIdentity`).
     var ownLinks: [Int: Link?] = [:]
+    /// The columns some record of the batch holds a value in, and the relationships some
+    /// record mentions (`EntityWriter.columnsSet`: which columns a lookup reads, known without
+    /// going over every record's every column).
+    private(set) var givenColumns: ColumnSet
+    private(set) var mentionedRelationships: ColumnSet
     var positions: [InputPosition] = []
     /// The index of the input each record came from.
     var sources: [Int] = []
@@ -37,6 +42,8 @@ struct EntityBatch: Sendable {
         self.width = width
         self.attributeCount = attributeCount
         self.relationshipCount = relationshipCount
+        givenColumns = ColumnSet(width: width)
+        mentionedRelationships = ColumnSet(width: relationshipCount)
     }
 
     var isEmpty: Bool { count == 0 }
@@ -81,6 +88,13 @@ struct EntityBatch: Sendable {
                 }
             }
         }
+        // Without a branch per cell for the first 64 (a record's cells are copied per record).
+        var word: UInt64 = 0
+        for index in 0..<min(cells.count, 64) {
+            word |= UInt64(truncatingIfNeeded: cells[index].isMissing ? 0 : 1) << UInt64(index)
+        }
+        givenColumns.insert(firstWord: word)
+        for index in cells.indices.dropFirst(64) where !cells[index].isMissing { givenColumns.insert(index) }
     }
 
     private mutating func appendLinks(_ links: [Link?]) {
@@ -94,6 +108,7 @@ struct EntityBatch: Sendable {
                 }
                 slots.initializeElement(at: index, to: Int32(linkValues.count))
                 linkValues.append(link)
+                mentionedRelationships.insert(index)
             }
             linkSlots.append(contentsOf: slots)
         }
@@ -114,6 +129,7 @@ struct EntityBatch: Sendable {
             }
             linkSlots[index] = Int32(linkValues.count)
             linkValues.append(newValue)
+            mentionedRelationships.insert(index % relationshipCount)
         }
     }
 
@@ -149,6 +165,8 @@ struct EntityBatch: Sendable {
     /// and the linked workload's peak was 2 MiB higher.
     mutating func removeAll() {
         bytes.removeAll()
+        givenColumns.removeAll()
+        mentionedRelationships.removeAll()
         linkSlots = Self.emptied(linkSlots)
         linkValues = Self.emptied(linkValues)
         if !clearedBeforeList.isEmpty { clearedBeforeList.removeAll() }
@@ -166,6 +184,12 @@ struct EntityBatch: Sendable {
 }
 
 extension EntityBatch {
+    /// Sets a value of record `record` (`EntityWriter.setToOne`).
+    mutating func set(_ record: Int, column: Int, _ cell: Cell) {
+        values[record * width + column] = cell
+        givenColumns.insert(column)
+    }
+
     /// The records' cells read in place, for `body` only: how `Store/` reads a batch.
     func withRows<Result>(_ body: (CellRows) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
         var outcome: Swift.Result<Result, SluiceError>!

@@ -210,12 +210,13 @@ struct EntityWriter {
 
     /// Sets a to-one column before `write()`: the link goes in with the row.
     mutating func setToOne(_ record: Int, column: Int, _ value: ColumnValue) {
-        batch.values[record * width + column] = Cell(value, in: &batch.bytes)
+        let cell = Cell(value, in: &batch.bytes)
+        batch.set(record, column: column, cell)
     }
 
     /// The same, for the row `pk`.
     mutating func setToOne(_ record: Int, column: Int, pk: Int64) {
-        batch.values[record * width + column] = .integer(pk)
+        batch.set(record, column: column, .integer(pk))
     }
 
     // MARK: Steps
@@ -296,7 +297,7 @@ struct EntityWriter {
         var rest = records
         if !records.isEmpty, inKeyOrder.tries() {
             var matcher = IdentityMatcher(identity: identity, table: identities, records: records, count: count, width: width)
-            let read = try rows.findFollowing(inKeyOrder.after, limit: records.count, reading: columnsSet(by: records, in: cells),
+            let read = try rows.findFollowing(inKeyOrder.after, limit: records.count, reading: columnsSet(),
                                               of: cells, matching: &matcher, into: &existing)
             inKeyOrder.read(read, matched: matcher.matched)
             if matcher.matched == records.count {
@@ -323,25 +324,15 @@ struct EntityWriter {
         }
     }
 
-    /// The columns whose stored values the batch needs of the rows of `records`: the identity,
+    /// The columns whose stored values the batch needs of the rows it looks up: the identity,
     /// the attributes a record sets, and the to-ones a record links (their columns get values
-    /// only after the lookup, `LinkWriter`).
-    private func columnsSet(by records: [Int], in cells: CellRows) -> ColumnSet {
-        var columns = ColumnSet(width: width)
+    /// only after the lookup, `LinkWriter`). Those of the whole batch: reading a column no
+    /// record looked up sets only costs its read.
+    private func columnsSet() -> ColumnSet {
+        var columns = batch.givenColumns
         for column in identity { columns.insert(column) }
-        for column in 0..<attributeCount where !columns.contains(column) {
-            for record in records where !cells[record, column].isMissing {
-                columns.insert(column)
-                break
-            }
-        }
         for (relationship, column) in toOneColumns.enumerated() {
-            guard let column, !columns.contains(column) else { continue }
-            for record in records
-            where batch.linkSlots[record * relationshipCount + relationship] >= 0 || !cells[record, column].isMissing {
-                columns.insert(column)
-                break
-            }
+            if let column, batch.mentionedRelationships.contains(relationship) { columns.insert(column) }
         }
         return columns
     }
