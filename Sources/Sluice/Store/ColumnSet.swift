@@ -23,11 +23,6 @@ struct ColumnSet: Hashable {
         index < 64 ? first & (1 << UInt64(index)) != 0 : more[index / 64 - 1] & (1 << UInt64(index % 64)) != 0
     }
 
-    /// Adds columns 0–63 as the bits of `word` (bit `n`: column `n`).
-    mutating func insert(firstWord word: UInt64) {
-        first |= word
-    }
-
     /// Empties the set in place (no allocation).
     mutating func removeAll() {
         first = 0
