@@ -27,8 +27,14 @@ struct SQLDialect: Sendable {
     /// After the columns of a table whose primary key is all it holds: SQLite's
     /// ` WITHOUT ROWID` makes the key its only b-tree.
     var keyOnlyTable: String
+    /// SQLite: the statements that set up the connection for the indexes built after the
+    /// load, and how to read back each setting they change (`SecondaryIndexes.createAll`);
+    /// empty for PostgreSQL, whose server decides.
+    var indexBuilding: [(set: String, read: String)] = []
 
-    static let sqlite = SQLDialect(insertOrIgnore: true, integer: "INTEGER", keyOnlyTable: " WITHOUT ROWID")
+    static let sqlite = SQLDialect(insertOrIgnore: true, integer: "INTEGER", keyOnlyTable: " WITHOUT ROWID",
+                                   indexBuilding: [("PRAGMA threads=1", "PRAGMA threads"),
+                                                   ("PRAGMA cache_size=-2048", "PRAGMA cache_size")])
     static let postgres = SQLDialect(insertOrIgnore: false, integer: "bigint", keyOnlyTable: "")
 
     /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there

@@ -29,6 +29,21 @@ extension StoreTests {
                 == ["\(pks["ann"]!)|ann|Ann", "\(pks["bob"]!)|bob|"])
         }
 
+        /// SQLite builds the indexes left for after the load with a second sorting thread and
+        /// a 2 MiB page cache, and the connection's settings are back after them.
+        @Test(arguments: [ContractStore.sqlite, .sqliteZPK])
+        func indexesAfterTheLoadSortOnASecondThread(_ kind: ContractStore) throws {
+            let db = try ContractDatabase(kind)
+            let before = try db.rows("PRAGMA cache_size") + db.rows("PRAGMA threads")
+            try db.indexes.willFill(table: "people", column: "employer_pk")
+            var during: [[String]] = []
+            try db.indexes.createAll { _ in during.append((try? db.rows("PRAGMA cache_size") + db.rows("PRAGMA threads")) ?? []) }
+            #expect(!during.isEmpty && during.allSatisfy { $0 == ["-2048", "1"] })
+            #expect(before == ["-7168", "0"])
+            #expect(try db.rows("PRAGMA cache_size") + db.rows("PRAGMA threads") == before)
+            #expect(try db.indexNames(of: "people").contains("people_employer_pk"))
+        }
+
         /// A new table's to-one index, which leaves out NULL, is made with the table and kept
         /// until a batch's links fill its column; then it is dropped and built after the load.
         @Test(arguments: ContractStore.available)
