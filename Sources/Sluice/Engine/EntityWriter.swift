@@ -230,7 +230,7 @@ struct EntityWriter {
             fates.append(contentsOf: repeatElement(.append, count: count))
             return
         }
-        existing.reset(count: count)
+        existing.reset(count: count, given: batch.givenColumns)
         // Worked on as a local: matching reads the batch while the table changes.
         var table = IdentityTable()
         swap(&table, &identities)

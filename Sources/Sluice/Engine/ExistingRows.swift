@@ -28,8 +28,14 @@ struct ExistingRows {
         self.attributeCount = attributeCount
     }
 
-    /// Forgets the rows found for the last batch, for a batch of `count` records.
-    mutating func reset(count: Int) {
+    /// The attribute columns `add` compares: those some record of the batch gives.
+    private var compared: [Int] = []
+
+    /// Forgets the rows found for the last batch, for a batch of `count` records, of which
+    /// only the columns `given` hold values (nil: any column may).
+    mutating func reset(count: Int, given: ColumnSet? = nil) {
+        compared.removeAll(keepingCapacity: true)
+        for column in 0..<attributeCount where given?.contains(column) ?? true { compared.append(column) }
         changedAttributes.removeAll(keepingCapacity: true)
         pks.removeAll(keepingCapacity: true)
         stored.removeAll(keepingCapacity: true)
@@ -46,7 +52,8 @@ struct ExistingRows {
         pks.append(pk)
         // Attributes are final once records are merged; to-ones get their value later.
         var changed = ColumnSet(width: width)
-        for column in 0..<attributeCount {
+        // Only the columns some record gives: a wide entity's rows leave most empty.
+        for column in compared {
             let cell = rows[record, column]
             if !cell.isMissing, !(same?.contains(column) ?? false), !found.column(column, holds: cell, in: rows.arena) {
                 changed.insert(column)
