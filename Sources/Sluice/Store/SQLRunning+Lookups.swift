@@ -11,6 +11,7 @@ extension SQLRunning {
         return found
     }
 
+    /// `LinkStore.ids(after:limit:in:column:)`: one read in key order.
     func ids(after: Int64?, limit: Int, in table: String, column: String) throws(SluiceError) -> [(id: ColumnValue, pk: Int64)] {
         let key = keys.quoted(table)
         let rows = try rows("SELECT \(quoteIdentifier(column)), \(key) FROM \(quoteIdentifier(table)) WHERE \(key) > ? ORDER BY \(key) LIMIT ?",

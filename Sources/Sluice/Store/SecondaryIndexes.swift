@@ -111,10 +111,11 @@ final class SecondaryIndexes {
     /// In SQLite, with a second thread sorting (`PRAGMA threads=1`: `CREATE INDEX` sorts its
     /// entries in chunks, one sorted and written while the next is read) and a 2 MiB page
     /// cache meanwhile, restored after: the second core is otherwise idle once the rows are
-    /// in, and each thread's chunk is as large as the cache (at least 250 pages), so the two
-    /// chunks of a smaller cache take the memory one chunk of the import's 7 MiB cache took.
-    /// Measured at scale 1 (three runs each, interleaved): W3's cold import 4.7–5.3 s → 4.2–4.8 s,
-    /// W2's 7.7–7.8 s → 6.7–6.8 s, peak memory unchanged (`docs/performance.md`).
+    /// in. Each thread's chunk is as large as the cache, and at least 250 pages (4 MiB of
+    /// 16 KiB pages): the second chunk is paid for by the 5 MiB the cache gives up (with the
+    /// import's 7 MiB cache, W2's peak rose to 51.7 MiB). Measured at scale 1 (three runs
+    /// each, interleaved): W3's cold import 4.7–5.3 s → 4.2–4.8 s, W2's 7.7–7.8 s → 6.7–6.8 s,
+    /// peak memory unchanged (`docs/performance.md`).
     func createAll(willBuild: (String) -> Void = { _ in }) throws(SluiceError) {
         guard !deferred.isEmpty else { return }
         var restore: [String] = []
