@@ -162,19 +162,34 @@ struct EntityBatch: Sendable {
         bytes.removeAll()
         givenColumns.removeAll()
         mentionedRelationships.removeAll()
-        linkSlots = Self.emptied(linkSlots)
-        linkValues = Self.emptied(linkValues)
+        Self.empty(&linkSlots)
+        Self.empty(&linkValues)
         if !clearedBeforeList.isEmpty { clearedBeforeList.removeAll() }
         if !ownLinks.isEmpty { ownLinks.removeAll() }
-        positions = Self.emptied(positions)
-        sources = Self.emptied(sources)
+        Self.empty(&positions)
+        Self.empty(&sources)
         count = 0
     }
 
-    private static func emptied<Element>(_ array: [Element]) -> [Element] {
+    /// Empties the batch once it is written. An entity none of whose records came in it
+    /// gives its arrays' memory back: records come in runs of one entity (a document's
+    /// arrays, a feed's files), so one absent from a whole batch is most likely done. Kept,
+    /// its arrays stayed as large as its largest batch in each of the three batches in flight
+    /// (`BatchPipeline`), beside those of the entities after it: W2's peak at the end of its
+    /// load (stops after trips after stop times) was 4 MiB above the load's at scale 1 and
+    /// 9 MiB above it at scale 11.1, where it reached 49 MiB.
+    mutating func removeAllWritten() {
+        guard isEmpty else { return removeAll() }
+        self = EntityBatch(width: width, attributeCount: attributeCount, relationshipCount: relationshipCount)
+    }
+
+    /// A new, empty buffer with `array`'s capacity; none when `array` is empty already (a
+    /// batch emptied once by the writer and again before it is filled).
+    private static func empty<Element>(_ array: inout [Element]) {
+        guard !array.isEmpty else { return }
         var fresh: [Element] = []
         fresh.reserveCapacity(array.capacity)
-        return fresh
+        array = fresh
     }
 }
 

@@ -409,7 +409,7 @@ struct EntityWriter {
 
     mutating func reset() {
         largestFound = nil
-        batch.removeAll()
+        batch.removeAllWritten()
         fates.removeAll(keepingCapacity: true)
         if !generations.isEmpty { generations.removeAll() }
     }

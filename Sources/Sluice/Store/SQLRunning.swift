@@ -14,6 +14,13 @@ protocol SQLRunning: AnyObject {
     func rows(_ sql: String, _ arguments: [ColumnValue]) throws(SluiceError) -> [[ColumnValue]]
     /// Runs SQL that takes no arguments and returns nothing (DDL).
     func execute(_ sql: String) throws(SluiceError)
+    /// Frees the memory of the database pages the connection keeps cached (SQLite; nothing
+    /// for PostgreSQL, whose server caches).
+    func releaseCachedPages() throws(SluiceError)
+}
+
+extension SQLRunning {
+    func releaseCachedPages() throws(SluiceError) {}
 }
 
 /// What differs in the SQL both stores share (`TouchedRows`) between SQLite and PostgreSQL.
@@ -34,7 +41,7 @@ struct SQLDialect: Sendable {
 
     static let sqlite = SQLDialect(insertOrIgnore: true, integer: "INTEGER", keyOnlyTable: " WITHOUT ROWID",
                                    indexBuilding: [("PRAGMA threads=1", "PRAGMA threads"),
-                                                   ("PRAGMA cache_size=-2048", "PRAGMA cache_size")])
+                                                   ("PRAGMA cache_size=-512", "PRAGMA cache_size")])
     static let postgres = SQLDialect(insertOrIgnore: false, integer: "bigint", keyOnlyTable: "")
 
     /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there

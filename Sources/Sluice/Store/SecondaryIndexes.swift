@@ -109,13 +109,16 @@ final class SecondaryIndexes {
     /// Builds every index still deferred; `willBuild` is told each one's name first.
     ///
     /// In SQLite, with a second thread sorting (`PRAGMA threads=1`: `CREATE INDEX` sorts its
-    /// entries in chunks, one sorted and written while the next is read) and a 2 MiB page
-    /// cache meanwhile, restored after: the second core is otherwise idle once the rows are
-    /// in. Each thread's chunk is as large as the cache, and at least 250 pages (4 MiB of
-    /// 16 KiB pages): the second chunk is paid for by the 5 MiB the cache gives up (with the
-    /// import's 7 MiB cache, W2's peak rose to 51.7 MiB). Measured at scale 1 (three runs
-    /// each, interleaved): W3's cold import 4.7–5.3 s → 4.2–4.8 s, W2's 7.7–7.8 s → 6.7–6.8 s,
-    /// peak memory unchanged (`docs/performance.md`).
+    /// entries in chunks, one sorted and written while the next is read): the second core is
+    /// otherwise idle once the rows are in (W2's two stop-time indexes at scale 1, by the
+    /// `sqlite3` shell: 1.20 s against 1.41–1.46 s). Each thread's chunk is as large as the
+    /// page cache, and at least 250 pages (4 MiB of 16 KiB pages). The cache, which the
+    /// builds read through once and append to, is 512 KiB meanwhile (as fast as 2 MiB and
+    /// 7 MiB were) and restored after; the pages cached by the load and the second pass (the
+    /// temporary tables' too) are written and freed first (`releaseCachedPages`): the second
+    /// chunk is paid for by what the caches give up. Merging the chunks takes a page-sized
+    /// buffer per chunk, the one part that grows with the table: 4 MiB more at 31.8 million
+    /// stop times than at 3 million, SQLite's own (`docs/performance.md`, Memory).
     func createAll(willBuild: (String) -> Void = { _ in }) throws(SluiceError) {
         guard !deferred.isEmpty else { return }
         var restore: [String] = []
@@ -124,6 +127,11 @@ final class SecondaryIndexes {
             try execute(setting.set)
             if case .integer(let value)? = was { restore.append("\(setting.read)=\(value)") }
         }
+        // The load's batches are gone; its cached pages go too, and the allocator gives the
+        // memory back (it kept it in its arenas, between blocks still in use): the builds'
+        // sort needs 8 MiB of its own.
+        try sql.releaseCachedPages()
+        FreedMemory.returnToTheSystem()
         while let statement = deferred.first {
             willBuild(statement.name)
             try execute(statement.sql)

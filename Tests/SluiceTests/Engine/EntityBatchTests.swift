@@ -62,6 +62,30 @@ struct EntityBatchTests {
         #expect(batch.bytes.withUnsafeBytes { Array($0) } == Array("b".utf8))
     }
 
+    /// A written batch keeps its arrays' memory for the next batch of its entity; one that
+    /// held none of its records gives it back (records come in runs of one entity).
+    @Test func aWrittenBatchKeepsItsMemoryUnlessItHeldNoRecord() {
+        var batch = EntityBatch(width: 2, attributeCount: 2, relationshipCount: 0)
+        for _ in 0..<100 { withRecord(["a"], padding: 0, ownsBytes: true) { _ = batch.append($0, source: 0) } }
+        batch.removeAllWritten()
+        #expect(batch.count == 0)
+        #expect(batch.values.capacity >= 200)
+        #expect(batch.positions.capacity >= 100)
+        #expect(batch.sources.capacity >= 100)
+        // Emptied again before it is filled: still kept.
+        batch.removeAll()
+        #expect(batch.values.capacity >= 200)
+        #expect(batch.positions.capacity >= 100)
+
+        batch.removeAllWritten()
+        #expect(batch.values.capacity == 0)
+        #expect(batch.positions.capacity == 0)
+        #expect(batch.sources.capacity == 0)
+        #expect(batch.bytes.count == 0)
+        withRecord(["b"], padding: 0, ownsBytes: true) { #expect(batch.append($0, source: 0) == 0) }
+        #expect(texts(of: batch, record: 0) == [.text("b"), .integer(7)])
+    }
+
     /// Appends a record with no values and `links`.
     private func append(_ links: [Link?], to batch: inout EntityBatch) {
         let values: [Cell] = []

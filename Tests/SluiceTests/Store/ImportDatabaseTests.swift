@@ -38,6 +38,34 @@ extension StoreTests {
             #expect(try check.scalar("PRAGMA integrity_check") == .text("ok"))
         }
 
+        /// Freeing the cached pages before the indexes are built writes the transaction's
+        /// pages to the file without ending it: a commit keeps them, a rollback of an existing
+        /// file's import leaves the file as it was.
+        @Test(arguments: [true, false])
+        func cachedPagesAreFreedInsideTheTransaction(commit: Bool) throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("existing.sqlite")
+            let maker = try Connection(path: path, mode: .create)
+            try maker.execute("CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'kept')")
+            maker.close()
+            let database = try ImportDatabase.begin(path: path)
+            try database.connection.execute("""
+                CREATE TEMP TABLE w (c);
+                WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+                INSERT INTO t SELECT i, printf('%0500d', i) FROM n;
+                INSERT INTO w SELECT a FROM t;
+                """)
+            let cached = database.connection.cachedBytes
+            try database.connection.releaseCachedPages()
+            #expect(cached > 1_000_000 && database.connection.cachedBytes < cached / 10)
+            #expect(try database.connection.integer("SELECT count(*) FROM t") == 20000)
+            #expect(try database.connection.integer("SELECT sum(c) FROM w") == 20000 * 20001 / 2)
+            if commit { try database.commit() } else { database.rollback() }
+            let check = try Connection(path: path, mode: .readOnly)
+            #expect(try check.integer("SELECT count(*) FROM t") == (commit ? 20000 : 1))
+            #expect(try check.scalar("PRAGMA integrity_check") == .text("ok"))
+        }
+
         /// 7 MiB of a file's pages when they are 16 KiB (a new file, or one an import made), 10 MiB
         /// of smaller ones (`ImportDatabase.cacheKiB`).
         @Test(arguments: [(4096, -10240), (8192, -10240), (16384, -7168), (65536, -7168)])

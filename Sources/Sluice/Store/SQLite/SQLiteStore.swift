@@ -164,6 +164,14 @@ extension SQLiteStore {
 
 extension SQLRunner: SQLRunning {
     var dialect: SQLDialect { .sqlite }
+
+    func releaseCachedPages() throws(SluiceError) {
+        do {
+            try connection.releaseCachedPages()
+        } catch {
+            throw error.sluiceError(database: databaseName)
+        }
+    }
 }
 
 
