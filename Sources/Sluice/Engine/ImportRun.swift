@@ -4,7 +4,7 @@ import Synchronization
 /// progress as an `AsyncSequence`, its report to await, and a way to stop it.
 ///
 /// ```swift
-/// let run = Importer.start(databasePath: "transit.sqlite", model: model, inputs: ["stops.json"])
+/// let run = Importer.start(.file("transit.sqlite", model: model), inputs: ["stops.json"])
 /// for await progress in run.progress { print(progress.records) }
 /// let report = try await run.report
 /// ```

@@ -1,7 +1,7 @@
 /// Imports bytes as async code receives them (`docs/library.md#async`): a download, a socket,
 /// a decompressor of its own, without the whole input in memory or in a file first.
 extension Importer {
-    /// Opens the database, imports the bytes of `chunks` as one input named `name` (in errors
+    /// Opens `destination`, imports the bytes of `chunks` as one input named `name` (in errors
     /// and `sluice_imports`) as they arrive, and finishes. A record may be split anywhere
     /// across chunks; gzip is detected by its first bytes, as for a file. The import runs on a
     /// thread of its own while `chunks` is iterated in a child task of the caller's, one chunk
@@ -12,53 +12,8 @@ extension Importer {
     /// fails stops iterating `chunks` (its task is cancelled). `chunks` should end its
     /// iteration when its task is cancelled, as `AsyncStream` does.
     public static func run<Chunks: AsyncSequence & Sendable>(
-        databasePath: String, model: Model, options: ImportOptions = ImportOptions(), chunks: Chunks,
+        _ destination: Destination, options: ImportOptions = ImportOptions(), chunks: Chunks,
         name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
-    {
-        try await run(.pathModel(databasePath, model), options, chunks: chunks, name: name)
-    }
-
-    /// A zero-config import (`init(databasePath:table:options:)`) of `chunks`, as
-    /// `run(databasePath:model:options:chunks:name:)`.
-    public static func run<Chunks: AsyncSequence & Sendable>(
-        databasePath: String, table: String, options: ImportOptions = ImportOptions(), chunks: Chunks,
-        name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
-    {
-        try await run(.pathTable(databasePath, table: table), options, chunks: chunks, name: name)
-    }
-
-    /// Opens `database`, imports the bytes of `chunks` as one input named `name` as they
-    /// arrive, and finishes, as `run(databasePath:model:options:chunks:name:)` does.
-    public static func run<Chunks: AsyncSequence & Sendable>(
-        database: Database, model: Model, options: ImportOptions = ImportOptions(), chunks: Chunks,
-        name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
-    {
-        try await run(.databaseModel(database, model), options, chunks: chunks, name: name)
-    }
-
-    /// The import of `chunks` through `modelFile`'s model (`init(database:modelFile:options:)`;
-    /// Core Data's store with `.coreDataStore`), as `run(database:model:options:chunks:name:)`.
-    public static func run<Chunks: AsyncSequence & Sendable>(
-        database: Database, modelFile: ModelFile, options: ImportOptions = ImportOptions(), chunks: Chunks,
-        name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
-    {
-        try await run(.databaseModelFile(database, modelFile), options, chunks: chunks, name: name)
-    }
-
-    /// A zero-config import (`init(database:table:options:)`) of `chunks`, as
-    /// `run(database:model:options:chunks:name:)`.
-    public static func run<Chunks: AsyncSequence & Sendable>(
-        database: Database, table: String, options: ImportOptions = ImportOptions(), chunks: Chunks,
-        name: String = "<stream>") async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
-    {
-        try await run(.databaseTable(database, table: table), options, chunks: chunks, name: name)
-    }
-
-    /// The import of `chunks` into the importer `opening` opens, on the import's own thread,
-    /// while a child task sends the chunks; then finished.
-    private static func run<Chunks: AsyncSequence & Sendable>(
-        _ opening: ImporterOpening, _ options: ImportOptions, chunks: Chunks, name: String)
-        async throws(SluiceError) -> ImportReport where Chunks.Element == [UInt8]
     {
         let channel = ChunkChannel()
         var options = options
@@ -68,7 +23,7 @@ extension Importer {
             let run = ImportRun(options: options, stopInput: { channel.close() }) { options throws(SluiceError) in
                 // However the import ends, the sender stops.
                 defer { channel.close() }
-                let importer = try opening.open(options)
+                let importer = try destination.open(options)
                 try importer.importSource(ChunkChannelSource(channel, name: name))
                 return try importer.finish()
             }

@@ -19,7 +19,7 @@ import Testing
             }
             continuation.finish()
         }
-        let report = try await Importer.run(databasePath: directory.file("v.sqlite"), model: try Self.parsedModel(),
+        let report = try await Importer.run(.file(directory.file("v.sqlite"), model: try Self.parsedModel()),
                                             chunks: chunks, name: "feed.json")
         #expect(report.inserted == 3)
         #expect(report.sources == ["feed.json"])
@@ -35,7 +35,7 @@ import Testing
             for byte in gzip { continuation.yield([byte]) }
             continuation.finish()
         }
-        let report = try await Importer.run(databasePath: directory.file("z.sqlite"), table: "t", chunks: chunks)
+        let report = try await Importer.run(.file(directory.file("z.sqlite"), table: "t"), chunks: chunks)
         #expect(report.inserted == 2)
     }
 
@@ -50,7 +50,7 @@ import Testing
         var options = ImportOptions()
         options.chunkSize = 16   // the import reads whole chunks: these fill from what was sent
         await #expect {
-            _ = try await Importer.run(databasePath: directory.file("v.sqlite"), model: try Self.parsedModel(),
+            _ = try await Importer.run(.file(directory.file("v.sqlite"), model: try Self.parsedModel()),
                                        options: options, chunks: chunks, name: "feed.ndjson")
         } throws: { error in
             (error as? SluiceError)?.kind == .data && "\(error)".hasPrefix("feed.ndjson:2:")
@@ -67,7 +67,7 @@ import Testing
             continuation.finish(throwing: Broken())
         }
         await #expect {
-            _ = try await Importer.run(databasePath: directory.file("v.sqlite"), model: try Self.parsedModel(),
+            _ = try await Importer.run(.file(directory.file("v.sqlite"), model: try Self.parsedModel()),
                                        chunks: chunks, name: "download")
         } throws: { error in
             (error as? SluiceError)?.kind == .io && "\(error)" == "read error on 'download': connection reset"
@@ -82,7 +82,7 @@ import Testing
         let database = directory.file("v.sqlite")
         let (chunks, continuation) = AsyncStream<[UInt8]>.makeStream()
         let model = try Self.parsedModel()
-        let task = Task { try await Importer.run(databasePath: database, model: model, chunks: chunks) }
+        let task = Task { try await Importer.run(.file(database, model: model), chunks: chunks) }
         continuation.yield(Array("{\"id\": 1}\n{\"id\": 2}\n{\"id".utf8))
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()

@@ -12,7 +12,7 @@ import Testing
         let input = directory.file("v.ndjson")
         try "{\"id\": 1}\n{\"id\": 2}\n".write(toFile: input, atomically: true, encoding: .utf8)
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
-        let report = try await Importer.run(databasePath: directory.file("v.sqlite"), model: model, inputs: [input])
+        let report = try await Importer.run(.file(directory.file("v.sqlite"), model: model), inputs: [input])
         #expect(report.inserted == 2)
         #expect(try query(directory.file("v.sqlite"), "SELECT id FROM v ORDER BY id") == [[.integer(1)], [.integer(2)]])
     }
@@ -21,7 +21,7 @@ import Testing
         let directory = TemporaryDirectory()
         let input = directory.file("v.ndjson")
         try "{\"a\": \"x\"}\n".write(toFile: input, atomically: true, encoding: .utf8)
-        let report = try await Importer.run(databasePath: directory.file("z.sqlite"), table: "t", inputs: [input])
+        let report = try await Importer.run(.file(directory.file("z.sqlite"), table: "t"), inputs: [input])
         #expect(report.inserted == 1)
     }
 
@@ -37,7 +37,7 @@ import Testing
         try text.write(toFile: input, atomically: false, encoding: .utf8)
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
         let database = directory.file("big.sqlite")
-        let task = Task { try await Importer.run(databasePath: database, model: model, inputs: [input]) }
+        let task = Task { try await Importer.run(.file(database, model: model), inputs: [input]) }
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
         do {
@@ -57,7 +57,7 @@ import Testing
         let database = directory.file("v.sqlite")
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await Importer.run(databasePath: database, model: model, inputs: [input])
+            return try await Importer.run(.file(database, model: model), inputs: [input])
         }
         do {
             _ = try await task.value

@@ -39,7 +39,7 @@ import Testing
         try Self.input.write(toFile: directory.file("in.json"), atomically: true, encoding: .utf8)
         let database = try Importer.Database.sqlite(URL(fileURLWithPath: directory.file("v.sqlite")))
         #expect(database == .sqlite(path: directory.file("v.sqlite")))
-        let report = try Importer.withImport(database: database, model: try model()) { importer in
+        let report = try Importer.withImport(.database(database, model: try model())) { importer in
             try importer.importFile(URL(fileURLWithPath: directory.file("in.json")))
         }
         #expect(report.sources == [directory.file("in.json")])
@@ -117,7 +117,7 @@ import Testing
         let name = try server.makeDatabase()
         let directory = TemporaryDirectory()
         try Self.input.write(toFile: directory.file("in.json"), atomically: true, encoding: .utf8)
-        let report = try await Importer.run(database: .postgreSQL(uri: server.uri(name), schema: "transit"), model: try model(),
+        let report = try await Importer.run(.database(.postgreSQL(uri: server.uri(name), schema: "transit"), model: try model()),
                                             inputs: [URL(fileURLWithPath: directory.file("in.json"))])
         #expect(report.inserted == 2)
         #expect(try server.rows(name, "SELECT id, name FROM transit.v ORDER BY id") == ["1|a", "2|b"])
@@ -141,7 +141,7 @@ import Testing
         var options = ImportOptions()
         options.entity = "Stop"
         let store = directory.file("Seed.sqlite")
-        let report = try Importer.withImport(database: .coreDataStore(path: store), modelFile: file, options: options) { importer in
+        let report = try Importer.withImport(.database(.coreDataStore(path: store), modelFile: file), options: options) { importer in
             try importer.importBytes(Array(#"[{"stopID": "s1", "name": "Alex"}, {"stopID": "s2", "name": "Zoo"}]"#.utf8))
         }
         #expect(report.inserted == 2)
@@ -153,7 +153,7 @@ import Testing
     @Test func startedAndAwaited() async throws {
         let directory = TemporaryDirectory()
         try "{\"a\": \"x\"}\n{\"a\": \"y\"}\n".write(toFile: directory.file("in.ndjson"), atomically: true, encoding: .utf8)
-        let run = Importer.start(database: .sqlite(path: directory.file("z.sqlite")), table: "t",
+        let run = Importer.start(.database(.sqlite(path: directory.file("z.sqlite")), table: "t"),
                                  inputs: [URL(fileURLWithPath: directory.file("in.ndjson"))])
         var last: ImportProgress?
         for await progress in run.progress { last = progress }
@@ -163,7 +163,7 @@ import Testing
         feed.yield(Array(#"{"id": 7, "na"#.utf8))
         feed.yield(Array(#"me": "q"}"#.utf8))
         feed.finish()
-        let report = try await Importer.run(database: .sqlite(path: directory.file("v.sqlite")), model: try model(), chunks: chunks)
+        let report = try await Importer.run(.database(.sqlite(path: directory.file("v.sqlite")), model: try model()), chunks: chunks)
         #expect(report.inserted == 1)
         #expect(try query(directory.file("v.sqlite"), "SELECT id, name FROM v") == [[.integer(7), .text("q")]])
     }

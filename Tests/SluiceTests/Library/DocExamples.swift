@@ -18,7 +18,7 @@ enum DocExamples {
 
     static func scoped() throws -> ImportReport {
         let file = try ModelFile.load(path: "model.json")
-        let imported = try Importer.withImport(databasePath: "transit.sqlite", model: file.model) { importer in
+        let imported = try Importer.withImport(.file("transit.sqlite", model: file.model)) { importer in
             try importer.importFile("stops.json")
             try importer.importFile("trips.json")
         }   // returned: committed, the report; thrown: rolled back
@@ -94,20 +94,20 @@ enum DocExamples {
     }
 
     static func async(model: Model) async throws -> ImportReport {
-        let report = try await Importer.run(databasePath: "transit.sqlite", model: model, inputs: ["stops.json"])
-        // zero-config: Importer.run(databasePath: "dump.sqlite", table: "items", inputs: ["items.ndjson"])
+        let report = try await Importer.run(.file("transit.sqlite", model: model), inputs: ["stops.json"])
+        // zero-config: Importer.run(.file("dump.sqlite", table: "items"), inputs: ["items.ndjson"])
         return report
     }
 
     static func chunks(model: Model) async throws -> ImportReport {
         let (chunks, feed) = AsyncStream<[UInt8]>.makeStream()   // feed.yield(bytes) as they arrive, then feed.finish()
-        let imported = try await Importer.run(databasePath: "transit.sqlite", model: model, chunks: chunks, name: "stops.json")
+        let imported = try await Importer.run(.file("transit.sqlite", model: model), chunks: chunks, name: "stops.json")
         _ = feed
         return imported
     }
 
     static func progressSequence(model: Model) async throws -> ImportReport {
-        let run = Importer.start(databasePath: "transit.sqlite", model: model, inputs: ["stops.json"])
+        let run = Importer.start(.file("transit.sqlite", model: model), inputs: ["stops.json"])
         for await progress in run.progress { print(progress.records, progress.stageDescription) }
         let report = try await run.report
         return report
@@ -118,13 +118,13 @@ enum DocExamples {
         let file = try ModelFile.load(path: "Transit.xcdatamodeld")
         var options = ImportOptions()
         options.roots = [Model.RootOverride(key: "stops", entity: "Stop")]
-        let report = try await Importer.run(database: store, modelFile: file, options: options,
+        let report = try await Importer.run(.database(store, modelFile: file), options: options,
                                             inputs: [URL(fileURLWithPath: "stops.json")])
         return report
     }
 
     static func oneEntityPerInput(model: Model) throws -> ImportReport {
-        let report = try Importer.withImport(databasePath: "transit.sqlite", model: model) { importer in
+        let report = try Importer.withImport(.file("transit.sqlite", model: model)) { importer in
             try importer.importFile("stops.json")                              // the model's root: Stop
             try importer.importFile("trips.json", entity: "Trip", path: "data.trips")
         }

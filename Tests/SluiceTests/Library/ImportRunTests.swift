@@ -25,7 +25,7 @@ import Testing
         var options = ImportOptions()
         options.chunkSize = 256
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
-        let run = Importer.start(databasePath: directory.file("v.sqlite"), model: model, options: options, inputs: [input])
+        let run = Importer.start(.file(directory.file("v.sqlite"), model: model), options: options, inputs: [input])
         var seen: [ImportProgress] = []
         for await progress in run.progress { seen.append(progress) }
         let report = try await run.report
@@ -45,7 +45,7 @@ import Testing
         var options = ImportOptions()
         options.chunkSize = 64
         options.progress = { _ in calls.withLock { $0 += 1 } }
-        let run = Importer.start(databasePath: directory.file("z.sqlite"), table: "t", options: options, inputs: [input])
+        let run = Importer.start(.file(directory.file("z.sqlite"), table: "t"), options: options, inputs: [input])
         _ = try await run.report
         #expect(calls.withLock { $0 } > 10)
         var count = 0
@@ -74,7 +74,7 @@ import Testing
         let options = Self.heldAtFirstProgress()
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
         let database = directory.file("big.sqlite")
-        let run = Importer.start(databasePath: database, model: model, options: options, inputs: [input])
+        let run = Importer.start(.file(database, model: model), options: options, inputs: [input])
         var seen = 0
         for await _ in run.progress {
             seen += 1
@@ -95,7 +95,7 @@ import Testing
         let input = try Self.records(20_000, in: directory)
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
         let database = directory.file("big.sqlite")
-        let run = Importer.start(databasePath: database, model: model, options: Self.heldAtFirstProgress(), inputs: [input])
+        let run = Importer.start(.file(database, model: model), options: Self.heldAtFirstProgress(), inputs: [input])
         let waiter = Task { try await run.report }
         var iterator = run.progress.makeAsyncIterator()
         _ = await iterator.next()
@@ -110,7 +110,7 @@ import Testing
         let input = directory.file("bad.ndjson")
         try "{\"id\": 1}\n{\"id\": \"x\"}\n".write(toFile: input, atomically: true, encoding: .utf8)
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
-        let run = Importer.start(databasePath: directory.file("v.sqlite"), model: model, inputs: [input])
+        let run = Importer.start(.file(directory.file("v.sqlite"), model: model), inputs: [input])
         for await _ in run.progress {}
         await #expect { _ = try await run.report } throws: { ($0 as? SluiceError)?.kind == .data }
     }

@@ -25,7 +25,7 @@ import Testing
         try #"{"data": {"trips": [{"id": "t1", "stop_id": "s2"}, {"id": "t2", "stop_id": "s1"}]}}"#
             .write(toFile: directory.file("trips.json"), atomically: true, encoding: .utf8)
         let database = directory.file("transit.sqlite")
-        let report = try Importer.withImport(databasePath: database, model: try model()) { importer in
+        let report = try Importer.withImport(.file(database, model: try model())) { importer in
             try importer.importFile(directory.file("trips.json"), entity: "Trip", path: "data.trips")
             try importer.importBytes(Array(#"[{"id": "s1", "name": "Alex"}, {"id": "s2", "name": "Zoo"}]"#.utf8), name: "stops.json")
         }
@@ -41,7 +41,7 @@ import Testing
         try "id,stop_id\nt1,s1\n".write(toFile: directory.file("t.csv"), atomically: true, encoding: .utf8)
         try #"{"id": "s1"}"#.write(toFile: directory.file("s.json"), atomically: true, encoding: .utf8)
         let database = directory.file("transit.sqlite")
-        _ = try Importer.withImport(databasePath: database, model: try model()) { importer in
+        _ = try Importer.withImport(.file(database, model: try model())) { importer in
             try importer.importFile(directory.file("t.csv"), entity: "Trip")
             try importer.importFile(URL(fileURLWithPath: directory.file("s.json")), entity: "Stop")
         }

@@ -10,7 +10,7 @@ import Testing
     @Test func returningCommits() throws {
         let directory = TemporaryDirectory()
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
-        let report = try Importer.withImport(databasePath: directory.file("v.sqlite"), model: model) { importer in
+        let report = try Importer.withImport(.file(directory.file("v.sqlite"), model: model)) { importer in
             try importer.importBytes(Array(#"[{"id": 1}, {"id": 2}]"#.utf8), name: "a.json")
             try importer.importBytes(Array(#"{"id": 3}"#.utf8), name: "b.json")
         }
@@ -24,7 +24,7 @@ import Testing
         let directory = TemporaryDirectory()
         let model = try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
         #expect {
-            _ = try Importer.withImport(databasePath: directory.file("v.sqlite"), model: model) { importer in
+            _ = try Importer.withImport(.file(directory.file("v.sqlite"), model: model)) { importer in
                 try importer.importBytes(Array(#"{"id": 1}"#.utf8))
                 throw SluiceError(.usage, "changed my mind")
             }
@@ -36,7 +36,7 @@ import Testing
 
     @Test func zeroConfigToo() throws {
         let directory = TemporaryDirectory()
-        let report = try Importer.withImport(databasePath: directory.file("z.sqlite"), table: "t") { importer in
+        let report = try Importer.withImport(.file(directory.file("z.sqlite"), table: "t")) { importer in
             try importer.importBytes(Array(#"{"a": "x"}"#.utf8))
         }
         #expect(report.inserted == 1)
