@@ -38,16 +38,22 @@ extension StoreTests {
             #expect(try check.scalar("PRAGMA integrity_check") == .text("ok"))
         }
 
+        /// `existing.sqlite` in `directory`, made by `sql`; its path.
+        private func existingFile(in directory: TemporaryDirectory, _ sql: String) throws -> String {
+            let path = directory.file("existing.sqlite")
+            let maker = try Connection(path: path, mode: .create)
+            try maker.execute(sql)
+            maker.close()
+            return path
+        }
+
         /// Freeing the cached pages before the indexes are built writes the transaction's
         /// pages to the file without ending it: a commit keeps them, a rollback of an existing
         /// file's import leaves the file as it was.
         @Test(arguments: [true, false])
         func cachedPagesAreFreedInsideTheTransaction(commit: Bool) throws {
             let directory = TemporaryDirectory()
-            let path = directory.file("existing.sqlite")
-            let maker = try Connection(path: path, mode: .create)
-            try maker.execute("CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'kept')")
-            maker.close()
+            let path = try existingFile(in: directory, "CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'kept')")
             let database = try ImportDatabase.begin(path: path)
             try database.connection.execute("""
                 CREATE TEMP TABLE w (c);
@@ -71,10 +77,7 @@ extension StoreTests {
         @Test(arguments: [(4096, -10240), (8192, -10240), (16384, -7168), (65536, -7168)])
         func anExistingFilesPageCacheGoesByItsPages(pageSize: Int, cacheSize: Int) throws {
             let directory = TemporaryDirectory()
-            let path = directory.file("existing.sqlite")
-            let maker = try Connection(path: path, mode: .create)
-            try maker.execute("PRAGMA page_size=\(pageSize); CREATE TABLE t (a)")
-            maker.close()
+            let path = try existingFile(in: directory, "PRAGMA page_size=\(pageSize); CREATE TABLE t (a)")
             let database = try ImportDatabase.begin(path: path)
             #expect(!database.isNew)
             #expect(try database.connection.scalar("PRAGMA page_size") == .integer(Int64(pageSize)))
