@@ -16,6 +16,15 @@ enum DocExamples {
         print(report.inserted, report.updated, report.unchanged)
     }
 
+    static func destinations() async throws -> (ImportReport, ImportReport) {
+        let file = try ModelFile.load(path: "model.json")
+        let imported = try Importer.withImport(.file("transit.sqlite", model: file.model)) { importer in
+            try importer.importFile("stops.json")
+        }
+        let awaited = try await Importer.run(.database(.sqlite(path: "transit.sqlite"), modelFile: file), inputs: ["stops.json"])
+        return (imported, awaited)
+    }
+
     static func scoped() throws -> ImportReport {
         let file = try ModelFile.load(path: "model.json")
         let imported = try Importer.withImport(.file("transit.sqlite", model: file.model)) { importer in

@@ -10,9 +10,7 @@ extension Connection {
         guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, db: handle, sql: nil) }
         _ = sqlite3_db_release_memory(handle)
     }
-}
 
-extension Connection {
     /// The bytes of the pages the connection keeps cached, in all its databases.
     var cachedBytes: Int {
         var current: Int32 = 0
