@@ -126,6 +126,33 @@ import Testing
         for (name, hash) in expected { #expect(metadata["NSStoreModelVersionHashes"]?[name] == .data(hash), "\(name)") }
     }
 
+    /// `--vacuum` on a new store: built in 16 KiB pages without auto-vacuum, the file that lands is
+    /// its vacuumed copy in Core Data's format, holding every row the store without `--vacuum`
+    /// holds (its UUID aside), the same schema, no free page, and nothing else beside it.
+    @Test func aVacuumedNewStoreIsCoreDatasFormatWithTheSameRows() throws {
+        let workspace = try workspaceWithModel()
+        for db in ["Plain.sqlite", "Vacuumed.sqlite"] {
+            let vacuum = db == "Vacuumed.sqlite" ? ["--vacuum"] : []
+            let result = try workspace.sluice(["import", "--db", db, "--layout", "coredata", "--model", "Transit.xcdatamodel"]
+                                                + Self.roots + vacuum + ["-"], stdin: Array(Self.input.utf8))
+            #expect(result.status == 0, "\(result)")
+        }
+        let plain = try workspace.database("Plain.sqlite")
+        let vacuumed = try workspace.database("Vacuumed.sqlite")
+        #expect(try vacuumed.scalar("PRAGMA page_size") == .integer(4096))
+        #expect(try vacuumed.scalar("PRAGMA auto_vacuum") == .integer(2))
+        #expect(try vacuumed.scalar("PRAGMA journal_mode") == .text("delete"))
+        #expect(try vacuumed.scalar("PRAGMA freelist_count") == .integer(0))
+        #expect(try vacuumed.scalar("PRAGMA integrity_check") == .text("ok"))
+        let schema = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name"
+        #expect(try vacuumed.rows(schema) == plain.rows(schema))
+        for table in try plain.tables() {
+            let rows = table == "Z_METADATA" ? "SELECT Z_VERSION, Z_PLIST FROM Z_METADATA" : "SELECT * FROM \(table) ORDER BY 1, 2"
+            #expect(try vacuumed.rows(rows) == plain.rows(rows), "\(table)")
+        }
+        #expect(workspace.contents.filter { $0.hasPrefix(".") } == [])
+    }
+
     /// A re-import writes nothing and leaves `Z_OPT`; a changed row is written once more and
     /// its `Z_OPT` grows by one.
     @Test func reimportWritesNothingAndAnUpdateRaisesZOPT() throws {

@@ -119,8 +119,8 @@ enum DatabaseName: Sendable {
     /// Opens the store and begins the import's transaction.
     func begin(options: ImportOptions, file: LayoutFile?) throws(SluiceError) -> any ImportStore {
         switch self {
-        case .commandLine(let text): try ImportStores.begin(text, schema: options.schema, file: file)
-        case .value(let database): try ImportStores.begin(database, file: file)
+        case .commandLine(let text): try ImportStores.begin(text, schema: options.schema, file: file, vacuum: options.vacuum)
+        case .value(let database): try ImportStores.begin(database, file: file, vacuum: options.vacuum)
         }
     }
 }

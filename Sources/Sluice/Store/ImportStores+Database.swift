@@ -16,11 +16,12 @@ extension ImportStores {
     }
 
     /// Opens the store `database` names: what it is comes from the value, never from the shape
-    /// of a path. `file`: the file of a layout other than Sluice's (Core Data's store).
-    static func begin(_ database: Importer.Database, file: LayoutFile?) throws(SluiceError) -> any ImportStore {
+    /// of a path. `file`: the file of a layout other than Sluice's (Core Data's store);
+    /// `vacuum`: whether the import will be committed with `VACUUM`.
+    static func begin(_ database: Importer.Database, file: LayoutFile?, vacuum: Bool = false) throws(SluiceError) -> any ImportStore {
         switch database {
         case .sqlite(let path), .coreDataStore(let path):
-            return try SQLiteStore(path: path, file: file)
+            return try SQLiteStore(path: path, file: file, vacuum: vacuum)
         case .postgreSQL(let uri, let schema):
             return try PostgresStore(uri: uri, schema: schema)
         }

@@ -38,8 +38,10 @@ enum ImportStores {
         return names.isEmpty ? nil : names
     }
 
-    /// `file`: the file of a layout other than Sluice's (an SQLite file only).
-    static func begin(_ database: String, schema: String, file: LayoutFile? = nil) throws(SluiceError) -> any ImportStore {
+    /// `file`: the file of a layout other than Sluice's (an SQLite file only); `vacuum`: whether
+    /// the import will be committed with `VACUUM` (`ImportDatabase`).
+    static func begin(_ database: String, schema: String, file: LayoutFile? = nil, vacuum: Bool = false)
+        throws(SluiceError) -> any ImportStore {
         if let scheme = unknownScheme(of: database) {
             let schemes = ["postgresql", "postgres"]
             let suggestion = NameSuggestion.nearest(to: scheme, among: schemes).map { "; did you mean '\($0)://'?" } ?? ""
@@ -53,7 +55,7 @@ enum ImportStores {
             }
             return try PostgresStore(uri: database, schema: schema)
         }
-        return try SQLiteStore(path: database, file: file)
+        return try SQLiteStore(path: database, file: file, vacuum: vacuum)
     }
 
     /// The scheme of a database written as a URI that names no store Sluice writes to

@@ -15,6 +15,14 @@ enum TemporaryFiles {
         return "\(prefix).\(name).sluice-\(SystemCalls.processID).tmp"
     }
 
+    /// Where a new database's vacuumed copy is written (`ImportDatabase.commit`) before it
+    /// moves into place: the temporary file's name with `copySuffix`.
+    static func copyPath(for target: String) -> String {
+        path(for: target) + copySuffix
+    }
+
+    static let copySuffix = "-vacuumed"
+
     /// The directory ("." for a bare name) and the last component of `path`.
     static func splitPath(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
@@ -22,8 +30,9 @@ enum TemporaryFiles {
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
     }
 
-    /// The pid in `fileName` when it is a temporary file of a target named `name` (or one of
-    /// SQLite's `-journal`, `-wal`, `-shm` beside it); nil for any other file.
+    /// The pid in `fileName` when it is a temporary file of a target named `name` (its
+    /// vacuumed copy, or one of SQLite's `-journal`, `-wal`, `-shm` beside either); nil for
+    /// any other file.
     static func processID(inFileName fileName: String, of name: String) -> Int32? {
         let prefix = ".\(name).sluice-"
         guard fileName.hasPrefix(prefix) else { return nil }
@@ -31,6 +40,7 @@ enum TemporaryFiles {
         for suffix in ["-journal", "-wal", "-shm"] where rest.hasSuffix(suffix) {
             rest = rest.dropLast(suffix.count)
         }
+        if rest.hasSuffix(copySuffix) { rest = rest.dropLast(copySuffix.count) }
         guard rest.hasSuffix(".tmp") else { return nil }
         let digits = rest.dropLast(4)
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }

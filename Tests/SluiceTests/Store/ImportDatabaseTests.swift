@@ -38,6 +38,77 @@ extension StoreTests {
             #expect(try check.scalar("PRAGMA integrity_check") == .text("ok"))
         }
 
+        /// A new database to be vacuumed is built in Sluice's 16 KiB pages without auto-vacuum,
+        /// and what lands is its copy in the format asked for (Core Data's here), compacted,
+        /// with nothing else left beside it.
+        @Test func aVacuumedNewDatabaseIsItsCopyInTheFileFormat() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("out.sqlite")
+            let database = try ImportDatabase.begin(path: path, fileFormat: CoreDataStoreLayout.pragmas, vacuum: true)
+            #expect(try database.connection.scalar("PRAGMA page_size") == .integer(16384))
+            #expect(try database.connection.scalar("PRAGMA auto_vacuum") == .integer(0))
+            try database.connection.execute("""
+                CREATE TABLE t (a INTEGER PRIMARY KEY, b);
+                CREATE INDEX t_b ON t (b);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+                INSERT INTO t SELECT i, printf('%0200d', i) FROM n;
+                DELETE FROM t WHERE a % 2 = 0;
+                """)
+            #expect(database.backgroundFlush == nil)  // the file flushed to disk is the copy
+            var vacuumed = false
+            try database.commit(vacuum: true) { vacuumed = true }
+            #expect(vacuumed)
+            #expect(directory.contents == ["out.sqlite"])
+            let check = try Connection(path: path, mode: .readOnly)
+            #expect(try check.scalar("PRAGMA page_size") == .integer(4096))
+            #expect(try check.scalar("PRAGMA auto_vacuum") == .integer(2))
+            #expect(try check.scalar("PRAGMA journal_mode") == .text("delete"))
+            #expect(try check.scalar("PRAGMA freelist_count") == .integer(0))
+            #expect(try check.scalar("PRAGMA integrity_check") == .text("ok"))
+            #expect(try check.integer("SELECT count(*) FROM t") == 2500)
+            #expect(try check.integer("SELECT sum(a) FROM t WHERE b = printf('%0200d', a)") == 2500 * 2500)
+        }
+
+        /// Sluice's own format is kept by its copy.
+        @Test func aVacuumedNewDatabaseInSluicesFormatKeepsIt() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("out.sqlite")
+            let database = try ImportDatabase.begin(path: path, vacuum: true)
+            try database.connection.execute("CREATE TABLE t (a); INSERT INTO t VALUES (1), (2)")
+            try database.commit(vacuum: true)
+            #expect(directory.contents == ["out.sqlite"])
+            let check = try Connection(path: path, mode: .readOnly)
+            #expect(try check.scalar("PRAGMA page_size") == .integer(16384))
+            #expect(try check.integer("SELECT sum(a) FROM t") == 3)
+        }
+
+        /// A copy that cannot be written (here something already lies where it would go) fails
+        /// the commit, and nothing is left: no database, no temporary file, no copy.
+        @Test func aVacuumedCopyThatCannotBeWrittenLeavesNothing() throws {
+            let directory = TemporaryDirectory()
+            let path = directory.file("out.sqlite")
+            let database = try ImportDatabase.begin(path: path, fileFormat: CoreDataStoreLayout.pragmas, vacuum: true)
+            try database.connection.execute("CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+            _ = FileManager.default.createFile(atPath: TemporaryFiles.copyPath(for: path), contents: Data([1, 2, 3]))
+            do {
+                try database.commit(vacuum: true)
+                Issue.record("expected the commit to fail")
+            } catch {
+                #expect(error.kind == .cannotCreate)
+                #expect(error.message == "cannot write database '\(path)': file is not a database")
+            }
+            #expect(directory.contents == [])
+        }
+
+        /// The copy and the files SQLite keeps beside it are the temporary files of their target.
+        @Test func aVacuumedCopyIsATemporaryFileOfItsTarget() {
+            #expect(TemporaryFiles.copyPath(for: "db/out.sqlite") == "db/.out.sqlite.sluice-\(getpid()).tmp-vacuumed")
+            #expect(TemporaryFiles.processID(inFileName: ".out.sqlite.sluice-123.tmp-vacuumed", of: "out.sqlite") == 123)
+            #expect(TemporaryFiles.processID(inFileName: ".out.sqlite.sluice-123.tmp-vacuumed-journal", of: "out.sqlite") == 123)
+            #expect(TemporaryFiles.processID(inFileName: ".out.sqlite.sluice-123.tmp-vacuumedx", of: "out.sqlite") == nil)
+            #expect(TemporaryFiles.processID(inFileName: ".out.sqlite.sluice-123.tmp-vacuumed", of: "other.sqlite") == nil)
+        }
+
         /// `existing.sqlite` in `directory`, made by `sql`; its path.
         private func existingFile(in directory: TemporaryDirectory, _ sql: String) throws -> String {
             let path = directory.file("existing.sqlite")

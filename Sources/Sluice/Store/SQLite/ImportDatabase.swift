@@ -34,6 +34,15 @@
 /// workload ran 38 s with 8 MiB, 30 s with 10 MiB of 4 KiB pages, and peaked above 48 MiB of
 /// memory with 12 MiB).
 ///
+/// A new database that is to be vacuumed (`--vacuum`) is built in Sluice's format whatever the
+/// file's own (`fileFormat`), without `BackgroundFlush`, and `commit()` writes its vacuumed
+/// copy with `VACUUM INTO`, in the file's format, beside it
+/// (`TemporaryFiles.copyPath`); the copy then takes the temporary file's place. The copy is
+/// as compact as an in-place `VACUUM` makes it, but written once instead of twice (`VACUUM`
+/// rebuilds the file in a temporary database, then copies every page back), and the import
+/// itself runs in 16 KiB pages without auto-vacuum: a Core Data store's 4 KiB pages and
+/// incremental auto-vacuum are then only the copy's (`docs/performance.md`).
+///
 /// After `commit()` or `rollback()` the connection is closed; statements prepared on it must
 /// be finalized before (`SQLRunner.finalizeStatements`): a live statement keeps the closed
 /// connection open, and with it a new database's exclusive lock. For `VACUUM` after a
@@ -50,15 +59,19 @@ final class ImportDatabase {
 
     private enum State { case active, committed, rolledBack }
     private var state = State.active
-    /// A new database's file, written to disk while the import runs.
+    /// A new database's file, written to disk while the import runs (not one that is
+    /// replaced by its vacuumed copy).
     let backgroundFlush: BackgroundFlush?
+    /// A new database to be vacuumed: the pragmas of the format its copy is written in.
+    private let copyFormat: [String]?
 
-    private init(path: String, connection: Connection, isNew: Bool, temporaryPath: String?) {
+    private init(path: String, connection: Connection, isNew: Bool, temporaryPath: String?, copyFormat: [String]? = nil) {
         self.path = path
         self.connection = connection
         self.isNew = isNew
         self.temporaryPath = temporaryPath
-        backgroundFlush = temporaryPath.flatMap { BackgroundFlush(path: $0) }
+        self.copyFormat = copyFormat
+        backgroundFlush = copyFormat == nil ? temporaryPath.flatMap { BackgroundFlush(path: $0) } : nil
     }
 
     deinit {
@@ -73,8 +86,10 @@ final class ImportDatabase {
     /// the file cannot be created.
     ///
     /// `fileFormat`: the pragmas that fix a new file's format (page size, auto-vacuum), run
-    /// before anything is written; Sluice's 16 KiB pages by default.
-    static func begin(path: String, busyTimeout: Int32 = 2000, fileFormat: [String] = sluiceFileFormat)
+    /// before anything is written; Sluice's 16 KiB pages by default. `vacuum`: whether the
+    /// import will commit with `vacuum: true` (a new file is then built in Sluice's format and
+    /// its copy written in `fileFormat`, above).
+    static func begin(path: String, busyTimeout: Int32 = 2000, fileFormat: [String] = sluiceFileFormat, vacuum: Bool = false)
         throws(SluiceError) -> ImportDatabase {
         if let info = SystemCalls.status(ofPath: path) {
             if info.isDirectory {
@@ -93,7 +108,7 @@ final class ImportDatabase {
             throw SluiceError(.cannotCreate,
                               "cannot create database '\(path)': it is a symbolic link to '\(pointee)', which does not exist")
         }
-        return try createNew(path: path, fileFormat: fileFormat)
+        return try createNew(path: path, fileFormat: fileFormat, vacuum: vacuum)
     }
 
     /// A new file's format in Sluice's layout: 16 KiB pages (see the type's comment).
@@ -125,7 +140,7 @@ final class ImportDatabase {
         }
     }
 
-    private static func createNew(path: String, fileFormat: [String]) throws(SluiceError) -> ImportDatabase {
+    private static func createNew(path: String, fileFormat: [String], vacuum: Bool) throws(SluiceError) -> ImportDatabase {
         let directory = TemporaryFiles.splitPath(path).directory
         let temporaryPath = TemporaryFiles.path(for: path)
         // Say why the file cannot be made (a missing directory, a read-only file system, no
@@ -143,7 +158,7 @@ final class ImportDatabase {
             throw error.sluiceError(creatingDatabase: path)
         }
         do {
-            try connection.execute(fileFormat.map { $0 + ";\n" }.joined() + """
+            try connection.execute((vacuum ? sluiceFileFormat : fileFormat).map { $0 + ";\n" }.joined() + """
                 PRAGMA journal_mode=OFF;
                 PRAGMA synchronous=OFF;
                 PRAGMA locking_mode=EXCLUSIVE;
@@ -157,7 +172,8 @@ final class ImportDatabase {
             SystemCalls.removeFile(temporaryPath)
             throw error.sluiceError(database: path)
         }
-        return ImportDatabase(path: path, connection: connection, isNew: true, temporaryPath: temporaryPath)
+        return ImportDatabase(path: path, connection: connection, isNew: true, temporaryPath: temporaryPath,
+                              copyFormat: vacuum ? fileFormat : nil)
     }
 
     /// Runs `ANALYZE` inside the import's transaction, so the query planner knows the new data.
@@ -184,7 +200,10 @@ final class ImportDatabase {
             throw error.sluiceError(database: path)
         }
         state = .committed
-        if vacuum {
+        if vacuum, let copyFormat {
+            willVacuum()
+            try replaceWithVacuumedCopy(format: copyFormat)
+        } else if vacuum {
             willVacuum()
             do {
                 try connection.execute("VACUUM")
@@ -245,12 +264,35 @@ final class ImportDatabase {
 
     // MARK: Files
 
+    /// Writes the committed new database's vacuumed copy in `format` and moves it over the
+    /// temporary file, which the rest of `commit()` then makes durable and moves into place.
+    /// On failure both files are deleted (nothing is in place yet).
+    private func replaceWithVacuumedCopy(format: [String]) throws(SluiceError) {
+        guard let temporaryPath else { preconditionFailure("a new database has a temporary file") }
+        let copyPath = TemporaryFiles.copyPath(for: path)
+        do {
+            // The pragmas set the format of the file VACUUM INTO creates, not this one's.
+            try connection.execute(format.map { $0 + ";\n" }.joined())
+            try connection.prepare("VACUUM INTO ?").run([.text(copyPath)])
+        } catch {
+            discardTemporaryFile()
+            throw error.sluiceError(database: path)
+        }
+        connection.close()
+        if let error = SystemCalls.rename(copyPath, to: temporaryPath) {
+            discardTemporaryFile()
+            throw SluiceError(.io, "cannot write database '\(path)': \(SystemCalls.describe(errno: error))")
+        }
+    }
+
     private func discardTemporaryFile() {
         backgroundFlush?.stop()
         connection.close()
         guard let temporaryPath else { return }
-        for suffix in ["", "-journal", "-wal", "-shm"] {
-            SystemCalls.removeFile(temporaryPath + suffix)
+        for file in [temporaryPath, TemporaryFiles.copyPath(for: path)] {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                SystemCalls.removeFile(file + suffix)
+            }
         }
     }
 

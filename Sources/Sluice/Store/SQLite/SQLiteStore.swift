@@ -12,9 +12,12 @@ final class SQLiteStore: ImportStore {
     /// after the load (`LayoutFile.deferredIndexes`).
     private var createdLayoutFile = false
 
-    init(path: String, file: LayoutFile? = nil) throws(SluiceError) {
+    /// `vacuum`: whether `commit` will be asked to vacuum (a new file is then built for its
+    /// copy, `ImportDatabase`).
+    init(path: String, file: LayoutFile? = nil, vacuum: Bool = false) throws(SluiceError) {
         self.file = file
-        database = try ImportDatabase.begin(path: path, fileFormat: file?.fileFormat ?? ImportDatabase.sluiceFileFormat)
+        database = try ImportDatabase.begin(path: path, fileFormat: file?.fileFormat ?? ImportDatabase.sluiceFileFormat,
+                                            vacuum: vacuum)
         runner = SQLRunner(connection: database.connection, databaseName: path)
     }
 
