@@ -46,7 +46,9 @@ public struct ImportOptions: Sendable {
     public var deleteMissing = false
     /// Run `ANALYZE` before committing, so the query planner knows the new data.
     public var analyze = false
-    /// Run `VACUUM` after committing, to give freed pages back.
+    /// Run `VACUUM` after committing, to give freed pages back. A new SQLite database is then
+    /// built in 16 KiB pages and what lands is its vacuumed copy in the file's own format (a
+    /// Core Data store's 4 KiB pages), written once with `VACUUM INTO`.
     public var vacuum = false
     /// `--rejects FILE`: every rejected record as one JSON line (file, line, column, entity,
     /// reason, record), written as the import goes; see `RejectsFile`.
