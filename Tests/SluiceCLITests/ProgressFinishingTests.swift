@@ -75,7 +75,7 @@ import Testing
     @Test func everyStageIsNamedAndTheLineMovesAtLeastOnceASecond() throws {
         let workspace = Workspace()
         try workspace.write(Array(Self.model.utf8), to: "model.json")
-        try Self.databaseWithRows(1_200_000, in: workspace)
+        try Self.databaseWithRows(2_000_000, in: workspace)
         let items = 300_000
         try workspace.write(Self.input(items: items, boxes: 1_000), to: "in.json")
 
