@@ -9,6 +9,8 @@
 #   Benchmarks/memory-flatness.sh --coredata --shape document --scales "1.06 10.6"
 #                                 # into a Core Data store (--layout coredata), through
 #                                 # LargeFixtures/models/Document.xcdatamodel
+#   Benchmarks/memory-flatness.sh --vacuum ...       # each import with --vacuum (a new file is
+#                                 # built in 16 KiB pages and copied into its format at the end)
 #   Benchmarks/memory-flatness.sh --shape gtfs --scales "1 14.7"
 #                                 # a GTFS zip (W3: Benchmarks/peers/gen_gtfs.py; 14.7 is
 #                                 # Germany's DELFI feed, 44M stop times), written to a
@@ -24,13 +26,15 @@ shape=flat
 scales="1.11 11.1"
 pg=""
 coredata=""
+vacuum=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --shape) shape=$2; shift 2 ;;
         --scales) scales=$2; shift 2 ;;
         --postgres) pg=1; shift ;;
         --coredata) coredata=1; shift ;;
-        *) echo "usage: $0 [--shape flat|ndjson|document|nested|gtfs] [--scales \"S1 S2 ...\"] [--postgres | --coredata]" >&2; exit 64 ;;
+        --vacuum) vacuum=(--vacuum); shift ;;
+        *) echo "usage: $0 [--shape flat|ndjson|document|nested|gtfs] [--scales \"S1 S2 ...\"] [--postgres | --coredata] [--vacuum]" >&2; exit 64 ;;
     esac
 done
 model=(--model "LargeFixtures/models/$shape.json")
@@ -68,12 +72,12 @@ for scale in $scales; do
     if [ -n "$pg" ]; then fresh "scale$number"; db=$(pguri "scale$number"); fi
     if [ "$shape" = gtfs ]; then
         python3 Benchmarks/peers/gen_gtfs.py "$scale" "$tmp/feed.zip" >/dev/null
-        /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" "$tmp/feed.zip" 2>"$tmp/summary.txt"
+        /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" ${vacuum[@]+"${vacuum[@]}"} "$tmp/feed.zip" 2>"$tmp/summary.txt"
         bytes=$(wc -c <"$tmp/feed.zip")
         rm -f "$tmp/feed.zip"
     else
         "$bin/sluice-fixtures" --shape "$shape" --scale "$scale" --counts 2>"$tmp/gen.txt" \
-            | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" 2>"$tmp/summary.txt"
+            | /usr/bin/time -v -o "$tmp/time.txt" "$bin/sluice" import --db "$db" "${model[@]}" ${vacuum[@]+"${vacuum[@]}"} 2>"$tmp/summary.txt"
         bytes=$(sed -n 's/^sluice-fixtures: \([0-9]*\) bytes.*/\1/p' "$tmp/gen.txt")
     fi
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\).*/\1/p' "$tmp/time.txt")
