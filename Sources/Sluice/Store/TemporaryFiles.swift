@@ -23,6 +23,15 @@ enum TemporaryFiles {
 
     static let copySuffix = "-vacuumed"
 
+    /// The files SQLite may keep beside a database, by their suffix.
+    static let sqliteCompanions = ["-journal", "-wal", "-shm"]
+
+    /// Every file this process may have written for the new database `target`: its temporary
+    /// file, the vacuumed copy, and SQLite's companions of each.
+    static func files(for target: String) -> [String] {
+        [path(for: target), copyPath(for: target)].flatMap { file in [file] + sqliteCompanions.map { file + $0 } }
+    }
+
     /// The directory ("." for a bare name) and the last component of `path`.
     static func splitPath(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
@@ -37,7 +46,7 @@ enum TemporaryFiles {
         let prefix = ".\(name).sluice-"
         guard fileName.hasPrefix(prefix) else { return nil }
         var rest = fileName.dropFirst(prefix.count)
-        for suffix in ["-journal", "-wal", "-shm"] where rest.hasSuffix(suffix) {
+        for suffix in sqliteCompanions where rest.hasSuffix(suffix) {
             rest = rest.dropLast(suffix.count)
         }
         if rest.hasSuffix(copySuffix) { rest = rest.dropLast(copySuffix.count) }

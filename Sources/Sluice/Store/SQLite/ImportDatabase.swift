@@ -288,12 +288,8 @@ final class ImportDatabase {
     private func discardTemporaryFile() {
         backgroundFlush?.stop()
         connection.close()
-        guard let temporaryPath else { return }
-        for file in [temporaryPath, TemporaryFiles.copyPath(for: path)] {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                SystemCalls.removeFile(file + suffix)
-            }
-        }
+        guard temporaryPath != nil else { return }
+        for file in TemporaryFiles.files(for: path) { SystemCalls.removeFile(file) }
     }
 
     /// Opens and fsyncs `path`; returns the failure's description, nil on success.
