@@ -375,6 +375,8 @@ public final class Importer {
             finished = true
             try rejects?.place()
             report.seconds = clock.elapsedSeconds
+            // Again after the commit: a vacuum may be the run's peak.
+            report.peakMemoryBytes = PeakMemory.residentBytes()
             phases.add(report.seconds - stageStartedAt, to: stage)
             report.phases = phases
             return report
