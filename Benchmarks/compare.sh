@@ -52,7 +52,9 @@
 # python3-venv) are installed with apt-get. --only names W1's tools; of them
 # "sluice" (cold and re-import) and "sqlite3" also run in W2, where "sluice" also imports W2 into
 # a Core Data store (--layout coredata, LargeFixtures/models/Document.xcdatamodel, the same model
-# as a Core Data model: "sluice coredata", at most 1.1x the cold import, the same rows and links).
+# as a Core Data model: "sluice coredata", at most 1.1x the cold import, the same rows and links),
+# and both into new files with --vacuum, as a seed store is made ("sluice --vacuum", "coredata
+# --vacuum": their ratio, and their peak RSS < 48 MiB, the vacuum included).
 # Exits 1 if a check fails.
 #
 # PostgreSQL (--workload pg, docs/postgresql.md): a throwaway PostgreSQL 15 cluster that the
@@ -314,6 +316,7 @@ if [ -n "$w2" ]; then
     sluicedb=$tmp/w2-sluice.sqlite
     shelldb=$tmp/w2-sqlite3.sqlite
     coredatadb=$tmp/w2-coredata.sqlite
+    vacuumeddb=$tmp/w2-vacuumed.sqlite
     haveCoreData=""
     echo "generating W2 (document) at scale $scale..." >&2
     "$bin/sluice-fixtures" --shape document --scale "$scale" --counts --output "$doc" 2>"$tmp/w2.counts"
@@ -364,6 +367,16 @@ if [ -n "$w2" ]; then
                 --model LargeFixtures/models/Document.xcdatamodel \
                 --root stop_times=StopTime --root trips=Trip --root routes=Route --root stops=Stop "$doc"; then
             haveCoreData=1
+        fi
+        # Both again into new files with --vacuum, the way a seed store is made.
+        if [[ " $only " == *" sluice "* ]]; then
+            rm -f "$vacuumeddb"
+            run2 "sluice --vacuum" "$bin/sluice" import --quiet --db "$vacuumeddb" --model "$model" --vacuum "$doc" || true
+            rm -f "$vacuumeddb"
+            run2 "coredata --vacuum" "$bin/sluice" import --quiet --db "$vacuumeddb" --layout coredata \
+                --model LargeFixtures/models/Document.xcdatamodel \
+                --root stop_times=StopTime --root trips=Trip --root routes=Route --root stops=Stop --vacuum "$doc" || true
+            rm -f "$vacuumeddb"
         fi
     done
     medians "$tmp/results2" >"$tmp/medians2"
@@ -417,6 +430,10 @@ if [ -n "$w2" ]; then
             target("W2 into a Core Data store <= 1.1x Sluice layout", ratio("sluice coredata", "sluice"), 1.1, "")
             mib("W2 peak RSS < 48 MiB", rss["sluice"])
             mib("W2 Core Data store peak RSS < 48 MiB", rss["sluice coredata"])
+            target("W2 into a Core Data store with --vacuum <= 1.1x Sluice layout with --vacuum",
+                   ratio("coredata --vacuum", "sluice --vacuum"), 1.1, "")
+            mib("W2 with --vacuum peak RSS < 48 MiB", rss["sluice --vacuum"])
+            mib("W2 Core Data store with --vacuum peak RSS < 48 MiB", rss["coredata --vacuum"])
         }' "$tmp/medians2"
     echo
 
