@@ -46,7 +46,7 @@ public struct ImportReport: Sendable, Equatable, Codable {
     public var records: Int
     /// From opening the database until the import is committed (and vacuumed).
     public var seconds: Double
-    /// Peak resident memory of the process, in bytes.
+    /// Peak resident memory of the process until the import is committed (and vacuumed), in bytes.
     public var peakMemoryBytes: Int64
     /// Where the time went: the seconds of each phase, which add up to at most `seconds`.
     public var phases = Phases()
