@@ -5,7 +5,7 @@ import Testing
 /// `--vacuum` within the import's memory (SPEC section 7: peak RSS under 48 MiB whatever the
 /// flags): SQLite gives a vacuum's copy a page cache as large as the connection's, and with the
 /// import's cache a vacuum of 16 KiB pages was the whole run's peak (W2 in Sluice's layout:
-/// 52 MiB with `--vacuum`, 43 without). `ImportDatabase.vacuumCacheKiB` keeps it small; the
+/// 53 MiB with `--vacuum`, 43 without). `ImportDatabase.vacuumCache` keeps it small; the
 /// figures are each run's own peak from `--stats`, the binary's maxrss at the end.
 @Suite struct VacuumMemoryTests {
     static let model = """

@@ -119,12 +119,12 @@ final class ImportDatabase {
         pageSize >= 16384 ? 7168 : 10240
     }
 
-    /// The page cache while VACUUM copies the file, in KiB. SQLite gives the copy a cache of the
+    /// The page cache while VACUUM copies the file: 2 MiB. SQLite gives the copy a cache of the
     /// same size, and with the import's (`cacheKiB`) a vacuum of 16 KiB pages was the run's peak,
     /// over the 48 MiB target (W2 in Sluice's layout: 53 MiB, 43 without `--vacuum`). The copy
     /// reads and writes each page once, in order: a small cache copies as fast
     /// (`docs/performance.md`, "The memory of a vacuum").
-    static let vacuumCacheKiB = 2048
+    static let vacuumCache = "PRAGMA cache_size=-2048"
 
     private static func openExisting(path: String, busyTimeout: Int32) throws(SluiceError) -> ImportDatabase {
         try SQLiteError.converting(database: path) {
@@ -213,7 +213,7 @@ final class ImportDatabase {
         } else if vacuum {
             willVacuum()
             do {
-                try connection.execute("PRAGMA cache_size=-\(Self.vacuumCacheKiB)")
+                try connection.execute(Self.vacuumCache)
                 try connection.execute("VACUUM")
             } catch {
                 // The import itself is committed; for a new database nothing is renamed yet.
@@ -280,7 +280,7 @@ final class ImportDatabase {
         let copyPath = TemporaryFiles.copyPath(for: path)
         do {
             // The pragmas set the format of the file VACUUM INTO creates, not this one's.
-            try connection.execute(format.map { $0 + ";\n" }.joined() + "PRAGMA cache_size=-\(Self.vacuumCacheKiB);")
+            try connection.execute((format + [Self.vacuumCache]).map { $0 + ";\n" }.joined())
             try connection.prepare("VACUUM INTO ?").run([.text(copyPath)])
         } catch {
             discardTemporaryFile()
