@@ -1,4 +1,5 @@
 import SluiceTestSupport
+import Synchronization
 import Testing
 @testable import Sluice
 
@@ -73,5 +74,42 @@ import Testing
         #expect(again.phases.linking.isEmpty && again.phases.deleting == 0 && again.phases.analyzing == 0
                 && again.phases.vacuuming == 0 && again.phases.indexing == 0, "\(again.phases)")
         #expect(again.phases.total <= again.seconds)
+    }
+
+    /// The report's peak memory is the whole run's, the commit and the vacuum included
+    /// (`docs/cli.md`, `peakMemoryBytes`): the report is made before the commit, and a vacuum
+    /// can be a run's peak. Here the vacuum is made the peak: when it begins, the progress
+    /// callback touches more memory than the process ever held.
+    @Test func thePeakMemoryCoversTheVacuum() throws {
+        let directory = TemporaryDirectory()
+        let raised = Mutex<(before: Int64, after: Int64)?>(nil)
+        var options = ImportOptions()
+        options.vacuum = true
+        options.progress = { progress in
+            guard progress.stage == .vacuuming else { return }
+            raised.withLock { $0 = $0 ?? Self.raisePeak(by: 32 << 20) }
+        }
+        let report = try Self.importing(options: options, into: directory.file("t.sqlite"))
+
+        let peak = try #require(raised.withLock { $0 })
+        #expect(peak.after >= peak.before + 32 << 20, "the peak was raised")
+        #expect(report.peakMemoryBytes >= peak.after, "\(report.peakMemoryBytes) against \(peak)")
+    }
+
+    /// Raises the process's peak resident memory by at least `extra` bytes: touches a page
+    /// at a time more memory than the peak so far, then gives it back. Returns the peak before
+    /// and after.
+    static func raisePeak(by extra: Int) -> (before: Int64, after: Int64) {
+        let before = PeakMemory.residentBytes()
+        let count = Int(before) + extra
+        let page = 4096
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: page)
+        defer { memory.deallocate() }
+        for offset in stride(from: 0, to: count, by: page) { memory.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
+        // Read back, so that the stores cannot be left out.
+        var touched = 0
+        for offset in stride(from: 0, to: count, by: page) { touched += Int(memory.load(fromByteOffset: offset, as: UInt8.self)) }
+        precondition(touched == (count + page - 1) / page)
+        return (before, PeakMemory.residentBytes())
     }
 }
