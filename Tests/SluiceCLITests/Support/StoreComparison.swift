@@ -61,8 +61,10 @@ enum StoreComparison {
                 var pairs: [String: [ColumnValue]] = [:]
                 let orders = [join.first.orderColumn, join.second.orderColumn].compactMap { $0 }
                 let sql = "SELECT \(([join.first.column, join.second.column] + orders).joined(separator: ", ")) FROM \(join.name)"
-                var raw = try connection.rows(sql)
-                raw = ranked(raw, owner: 0, order: orders.isEmpty ? nil : 2)
+                // The order column's owner is the row of the side whose relationship is ordered.
+                let firstIsOrdered = export.model.entities.first { $0.name == join.first.entity }?
+                    .relationships.first { $0.name == join.first.relationship }?.ordered != nil
+                let raw = ranked(try connection.rows(sql), owner: firstIsOrdered ? 0 : 1, order: orders.isEmpty ? nil : 2)
                 for row in raw {
                     let first = export.identity(of: row[0], in: layout.entity(named: join.first.entity)!.table) ?? "\(row[0])"
                     let second = export.identity(of: row[1], in: layout.entity(named: join.second.entity)!.table) ?? "\(row[1])"
@@ -94,7 +96,7 @@ enum StoreComparison {
             for (index, column) in table.columns.enumerated() {
                 switch column.role {
                 case .primaryKey:
-                    key = export.identity(of: row[index], in: table.name) ?? ""
+                    key = export.identity(of: row[index], in: table.name) ?? "?"
                     logical.append(.null)
                 case .optimisticLock:
                     logical.append(.null)
@@ -107,8 +109,16 @@ enum StoreComparison {
                     logical.append(row[index])
                 }
             }
-            if key.isEmpty { key = "\(logical)" }
-            result["Z_ENT \(describe(row[table.columns.firstIndex { $0.role == .entityNumber } ?? 0])) \(key)"] = logical
+
+            // Rows known by all their attributes may repeat: each is counted.
+            let name = "Z_ENT \(describe(row[table.columns.firstIndex { $0.role == .entityNumber } ?? 0])) \(key)"
+            var unique = name
+            var repeated = 1
+            while result[unique] != nil {
+                repeated += 1
+                unique = name + " #\(repeated)"
+            }
+            result[unique] = logical
         }
         return result
     }

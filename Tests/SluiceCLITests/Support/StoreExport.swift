@@ -26,16 +26,23 @@ struct StoreExport {
     let model: CoreDataModel
     /// The identity attributes of each table (by table name) with rows, or of any table where one fits.
     private(set) var identities: [String: [String]] = [:]
-    /// Tables with rows but no attribute that can be their identity.
+    /// Tables with rows but no attribute that can be their identity. Their rows are in
+    /// `document`, as new objects, and not in `identifiedDocument`: a second import of them
+    /// would add them again. A link to such a row cannot be written (only one from it); the
+    /// comparison knows such a row by all its attributes.
     private(set) var unidentified: [String] = []
-    /// The entities with rows, in `Z_ENT` order: one `--root` each.
-    private(set) var roots: [String] = []
+    /// Every object, under one top-level key per entity with rows (`roots`, in `Z_ENT` order).
     private(set) var document = ""
+    private(set) var roots: [String] = []
+    /// The objects of the tables with an identity: what an import into the store itself can
+    /// give without adding rows.
+    private(set) var identifiedDocument = ""
+    private(set) var identifiedRoots: [String] = []
 
     private let connection: Connection
     /// Per table, each row's `Z_PK` → its identity attributes as the export writes them, and a
     /// link to it.
-    private var identityOfKey: [String: [Int64: (identity: String, link: String)]] = [:]
+    private var identityOfKey: [String: [Int64: (identity: String, link: String?)]] = [:]
 
     /// - Parameter identities: the identity of each table (by table name) to use instead of
     ///   choosing one: another export's `identities`, to read a second store of the model alike.
@@ -68,29 +75,30 @@ struct StoreExport {
                 let distinct = try count("SELECT count(*) FROM (SELECT DISTINCT \(columns.joined(separator: ", ")) FROM \(table.name) WHERE \(present))")
                 if distinct == rows { chosen = names }
             }
-            if let chosen {
-                identities[table.name] = chosen
-                var keys: [Int64: (identity: String, link: String)] = [:]
-                let columns = try columnNames(table.name)
-                for row in try connection.rows("SELECT * FROM \(table.name)") {
-                    guard case .integer(let key) = row[columns.firstIndex(of: "Z_PK")!],
-                          case .integer(let number) = row[columns.firstIndex(of: "Z_ENT")!],
-                          let entity = layout.entities.first(where: { $0.number == number }) else { continue }
-                    let fields = attributeFields(of: entity.name, row: row, columns: columns)
-                    let identity = fields.filter { chosen.contains($0.name) }
-                    keys[key] = chosen.count == 1
-                        ? (identity.first?.value ?? "null", identity.first?.value ?? "null")
-                        : ("{" + identity.map(\.text).joined(separator: ",") + "}", "{" + fields.map(\.text).joined(separator: ",") + "}")
+            if let chosen { identities[table.name] = chosen } else if rows > 0 { unidentified.append(table.name) }
+            var keys: [Int64: (identity: String, link: String?)] = [:]
+            let columns = try columnNames(table.name)
+            for row in try connection.rows("SELECT * FROM \(table.name)") {
+                guard case .integer(let key) = row[columns.firstIndex(of: "Z_PK")!],
+                      case .integer(let number) = row[columns.firstIndex(of: "Z_ENT")!],
+                      let entity = layout.entities.first(where: { $0.number == number }) else { continue }
+                let fields = attributeFields(of: entity.name, row: row, columns: columns)
+                let object = "{" + fields.map(\.text).joined(separator: ",") + "}"
+                guard let chosen else {
+                    keys[key] = (object, nil)
+                    continue
                 }
-                identityOfKey[table.name] = keys
-            } else if rows > 0 {
-                unidentified.append(table.name)
+                let identity = fields.filter { chosen.contains($0.name) }
+                keys[key] = chosen.count == 1
+                    ? (identity.first?.value ?? "null", identity.first?.value ?? "null")
+                    : ("{" + identity.map(\.text).joined(separator: ",") + "}", object)
             }
+            identityOfKey[table.name] = keys
         }
     }
 
-    /// The identity of the row `key` of `table`: its identity attributes as exported; nil when
-    /// the row has none (or `key` is NULL).
+    /// The identity of the row `key` of `table`: its identity attributes as exported (all its
+    /// attributes where its table has no identity); nil when `key` is NULL.
     func identity(of key: ColumnValue, in table: String) -> String? {
         guard case .integer(let key) = key else { return nil }
         return identityOfKey[table]?[key]?.identity
@@ -99,7 +107,7 @@ struct StoreExport {
     /// A link to the row `key` of `table` as the export writes it.
     private func link(to key: ColumnValue, in table: String) -> String? {
         guard case .integer(let key) = key else { return nil }
-        return identityOfKey[table]?[key]?.link
+        return identityOfKey[table]?[key]?.link ?? nil
     }
 
     /// The model's `contents` with each one-attribute identity as the `relatedByAttribute` of
@@ -140,23 +148,26 @@ struct StoreExport {
     // MARK: Objects
 
     private mutating func exportObjects() throws {
-        var members: [String] = []
+        var members: [(entity: String, identified: Bool, text: String)] = []
         for described in layout.entities {
             guard let entity = entity(described.name) else { continue }
             let table = described.table
             let columns = try columnNames(table)
             let rows = try connection.rows("SELECT * FROM \(table) WHERE Z_ENT = ? ORDER BY Z_PK", [.integer(Int64(described.number))])
             guard !rows.isEmpty else { continue }
-            roots.append(entity.name)
             var objects: [String] = []
             for row in rows {
                 objects.append("{" + (try fields(of: entity.name, row: row, columns: columns)).joined(separator: ",") + "}")
             }
             var key = ""
             ModelWriter.appendQuoted(entity.name, to: &key)
-            members.append(key + ":[\n" + objects.joined(separator: ",\n") + "\n]")
+            members.append((entity.name, identities[table] != nil, key + ":[\n" + objects.joined(separator: ",\n") + "\n]"))
         }
-        document = "{\n" + members.joined(separator: ",\n") + "\n}\n"
+        roots = members.map(\.entity)
+        document = "{\n" + members.map(\.text).joined(separator: ",\n") + "\n}\n"
+        let identified = members.filter(\.identified)
+        identifiedRoots = identified.map(\.entity)
+        identifiedDocument = "{\n" + identified.map(\.text).joined(separator: ",\n") + "\n}\n"
     }
 
     /// One member of an exported object.
@@ -209,8 +220,10 @@ struct StoreExport {
                                                   + "ORDER BY \(order ?? "Z_PK"), Z_PK", [key]).map { $0[0] }
                 case .joinTable(let join, let ownSideFirst):
                     let (own, other) = ownSideFirst ? (join.first, join.second) : (join.second, join.first)
+                    // One order column keeps the order of the side that is ordered.
+                    let order = relationship.ordered == nil ? nil : own.orderColumn ?? other.orderColumn
                     targets = try connection.rows("SELECT \(other.column) FROM \(join.name) WHERE \(own.column) = ? "
-                                                  + "ORDER BY \(own.orderColumn ?? other.column), \(other.column)", [key]).map { $0[0] }
+                                                  + "ORDER BY \(order ?? other.column), \(other.column)", [key]).map { $0[0] }
                 }
                 let identified = targets.compactMap { link(to: $0, in: destinationTable) }
                 guard !identified.isEmpty else { continue }
