@@ -109,6 +109,18 @@ import Testing
         }
     }
 
+    /// A stored date is written as Unix seconds digit for digit: the sum in decimal, not in
+    /// binary (SyncMetadata's `733068222.001259 + 978307200` in doubles is
+    /// `1711375422.0012589`).
+    @Test func datesAreWrittenAsExactUnixSeconds() {
+        #expect(StoreExport.json(.real(733068222.001259), type: "Date") == "1711375422.001259")
+        #expect(StoreExport.json(.real(731947175.405035), type: "Date") == "1710254375.405035")
+        #expect(StoreExport.json(.real(-31622400.000001), type: "Date") == "946684799.999999")
+        #expect(StoreExport.json(.real(1e-05), type: "Date") == "978307200.00001")
+        #expect(StoreExport.json(.integer(86400), type: "Date") == "978393600")
+        #expect(StoreExport.json(.null, type: "Date") == "null")
+    }
+
     /// The store and the files beside it, copied into the workspace as `name`.
     private func copy(_ store: String, to name: String, in workspace: Workspace) throws -> String {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: PackageFiles.path(store + suffix)) {
