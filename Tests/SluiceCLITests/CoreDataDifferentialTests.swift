@@ -43,13 +43,16 @@ import Testing
             + "Z_OPT 2 -> 3",
     ]
 
-    /// A store added to the fixtures without a line in `all` fails here.
+    /// Stores of the fixtures that cannot be compared (yet), by path, with why.
+    static let notCompared: [String: String] = [:]
+
+    /// A store added to the fixtures without a line in `all` or `notCompared` fails here.
     @Test func everyRealStoreIsCompared() throws {
         let root = PackageFiles.path(CoreDataStoreCommandTests.fixtures)
         let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
         let stores = files.filter { $0.hasSuffix(".sqlite") || $0.hasSuffix(".store") }
             .map { CoreDataStoreCommandTests.fixtures + $0 }
-        #expect(Set(stores) == Set(Self.all.map(\.store)))
+        #expect(Set(stores) == Set(Self.all.map(\.store)).union(Self.notCompared.keys))
     }
 
     @Test(arguments: all)
@@ -101,6 +104,9 @@ import Testing
             }
         }
 
+        if !differences.isEmpty && !export.unidentified.isEmpty {
+            differences.append("(no identity, so new store only: \(export.unidentified.joined(separator: ", ")))")
+        }
         let check = { #expect(differences.isEmpty, "\(differences.joined(separator: "; "))") }
         if let known = Self.known[real.description] {
             withKnownIssue(Comment(rawValue: known)) { check() }
