@@ -40,6 +40,8 @@ struct StoreExport {
     private(set) var identifiedRoots: [String] = []
 
     private let connection: Connection
+    /// Each entity's `Z_ENT` in this store, from its `Z_PRIMARYKEY`.
+    private var numbers: [String: Int64] = [:]
     /// Per table, each row's `Z_PK` → its identity attributes as the export writes them, and a
     /// link to it.
     private var identityOfKey: [String: [Int64: (identity: String, link: String?)]] = [:]
@@ -53,6 +55,9 @@ struct StoreExport {
         layout = try CoreDataStoreLayout(model, sourceName: modelPath, existingTables: tables)
         self.connection = connection
         defer { connection.close() }
+        for row in try connection.rows("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") {
+            if case .text(let name) = row[0], case .integer(let number) = row[1] { numbers[name] = number }
+        }
         try chooseIdentities(chosen)
         try exportObjects()
     }
@@ -81,8 +86,8 @@ struct StoreExport {
             for row in try connection.rows("SELECT * FROM \(table.name)") {
                 guard case .integer(let key) = row[columns.firstIndex(of: "Z_PK")!],
                       case .integer(let number) = row[columns.firstIndex(of: "Z_ENT")!],
-                      let entity = layout.entities.first(where: { $0.number == number }) else { continue }
-                let fields = attributeFields(of: entity.name, row: row, columns: columns)
+                      let entity = numbers.first(where: { $0.value == number })?.key else { continue }
+                let fields = attributeFields(of: entity, row: row, columns: columns)
                 let object = "{" + fields.map(\.text).joined(separator: ",") + "}"
                 guard let chosen else {
                     keys[key] = (object, nil)
@@ -153,7 +158,8 @@ struct StoreExport {
             guard let entity = entity(described.name) else { continue }
             let table = described.table
             let columns = try columnNames(table)
-            let rows = try connection.rows("SELECT * FROM \(table) WHERE Z_ENT = ? ORDER BY Z_PK", [.integer(Int64(described.number))])
+            guard let number = numbers[entity.name] else { continue }
+            let rows = try connection.rows("SELECT * FROM \(table) WHERE Z_ENT = ? ORDER BY Z_PK", [.integer(number)])
             guard !rows.isEmpty else { continue }
             var objects: [String] = []
             for row in rows {
@@ -293,8 +299,10 @@ struct StoreExport {
         return chain
     }
 
+    /// The store's `Z_ENT`s of `entity` and the entities below it.
     private func family(_ entity: String) -> String {
-        (layout.entity(named: entity)?.family ?? []).map(String.init).joined(separator: ",")
+        let family = layout.entity(named: entity)?.family ?? []
+        return layout.entities.filter { family.contains($0.number) }.compactMap { numbers[$0.name] }.map(String.init).joined(separator: ",")
     }
 
     private func columnNames(_ table: String) throws -> [String] {
