@@ -43,6 +43,9 @@ protocol ImportStore: AnyObject {
     func commit(vacuum: Bool, willVacuum: () -> Void) throws(SluiceError)
     /// Undoes the import. Harmless after `commit` or a previous `rollback`.
     func rollback()
+    /// What `commit` did to files beside the database that the report's notes name (a new
+    /// SQLite file's stale journal removed).
+    var notes: [String] { get }
 }
 
 /// The rows of one entity's table, a batch at a time (`EntityWriter` decides, this writes).
@@ -73,6 +76,8 @@ protocol EntityRowStore: AnyObject {
 extension ImportStore {
     /// PostgreSQL keeps the tables it created (its schema is locked for the import).
     func dropCreatedTablesLeftEmpty() throws(SluiceError) {}
+
+    var notes: [String] { [] }
 }
 
 extension EntityRowStore {

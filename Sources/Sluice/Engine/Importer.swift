@@ -373,6 +373,7 @@ public final class Importer {
             database.setInterruptCheck(nil)
             try database.commit(vacuum: options.vacuum) { enter(.vacuuming) }
             finished = true
+            report.notes += database.notes
             try rejects?.place()
             report.seconds = clock.elapsedSeconds
             // Again after the commit: a vacuum may be the run's peak.

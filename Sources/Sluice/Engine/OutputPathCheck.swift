@@ -31,7 +31,7 @@ package enum OutputPathCheck {
             if let database {
                 let db = Place(database)
                 if place.isSame(as: db) { throw clash("the database '\(database)'") }
-                for (suffix, what) in [("-journal", "rollback journal"), ("-wal", "write-ahead log"), ("-shm", "shared-memory file")] {
+                for (suffix, what) in TemporaryFiles.sqliteCompanions {
                     if place.isSame(as: Place(database + suffix)) || place.isSame(as: db.withSuffix(suffix)) {
                         throw clash("the \(what) of the database '\(database)'")
                     }

@@ -237,9 +237,11 @@ package enum SystemCalls {
         return names
     }
 
-    /// Removes a file; failure is ignored (every caller removes what may not exist).
-    static func removeFile(_ path: String) {
-        _ = unlink(path)
+    /// Removes a file (a symbolic link itself, not what it names); returns `errno` on failure,
+    /// which most callers ignore: they remove what may not exist.
+    @discardableResult
+    static func removeFile(_ path: String) -> Int32? {
+        unlink(path) == 0 ? nil : errno
     }
 
     // MARK: What a path or descriptor is

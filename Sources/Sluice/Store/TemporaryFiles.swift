@@ -23,13 +23,13 @@ enum TemporaryFiles {
 
     static let copySuffix = "-vacuumed"
 
-    /// The files SQLite may keep beside a database, by their suffix.
-    static let sqliteCompanions = ["-journal", "-wal", "-shm"]
+    /// The files SQLite may keep beside a database: their suffix, and what each is.
+    static let sqliteCompanions = [("-journal", "rollback journal"), ("-wal", "write-ahead log"), ("-shm", "shared-memory file")]
 
     /// Every file this process may have written for the new database `target`: its temporary
     /// file, the vacuumed copy, and SQLite's companions of each.
     static func files(for target: String) -> [String] {
-        [path(for: target), copyPath(for: target)].flatMap { file in [file] + sqliteCompanions.map { file + $0 } }
+        [path(for: target), copyPath(for: target)].flatMap { file in [file] + sqliteCompanions.map { file + $0.0 } }
     }
 
     /// The directory ("." for a bare name) and the last component of `path`.
@@ -46,7 +46,7 @@ enum TemporaryFiles {
         let prefix = ".\(name).sluice-"
         guard fileName.hasPrefix(prefix) else { return nil }
         var rest = fileName.dropFirst(prefix.count)
-        for suffix in sqliteCompanions where rest.hasSuffix(suffix) {
+        for (suffix, _) in sqliteCompanions where rest.hasSuffix(suffix) {
             rest = rest.dropLast(suffix.count)
         }
         if rest.hasSuffix(copySuffix) { rest = rest.dropLast(copySuffix.count) }

@@ -12,7 +12,12 @@
 ///   never one replacing the other's rows.
 ///   `rollback()`, or dropping the object without `commit()`, deletes the temporary file.
 ///   A temporary file left by a crashed or killed import (its pid no longer runs) is
-///   deleted by the next `begin` on the same path (`TemporaryFiles`).
+///   deleted by the next `begin` on the same path (`TemporaryFiles`). SQLite's `-journal`,
+///   `-wal` and `-shm` beside a database that does not exist are stale (a killed writer's,
+///   whose database was then deleted or moved): the first connection to open the new file
+///   would take them for its own and roll a stranger's pages into it, so `commit()` removes
+///   them just before the rename, each named in `notes` (`removeStaleCompanions`). One that
+///   is a folder cannot be removed: `begin` refuses the import before it starts.
 /// * A symbolic link whose target does not exist is refused: the database would otherwise
 ///   be created in place of the link, or wherever it points.
 /// * An EXISTING database is opened in place with `synchronous=FULL` (its journal mode is
@@ -64,6 +69,8 @@ final class ImportDatabase {
     let backgroundFlush: BackgroundFlush?
     /// A new database to be vacuumed: the pragmas of the format its copy is written in.
     private let copyFormat: [String]?
+    /// What the commit did that the user should hear of: the stale companions it removed.
+    private(set) var notes: [String] = []
 
     private init(path: String, connection: Connection, isNew: Bool, temporaryPath: String?, copyFormat: [String]? = nil) {
         self.path = path
@@ -156,6 +163,10 @@ final class ImportDatabase {
             throw SluiceError(.cannotCreate, "cannot create database '\(path)': \(SystemCalls.describe(errno: SystemCalls.errno))")
         }
         TemporaryFiles.removeStale(for: path)  // a leftover of an earlier process with our pid too
+        for (suffix, role) in TemporaryFiles.sqliteCompanions where SystemCalls.status(ofPath: path + suffix)?.isDirectory == true {
+            throw SluiceError(.cannotCreate, "cannot create database '\(path)': '\(path + suffix)' is a folder, where SQLite "
+                + "keeps the database's \(role); remove or rename it")
+        }
 
         let connection: Connection
         do {
@@ -241,6 +252,12 @@ final class ImportDatabase {
             throw SluiceError(.io, "cannot write database '\(path)': \(failure)")
         }
         TestPause.wait(.beforePlacingNewDatabase)
+        do {
+            try removeStaleCompanions()
+        } catch {
+            discardTemporaryFile()
+            throw error
+        }
         if let error = SystemCalls.renameWithoutReplacing(temporaryPath, to: path) {
             discardTemporaryFile()
             if error == SystemCalls.alreadyExists {
@@ -290,6 +307,23 @@ final class ImportDatabase {
         if let error = SystemCalls.rename(copyPath, to: temporaryPath) {
             discardTemporaryFile()
             throw SluiceError(.io, "cannot write database '\(path)': \(SystemCalls.describe(errno: error))")
+        }
+    }
+
+    /// Removes SQLite's files beside `path` while no database is there (the type's comment):
+    /// done at the last moment, so that one a killed writer left during the import goes too.
+    /// When a database has appeared meanwhile they are its own, and the rename refuses anyway.
+    private func removeStaleCompanions() throws(SluiceError) {
+        guard SystemCalls.status(ofPath: path) == nil, SystemCalls.linkTarget(path) == nil else { return }
+        for (suffix, role) in TemporaryFiles.sqliteCompanions {
+            let companion = path + suffix
+            guard SystemCalls.status(ofPath: companion) != nil || SystemCalls.linkTarget(companion) != nil else { continue }
+            if let error = SystemCalls.removeFile(companion) {
+                throw SluiceError(.cannotCreate, "cannot create database '\(path)': the stale \(role) '\(companion)' beside it "
+                    + "cannot be removed (\(SystemCalls.describe(errno: error))), and SQLite would take it for the new database's")
+            }
+            notes.append("removed the stale \(role) '\(companion)': there was no database '\(path)', and SQLite would have "
+                + "taken it for the new one's")
         }
     }
 

@@ -28,6 +28,7 @@ final class SQLiteStore: ImportStore {
 
     var connection: Connection { database.connection }
     var displayName: String { database.path }
+    var notes: [String] { database.notes }
     var links: any LinkStore { runner }
 
     var owner: ThreadOwner {
