@@ -178,12 +178,12 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        // Before anything is opened: no output may overwrite the database or an input, and
+        // Before anything is opened: no output may overwrite a file the import reads or writes, and
         // each output must be writable, or the import does not start.
         let outputs = [("--rejects", rejects), ("--stats", stats)].compactMap { option, path in
             path.map { OutputPathCheck.Output(option: option, path: $0) }
         }
-        try OutputPathCheck.check(outputs, database: db, inputs: files)
+        try OutputPathCheck.check(outputs, database: db, inputs: files, model: model)
         let statsFile = try stats.map { try OutputFile(path: $0, role: "stats file") }
 
         var options = importOptions

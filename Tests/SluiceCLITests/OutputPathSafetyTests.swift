@@ -28,10 +28,11 @@ import Darwin
         return workspace
     }
 
-    /// Everything in the workspace, name and bytes (a symbolic link by where it points).
+    /// Everything in the workspace, folders' files included, name and bytes (a symbolic link
+    /// by where it points).
     private func snapshot(_ workspace: Workspace) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
-        for name in workspace.contents {
+        for name in FileManager.default.enumerator(atPath: workspace.path)?.compactMap({ $0 as? String }) ?? [] {
             if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: workspace.file(name)) {
                 files[name] = Array("-> \(target)".utf8)
             } else {
@@ -91,6 +92,86 @@ import Darwin
 
         #expect(result.status == 64, "\(result)")
         #expect(result.stderrLines == ["sluice: error: " + clash.message], "\(result)")
+        #expect(snapshot(workspace) == before, "nothing is touched")
+    }
+
+    /// One file an import reads or writes, and how the import names it.
+    struct Guarded: Sendable, CustomTestStringConvertible {
+        var path: String
+        /// What the error line calls it.
+        var what: String
+        var database = "keep.sqlite"
+        var model = "model.json"
+        var testDescription: String { path }
+    }
+
+    static let temporary = ".new.sqlite.sluice-4242.tmp"
+    static let bundle = "App.xcdatamodeld"
+    static let version = "App.xcdatamodeld/App.xcdatamodel"
+
+    /// Every file an import reads or writes: the database, its companions, a new database's
+    /// temporary files (its own, its vacuumed copy, their journals), the inputs, the model (a
+    /// JSON file; every file of a Core Data bundle, compiled or not, however it is named).
+    static let guarded: [Guarded] = [
+        Guarded(path: "keep.sqlite", what: "the database 'keep.sqlite'"),
+        Guarded(path: "keep.sqlite-journal", what: "the rollback journal of the database 'keep.sqlite'"),
+        Guarded(path: "keep.sqlite-wal", what: "the write-ahead log of the database 'keep.sqlite'"),
+        Guarded(path: "keep.sqlite-shm", what: "the shared-memory file of the database 'keep.sqlite'"),
+        Guarded(path: "new.sqlite-wal", what: "the write-ahead log of the database 'new.sqlite'", database: "new.sqlite"),
+        Guarded(path: temporary, what: "a temporary file of the database 'new.sqlite'", database: "new.sqlite"),
+        Guarded(path: temporary + "-journal", what: "a temporary file of the database 'new.sqlite'", database: "new.sqlite"),
+        Guarded(path: temporary + "-vacuumed", what: "a temporary file of the database 'new.sqlite'", database: "new.sqlite"),
+        Guarded(path: temporary + "-vacuumed-wal", what: "a temporary file of the database 'new.sqlite'", database: "new.sqlite"),
+        Guarded(path: "in.ndjson", what: "the input 'in.ndjson'"),
+        Guarded(path: "in2.ndjson", what: "the input 'in2.ndjson'"),
+        Guarded(path: "model.json", what: "the model 'model.json'"),
+        Guarded(path: version + "/contents", what: "inside the model '\(bundle)'", model: bundle),
+        Guarded(path: bundle + "/.xccurrentversion", what: "inside the model '\(bundle)'", model: bundle),
+        Guarded(path: "App.xcdatamodeld/App 2.xcdatamodel/contents", what: "inside the model '\(bundle)'", model: version),
+        Guarded(path: version + "/contents", what: "the model '\(version)/contents'", model: version + "/contents"),
+        Guarded(path: bundle + "/.xccurrentversion", what: "inside the model '\(bundle)'", model: version + "/contents"),
+        Guarded(path: "App.momd/App.mom", what: "inside the model 'App.momd'", model: "App.momd"),
+        Guarded(path: "App.momd/VersionInfo.plist", what: "inside the model 'App.momd'", model: "App.momd/"),
+    ]
+
+    /// Item 4 of issue 52 as a property: every output flag naming every file the import reads
+    /// or writes is refused (64) with one line naming both, and every file stays byte for byte
+    /// as it was.
+    @Test(arguments: ["--stats", "--rejects"], guarded)
+    func anOutputNamingAnyFileOfTheImportIsRefused(_ option: String, _ file: Guarded) throws {
+        let workspace = try prepared()
+        for name in ["keep.sqlite-journal", "keep.sqlite-wal", "keep.sqlite-shm", "new.sqlite-wal", Self.temporary,
+                     Self.temporary + "-journal", Self.temporary + "-vacuumed", Self.temporary + "-vacuumed-wal",
+                     Self.version + "/contents", Self.bundle + "/.xccurrentversion", "App.xcdatamodeld/App 2.xcdatamodel/contents",
+                     "App.momd/App.mom", "App.momd/VersionInfo.plist"] {
+            try FileManager.default.createDirectory(atPath: workspace.file(TemporaryFiles.splitPath(name).directory),
+                                                    withIntermediateDirectories: true)
+            try workspace.write("\(name) as it was\n", to: name)
+        }
+        try workspace.write(Self.input, to: "in2.ndjson")
+        let before = snapshot(workspace)
+
+        let result = try workspace.sluice(["import", "--db", file.database, "--model", file.model, "--on-error", "skip",
+                                           option, file.path, "in.ndjson", "in2.ndjson"])
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == ["sluice: error: \(option) '\(file.path)' is \(file.what); choose another path"], "\(result)")
+        #expect(snapshot(workspace) == before, "nothing is touched")
+    }
+
+    /// An output's temporary file is the other output's to write: naming it is refused too.
+    @Test(arguments: [("--stats", "--rejects"), ("--rejects", "--stats")])
+    func anOutputNamingTheOtherOutputsTemporaryFileIsRefused(_ option: String, _ other: String) throws {
+        let workspace = try prepared()
+        try workspace.write("another import's output\n", to: ".out.json.sluice-4242.tmp")
+        let before = snapshot(workspace)
+
+        let result = try workspace.sluice(["import", "--db", "keep.sqlite", "--model", "model.json", other, "out.json",
+                                           option, ".out.json.sluice-4242.tmp", "in.ndjson"])
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == ["sluice: error: \(option) '.out.json.sluice-4242.tmp' is a temporary file of \(other) "
+            + "'out.json'; choose another path"], "\(result)")
         #expect(snapshot(workspace) == before, "nothing is touched")
     }
 

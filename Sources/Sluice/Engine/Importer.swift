@@ -90,6 +90,11 @@ public final class Importer {
     /// The import through `modelFile`'s model into the database `name` names: Core Data's
     /// store when the name says so.
     convenience init(name: DatabaseName, modelFile: ModelFile, options: ImportOptions) throws(SluiceError) {
+        // The one place the library knows the model's files: the rejects file must not be one.
+        if let rejectsPath = options.rejectsPath {
+            try OutputPathCheck.check([.init(option: "the rejects file", path: rejectsPath)], database: name.filePath,
+                                      inputs: [], model: modelFile.path)
+        }
         var coreData: CoreDataImportLayout?
         if name.isCoreDataStore(options) {
             do {
