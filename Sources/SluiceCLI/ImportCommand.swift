@@ -67,8 +67,8 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model). Without it the import is zero-config.")
     var model: String?
 
-    @Option(name: .long, help: StoreLayout.help)
-    var layout: StoreLayout = .sluice
+    @Option(name: .long, help: StoreLayout.importHelp)
+    var layout: StoreLayout?
 
     @Option(name: .long, help: "Without --model: the table to import into (default: the first FILE's stem, or records).")
     var table: String?
@@ -177,6 +177,15 @@ struct ImportCommand: ParsableCommand {
         return options
     }
 
+    /// Without `--layout`, the layout follows the store: an existing Core Data store is imported
+    /// as one when the model is a Core Data model (`docs/coredata-store.md#importing`), with the
+    /// note saying so; anything else into it is refused by the store itself.
+    private func followingTheStore(_ options: inout ImportOptions) -> String? {
+        guard layout == nil, let model, ModelFile.isCoreDataModel(path: model), ImportStores.isCoreDataStore(db) else { return nil }
+        options.layout = .coreData
+        return "database '\(db)' is a Core Data store: imported in Core Data's layout (--layout coredata)"
+    }
+
     func run() throws {
         // Before anything is opened: no output may overwrite a file the import reads or writes, and
         // each output must be writable, or the import does not start.
@@ -187,6 +196,7 @@ struct ImportCommand: ParsableCommand {
         let statsFile = try stats.map { try OutputFile(path: $0, role: "stats file") }
 
         var options = importOptions
+        let layoutNote = followingTheStore(&options)
         let bar = ProgressBar.isWanted(flag: progress, quiet: quiet) ? ProgressBar() : nil
         if let bar { options.progress = { bar.update($0) } }
         // On every way out, an error included: the error line must not be glued to the bar.
@@ -220,7 +230,7 @@ struct ImportCommand: ParsableCommand {
             try importer.importFile(input)
         }
         var report = try importer.finish()
-        report.notes = keptNotes + report.notes
+        report.notes = (layoutNote.map { [$0] } ?? []) + keptNotes + report.notes
         bar?.clear()
         if let statsFile { try StatsFile.write(report, to: statsFile) }
         if !quiet {

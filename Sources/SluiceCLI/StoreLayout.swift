@@ -10,6 +10,12 @@ enum StoreLayout: String, ExpressibleByArgument, CaseIterable {
         "The store's layout: sluice (default: Sluice's tables) or coredata (the SQLite store Core Data keeps for a Core Data model).",
         valueName: "layout")
 
+    /// `import`'s: without it, the layout follows the store.
+    static let importHelp = ArgumentHelp(
+        "The store's layout: sluice (Sluice's tables) or coredata (the SQLite store Core Data keeps for a Core Data model); "
+            + "default: coredata for an existing Core Data store, else sluice.",
+        valueName: "layout")
+
     /// On stderr, when Core Data's store could not hold the model as Core Data would: how many
     /// problems, and the command that lists them.
     static func printSummary(of store: CoreDataStoreSchema) {

@@ -1,6 +1,6 @@
 /// Opens the store a `--db` value names: a PostgreSQL connection URI
 /// (`postgresql://…`, `postgres://…`), or else the path of an SQLite file.
-enum ImportStores {
+package enum ImportStores {
     /// Whether `database` names a PostgreSQL server rather than an SQLite file.
     static func isPostgreSQL(_ database: String) -> Bool {
         PostgresURI.isURI(database)
@@ -36,6 +36,19 @@ enum ImportStores {
             return name
         })
         return names.isEmpty ? nil : names
+    }
+
+    /// Whether `database` is an SQLite file holding Core Data's bookkeeping tables: a store an
+    /// app opens, which an import writes only in Core Data's layout (`SQLiteStore.migrate`).
+    package static func isCoreDataStore(_ database: String) -> Bool {
+        guard let tables = tableNames(of: database) else { return false }
+        return isCoreDataStore(tables: tables)
+    }
+
+    /// Whether a file of these tables is a Core Data store (SQLite's names ignore ASCII case).
+    static func isCoreDataStore(tables: Set<String>) -> Bool {
+        let names = Set(tables.map { SchemaMigration.foldCase($0) })
+        return CoreDataStoreLayout.bookkeepingTables.allSatisfy { names.contains(SchemaMigration.foldCase($0)) }
     }
 
     /// `file`: the file of a layout other than Sluice's (an SQLite file only); `vacuum`: whether

@@ -2,6 +2,9 @@ extension CoreDataStoreLayout {
     /// The bookkeeping tables, as every Core Data release since 2009 writes them. `Z_MODELCACHE`
     /// (the archived model that last wrote the store) is left out: Sluice cannot archive a model
     /// as Core Data does, and stores without it open (`docs/coredata-store.md`).
+    /// The bookkeeping tables' names: a file holding both is a Core Data store.
+    static let bookkeepingTables = ["Z_PRIMARYKEY", "Z_METADATA"]
+
     static let bookkeepingStatements = [
         "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
         "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",

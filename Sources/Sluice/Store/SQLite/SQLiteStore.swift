@@ -42,7 +42,7 @@ final class SQLiteStore: ImportStore {
     }
 
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
-        if let file { try prepare(file) }
+        if let file { try prepare(file) } else { try refuseCoreDataStore() }
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
         runner.keys = TableKeys(tables)
@@ -131,6 +131,18 @@ extension SQLiteStore {
             }
             if let problem = file.verify(try connection.rows(file.verifyQuery), displayName) { throw problem }
         }
+    }
+
+    /// Sluice's layout is never written into a Core Data store: its tables would sit beside
+    /// Core Data's, holding rows the app never reads. Read under the import's write lock.
+    private func refuseCoreDataStore() throws(SluiceError) {
+        let tables = try SQLiteError.converting(database: displayName) {
+            try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.textValue }
+        }
+        guard ImportStores.isCoreDataStore(tables: Set(tables)) else { return }
+        throw SluiceError(.usage, "database '\(displayName)' is a Core Data store (it has Z_METADATA and Z_PRIMARYKEY): Sluice's "
+            + "tables beside Core Data's would hold rows the app never reads; import into it with its Core Data model in Core "
+            + "Data's layout (--layout coredata), or into another file")
     }
 
     /// Runs the layout's `setup`, with each keyed table's largest key (of its rows, or issued
