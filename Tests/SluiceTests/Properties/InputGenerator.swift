@@ -1,3 +1,5 @@
+import SluiceTestSupport
+
 /// Random input for a generated model: valid records and records with missing keys, nulls,
 /// values of the wrong kind, numbers as strings, repeated identities, ids of records that come
 /// later or never, Unicode (astral too, raw or escaped), nested records, empty objects, deep

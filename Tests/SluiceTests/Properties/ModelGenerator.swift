@@ -1,3 +1,5 @@
+import SluiceTestSupport
+
 /// Random models that `sluice check` accepts, from a seed.
 ///
 /// Covered: one to three entities; zero to five attributes of every type (dates with

@@ -1,3 +1,5 @@
+import SluiceTestSupport
+
 /// The values records are made of: for each type some that convert and some that do not,
 /// and values of other kinds. Strings reach a type only from its own pool, so the oracle
 /// never has to guess how a lenient parser treats text it was not written for.

@@ -44,6 +44,7 @@ struct CoreDataStoreLayoutBuilder {
         joinTablesForManyToManys()
         relationshipStorages()
         modelIndexes()
+        nameProblems()
         problems.sort { $0.order < $1.order }
     }
 
@@ -227,6 +228,65 @@ struct CoreDataStoreLayoutBuilder {
         if type == "Transformable", let name = attribute.valueTransformerName, !Self.defaultTransformers.contains(name) {
             refuse("transformed by \(ModelProblem.quote(name)), which only the app can run; refused")
         }
+    }
+
+    // MARK: Names
+
+    /// The tables Core Data keeps of its own, which no entity's table may be.
+    static let ownTables = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+
+    /// Names Core Data's store cannot hold. Its statements name tables and columns bare
+    /// (`CoreDataStoreLayout+Statements.swift`, byte for byte Core Data's), so a name must be
+    /// one identifier to SQLite: ASCII letters, digits, `_` and `$`, or any character beyond
+    /// ASCII. And each table's name must be its own: Core Data upper-cases names (`Straße` and
+    /// `STRASSE` are both `ZSTRASSE`), and `_PRIMARYKEY`'s table would be `Z_PRIMARYKEY`.
+    /// (Columns that meet in one table are `table(for:)`'s `unique`.)
+    private mutating func nameProblems() {
+        for entity in model.entities {
+            let order = (numbers[entity.name] ?? 0) * 1_000_000
+            if let character = Self.characterOutsideIdentifiers(entity.name) {
+                problems.append((order - 1, ModelProblem(path: entity.location.path, message: Self.bareNameMessage(
+                    "table", "Z" + entity.name.uppercased(), character))))
+            }
+            for (index, attribute) in entity.attributes.enumerated() where !attribute.isTransient {
+                guard let character = Self.characterOutsideIdentifiers(attribute.name) else { continue }
+                problems.append((order + index, ModelProblem(path: attribute.location.path, message: Self.bareNameMessage(
+                    "column", "Z" + attribute.name.uppercased(), character))))
+            }
+            for (index, relationship) in entity.relationships.enumerated() where !relationship.isTransient {
+                guard let character = Self.characterOutsideIdentifiers(relationship.name) else { continue }
+                problems.append((order + 1000 + index, ModelProblem(path: relationship.location.path, message: Self.bareNameMessage(
+                    relationship.isToMany ? "join table" : "column", relationship.isToMany ? "Z_…" + relationship.name.uppercased()
+                        : "Z" + relationship.name.uppercased(), character))))
+            }
+        }
+        var owners = Dictionary(uniqueKeysWithValues: Self.ownTables.map { ($0, "Core Data's own table") })
+        for root in entities where root.superNumber == 0 {
+            if let owner = owners[root.table] {
+                problems.append((root.number * 1_000_000 - 1, ModelProblem(
+                    path: byName[root.name]!.location.path,
+                    message: "its table \(root.table) is also \(owner) (Core Data upper-cases names); rename the entity")))
+            } else {
+                owners[root.table] = "the table of entity \(ModelProblem.quote(root.name))"
+            }
+        }
+        for join in joinTables {
+            guard let owner = owners[join.name] else { owners[join.name] = "a join table"; continue }
+            problems.append((Int.max, ModelProblem(path: "entities", message: "the join table \(join.name) is also \(owner)")))
+        }
+    }
+
+    /// The first character of `name`, upper-cased as Core Data does, that SQLite does not read
+    /// in a bare identifier; nil when there is none.
+    static func characterOutsideIdentifiers(_ name: String) -> Unicode.Scalar? {
+        name.uppercased().unicodeScalars.first { scalar in
+            !(scalar.value >= 0x80 || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$")
+        }
+    }
+
+    private static func bareNameMessage(_ what: String, _ name: String, _ character: Unicode.Scalar) -> String {
+        "Core Data names its \(what) \(ModelProblem.quote(name)) in SQL without quotes, where "
+            + "\(ModelProblem.quote(String(character))) cannot stand; use letters, digits and _"
     }
 
     // MARK: Relationships

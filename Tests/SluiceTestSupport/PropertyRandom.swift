@@ -1,11 +1,11 @@
 /// SplitMix64: a tiny seeded generator, so every property case is reproduced from its seed
 /// alone on any platform (the standard library's generator is seeded by the system).
-struct PropertyRandom: RandomNumberGenerator {
+public struct PropertyRandom: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,12 +14,12 @@ struct PropertyRandom: RandomNumberGenerator {
     }
 
     /// A number in `0..<count` (`count` > 0).
-    mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
+    public mutating func below(_ count: Int) -> Int { Int(next() % UInt64(count)) }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + below(range.count) }
 
     /// True with probability `percent`/100.
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
