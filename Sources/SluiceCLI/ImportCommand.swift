@@ -58,11 +58,17 @@ struct ImportCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The SQLite database to create or update, or a PostgreSQL URI (postgresql://user@host:5432/db).")
-    var db: String
+    /// Every `--db` given: an array, so that `validate()` refuses a second one rather than the
+    /// parser keeping the last.
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "The SQLite database to create or update, or a PostgreSQL URI (postgresql://user@host:5432/db).", valueName: "db"))
+    var databases: [String]
 
-    @Option(name: .long, help: "With a PostgreSQL --db: the schema of the tables (created if missing).")
-    var schema: String = "public"
+    /// The one `--db`.
+    private var db: String { databases.last ?? "" }
+
+    @Option(name: .long, help: "With a PostgreSQL --db: the schema of the tables (created if missing; default: public).")
+    var schema: String?
 
     @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model). Without it the import is zero-config.")
     var model: String?
@@ -131,6 +137,13 @@ struct ImportCommand: ParsableCommand {
     var files: [String] = []
 
     func validate() throws {
+        guard databases.count == 1 else {
+            throw ValidationError("--db is given \(databases.count) times (" + databases.map { "'\(ImportStores.displayName(of: $0))'" }
+                .joined(separator: ", ") + "); an import writes one database")
+        }
+        if let schema, !ImportStores.isPostgreSQL(db), !db.contains("://") {
+            throw ValidationError("--schema '\(schema)' is for a PostgreSQL --db; '\(db)' is an SQLite file, which has no schemas")
+        }
         guard header != "" else { throw ValidationError("--header must be 'first' or the key of the header; it is empty") }
         for text in root where Model.RootOverride(parsing: text) == nil {
             throw ValidationError("--root \"\(text)\": expected KEY=ENTITY, e.g. --root stops=Stop or --root stops.txt=Stop")
@@ -172,7 +185,7 @@ struct ImportCommand: ParsableCommand {
         options.analyze = analyze
         options.vacuum = vacuum
         options.rejectsPath = rejects
-        options.schema = schema
+        options.schema = schema ?? options.schema
         options.layout = layout == .coredata ? .coreData : .sluice
         return options
     }

@@ -125,7 +125,7 @@ import Testing
         _ = try workspace.write(Array("stop_id,name\n1,ab".utf8) + [0xFF] + Array("\n".utf8), to: "stops.csv")
         let invalid = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "stops.csv")
         #expect(invalid.status == 65)
-        #expect(invalid.stderrLines == ["sluice: error: stops.csv:2:1: Stop: invalid UTF-8 (code point beyond U+10FFFF) at line 2, column 5"])
+        #expect(invalid.stderrLines == ["sluice: error: stops.csv:2:1: Stop: invalid UTF-8 (byte 0xFF, which never occurs in UTF-8) at line 2, column 5"])
         let replaced = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "--invalid-text", "replace", "stops.csv")
         #expect(replaced.status == 0, "\(replaced)")
         #expect(try stopRows(workspace) == ["1|ab\u{FFFD}|NULL|NULL"])

@@ -60,6 +60,29 @@ import Testing
         ], "\(result)")
     }
 
+    /// A `--path` whose first key is there but a later one is not (a typo) found no record:
+    /// the note names the key missing and the nearest one the input holds there.
+    @Test func aMistypedPathIsANoteNamingTheNearestKey() throws {
+        let workspace = Workspace()
+        let model = try workspace.write(#"{"entities": {"Item": {"attributes": {"id": "integer"}}}}"#, to: "model.json")
+        let input = Array(#"{"data": {"count": 1, "items": [{"id": 1}]}}"#.utf8)
+
+        let result = try workspace.sluice(["import", "--db", "out.sqlite", "--model", model, "--entity", "Item",
+                                           "--path", "data.itemz"], stdin: input)
+
+        #expect(result.status == 0, "\(result)")
+        #expect(notes(result) == [
+            #"sluice: note: <stdin>: no record found: --entity and --path read records under "data.itemz" (Item); "#
+                + #""data" holds no key "itemz"; did you mean "data.items"?"#,
+        ], "\(result)")
+        let fixed = try workspace.sluice(["import", "--db", "out.sqlite", "--model", model, "--entity", "Item",
+                                          "--path", "data.items"], stdin: input)
+        #expect(notes(fixed) == [], "\(fixed)")
+        let empty = try workspace.sluice(["import", "--db", "out.sqlite", "--model", model, "--entity", "Item",
+                                          "--path", "data.items"], stdin: Array(#"{"data": {"items": []}}"#.utf8))
+        #expect(notes(empty) == [], "an envelope whose records are there but none: \(empty)")
+    }
+
     @Test func anEmptyInputOrAnEmptyEnvelopeIsNoNote() throws {
         let workspace = Workspace()
         let model = try workspace.write(#"""

@@ -33,7 +33,7 @@ struct ImportNotes {
         guard let head else { return }
         let shape = InputShape.sniff(head)
         if firstShape == nil { firstShape = shape }
-        if records == 0, let note = noRecordNote(input: name, shape: shape) { notes.append(note) }
+        if records == 0, let note = noRecordNote(input: name, shape: shape, head: head) { notes.append(note) }
     }
 
     /// Every note, given each storage entity's counts.
@@ -146,7 +146,7 @@ struct ImportNotes {
     /// An input that held no record: what the model looks for, what the input is, and the option
     /// that most likely reads it. Nil when the input was empty (`[]`, nothing, or an envelope
     /// whose record keys are there but hold none).
-    private func noRecordNote(input: String, shape: InputShape) -> String? {
+    private func noRecordNote(input: String, shape: InputShape, head: [UInt8]) -> String? {
         let locations = plan.recordLocations
         let names = Array(Set(locations.map { plan.shapes[$0.entity].name })).sorted()
         let entity = names.count == 1 ? names[0] : "ENTITY"
@@ -162,7 +162,10 @@ struct ImportNotes {
             return nil
         case .object(let keys, let arrays):
             let firstKeys = Set(locations.compactMap(\.path.first))
-            if keys.contains(where: firstKeys.contains) { return nil }
+            if keys.contains(where: firstKeys.contains) {
+                // The records' first key is there; a longer path may still break off below it.
+                return brokenPath(locations.map(\.path), in: head).map { text + $0 }
+            }
             if let first = arrays.first {
                 text += "; the input is an object holding \(Self.arrays(arrays)): to import the elements of one, "
                     + "add --entity \(entity) --path \(Self.pathArgument(first))"
@@ -175,6 +178,27 @@ struct ImportNotes {
             break
         }
         if names.count > 1 { text += " (one of \(names.joined(separator: ", ")))" }
+        return text
+    }
+
+    /// Where each of `paths` breaks off below the top level of `head` (a mistyped `--path
+    /// data.itemz`): the key missing, and the nearest one held there; nil when any path is
+    /// there, or the first bytes cannot say.
+    private func brokenPath(_ paths: [[String]], in head: [UInt8]) -> String? {
+        var broken: (path: [String], depth: Int, keys: [String])?
+        for path in paths {
+            guard let missing = InputShape.missingKey(of: path, in: head), missing.depth > 0 else { return nil }
+            if broken == nil { broken = (path, missing.depth, missing.keys) }
+        }
+        guard let (path, depth, keys) = broken else { return nil }
+        let held = ModelProblem.quote(path[..<depth].joined(separator: "."))
+        var text = "; \(held) holds no key \(ModelProblem.quote(path[depth]))"
+        if let nearest = NameSuggestion.nearest(to: path[depth], among: keys) {
+            let suggested = (path[..<depth] + [nearest] + path[(depth + 1)...]).joined(separator: ".")
+            text += "; did you mean \(ModelProblem.quote(suggested))?"
+        } else if !keys.isEmpty {
+            text += " (it holds " + keys.prefix(5).map(ModelProblem.quote).joined(separator: ", ") + (keys.count > 5 ? ", …)" : ")")
+        }
         return text
     }
 

@@ -50,6 +50,39 @@ enum InputShape: Equatable {
         }
     }
 
+    /// Where `path`, a key path from the top-level object, breaks off in the first bytes: the
+    /// depth of its first key that the object there does not hold, and the keys that object
+    /// holds. Nil when the path is there, or the bytes cannot say: they end first, something
+    /// on the way is not an object, or a key is written with escapes.
+    static func missingKey(of path: [String], in bytes: [UInt8]) -> (depth: Int, keys: [String])? {
+        var scanner = Scanner(bytes: bytes)
+        for (depth, key) in path.enumerated() {
+            scanner.skipWhitespace()
+            guard scanner.peek() == UInt8(ascii: "{") else { return nil }
+            scanner.index += 1
+            var keys: [String] = []
+            while true {
+                scanner.skipWhitespace()
+                if scanner.peek() == UInt8(ascii: "}") { return (depth, keys) }
+                guard scanner.peek() == UInt8(ascii: "\""), let name = scanner.string(), !name.contains("\\") else { return nil }
+                scanner.skipWhitespace()
+                guard scanner.peek() == UInt8(ascii: ":") else { return nil }
+                scanner.index += 1
+                if name == key { break }
+                keys.append(name)
+                scanner.skipWhitespace()
+                guard scanner.skipValue() else { return nil }
+                scanner.skipWhitespace()
+                if scanner.peek() == UInt8(ascii: ",") {
+                    scanner.index += 1
+                } else if scanner.peek() != UInt8(ascii: "}") {
+                    return nil
+                }
+            }
+        }
+        return nil
+    }
+
     private struct Scanner {
         let bytes: [UInt8]
         var index = 0

@@ -31,7 +31,8 @@ extension JSONParser {
         switch byte {
         case 0x80...0xBF: TextProblem.strayContinuation.message
         case 0xC0, 0xC1: TextProblem.overlong.message
-        case 0xF5...0xFF: TextProblem.beyondUnicode.message
+        case 0xF5...0xFD: TextProblem.beyondUnicode.message
+        case 0xFE, 0xFF: TextProblem.neverUTF8(byte).message
         default: "invalid JSON: unexpected non-ASCII character outside a string"
         }
     }

@@ -6,8 +6,10 @@ enum TextProblem: Equatable, Sendable {
     case overlong
     /// A UTF-16 surrogate (U+D800–U+DFFF) encoded in UTF-8 (`ED A0 80`).
     case encodedSurrogate
-    /// A code point past U+10FFFF (`F4 90 80 80`, or a lead byte `F5`–`FF`).
+    /// A code point past U+10FFFF (`F4 90 80 80`, or a lead byte `F5`–`FD`).
     case beyondUnicode
+    /// `FE` or `FF`: bytes no form of UTF-8 ever held, not even the old 5- and 6-byte ones.
+    case neverUTF8(UInt8)
     /// A lead byte not followed by all its continuation bytes.
     case truncated
     /// A continuation byte (`80`–`BF`) with no lead byte before it.
@@ -22,6 +24,7 @@ enum TextProblem: Equatable, Sendable {
         case .overlong: "invalid UTF-8 (overlong encoding)"
         case .encodedSurrogate: "invalid UTF-8 (surrogate code point encoded in UTF-8)"
         case .beyondUnicode: "invalid UTF-8 (code point beyond U+10FFFF)"
+        case .neverUTF8(let byte): "invalid UTF-8 (byte 0x\(Self.hex(UInt16(byte), digits: 2)), which never occurs in UTF-8)"
         case .truncated: "invalid UTF-8 (truncated sequence)"
         case .strayContinuation: "invalid UTF-8 (continuation byte without a lead byte)"
         case .unpairedSurrogate(let unit): "unpaired surrogate \\u\(Self.hex(unit))"

@@ -19,6 +19,7 @@ enum UTF8Sequence {
         case 0xF0: .sequence(length: 4, second: 0x90...0xBF)
         case 0xF1...0xF3: .sequence(length: 4, second: 0x80...0xBF)
         case 0xF4: .sequence(length: 4, second: 0x80...0x8F)
+        case 0xFE, 0xFF: .fault(.neverUTF8(byte))
         default: .fault(.beyondUnicode)
         }
     }

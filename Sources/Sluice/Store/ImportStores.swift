@@ -2,8 +2,13 @@
 /// (`postgresql://…`, `postgres://…`), or else the path of an SQLite file.
 package enum ImportStores {
     /// Whether `database` names a PostgreSQL server rather than an SQLite file.
-    static func isPostgreSQL(_ database: String) -> Bool {
+    package static func isPostgreSQL(_ database: String) -> Bool {
         PostgresURI.isURI(database)
+    }
+
+    /// How messages name `database`: a PostgreSQL URI without its password, a path as it is.
+    package static func displayName(of database: String) -> String {
+        isPostgreSQL(database) || unknownScheme(of: database) != nil ? PostgresURI.displayName(database) : database
     }
 
     /// Why `table` cannot be the one table of a zero-config import into `database`: empty,

@@ -57,6 +57,10 @@ enum PostgresNames {
 
     /// A `--schema` name the server would cut (so that a second import would not find it).
     static func schemaRefusal(_ schema: String) -> SluiceError? {
+        if schema.hasPrefix("pg_") {
+            return SluiceError(.usage, "the schema name (--schema) \(quoteIdentifier(schema)) begins with pg_, which PostgreSQL "
+                + "keeps for its system schemas")
+        }
         guard schema.utf8.count > maxBytes else { return nil }
         return SluiceError(.usage, "the schema name (--schema) \(quoteIdentifier(schema)) is \(schema.utf8.count) bytes long, "
             + "PostgreSQL's names at most \(maxBytes)")

@@ -26,9 +26,11 @@ enum PostgresURI {
     /// `@` (libpq's reading) and up to the last `@` (a password holding `@`, `/` or `?`), the
     /// value of every `password=` parameter, each also percent-decoded, and the pieces of each
     /// between the characters libpq splits a URI at (a password holding `/` is read as a host
-    /// and a port, and libpq then echoes the piece it calls a port). Strings shorter than 3
-    /// bytes are left: masking every `p` of a message would hide the message, not a secret
-    /// (the URI itself is still replaced whole, and its name masked by its structure).
+    /// and a port, and libpq then echoes the piece it calls a port). A string shorter than 3
+    /// bytes is masked only where it stands quoted, as libpq echoes what it cannot read
+    /// (`invalid integer value "b" for connection option "port"`): masking every `p` of a
+    /// message would hide the message, not a secret (the URI itself is still replaced whole,
+    /// and its name masked by its structure).
     static func secrets(of uri: String) -> [String] {
         guard let scheme = uri.firstRange(of: "://") else { return [] }
         let rest = uri[scheme.upperBound...]
@@ -51,12 +53,18 @@ enum PostgresURI {
                 for piece in form.split(whereSeparator: { "@/:?&=#[],".contains($0) }) { found.insert(String(piece)) }
             }
         }
-        return found.filter { $0.utf8.count >= 3 }.sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
+        return found.filter { !$0.isEmpty }.sorted { ($0.utf8.count, $0) > ($1.utf8.count, $1) }
     }
 
     private static func mask(_ text: String, secrets: [String]) -> String {
         var text = text
-        for secret in secrets where !secret.isEmpty && text.contains(secret) { text = text.replacing(secret, with: "***") }
+        for secret in secrets where !secret.isEmpty && text.contains(secret) {
+            if secret.utf8.count >= 3 {
+                text = text.replacing(secret, with: "***")
+            } else {
+                text = text.replacing("\"\(secret)\"", with: "\"***\"")
+            }
+        }
         return text
     }
 
