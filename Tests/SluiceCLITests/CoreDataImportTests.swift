@@ -307,11 +307,7 @@ import Testing
     /// match, the WAL is checkpointed into the one file, and nothing else changes.
     @Test func aRealStoreTakesAnImportThroughItsModel() throws {
         let workspace = Workspace()
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: PackageFiles.path(CoreDataStoreCommandTests.cartKitStore + suffix),
-                                             toPath: workspace.file("Cart.sqlite" + suffix))
-            chmod(workspace.file("Cart.sqlite" + suffix), 0o644)
-        }
+        try CoreDataStoreCommandTests.copyCartKitStore(into: workspace, as: "Cart.sqlite")
         let model = PackageFiles.path(CoreDataStoreCommandTests.cartKitModel)
         let result = try workspace.sluice(["import", "--db", "Cart.sqlite", "--layout", "coredata", "--model", model, "--entity", "CDCart", "-"],
                                           stdin: Array("[]".utf8))

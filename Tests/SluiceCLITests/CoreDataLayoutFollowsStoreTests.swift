@@ -3,14 +3,6 @@ import SluiceTestSupport
 import Testing
 @testable import Sluice
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Without `--layout` the layout follows the store (`docs/coredata-store.md#importing`): an
 /// existing Core Data store is imported as one, with a note; Sluice's own tables are never
 /// written into a Core Data store, where the app would see none of their rows.
@@ -77,11 +69,7 @@ import Darwin
     /// A store Core Data itself wrote (CartKit's, in WAL mode) is recognised the same way.
     @Test func aStoreTheAppWroteFollowsToo() throws {
         let workspace = Workspace()
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: PackageFiles.path(CoreDataStoreCommandTests.cartKitStore + suffix),
-                                             toPath: workspace.file("Cart.sqlite" + suffix))
-            chmod(workspace.file("Cart.sqlite" + suffix), 0o644)
-        }
+        try CoreDataStoreCommandTests.copyCartKitStore(into: workspace, as: "Cart.sqlite")
         let model = PackageFiles.path(CoreDataStoreCommandTests.cartKitModel)
 
         let result = try workspace.sluice(["import", "--db", "Cart.sqlite", "--model", model, "--entity", "CDCart", "-"],

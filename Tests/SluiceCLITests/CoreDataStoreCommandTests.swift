@@ -9,6 +9,15 @@ import Testing
     static let cartKitModel = fixtures + "cartkit/reconstructed/CartStorage_v1.xcdatamodel"
     static let cartKitStore = fixtures + "cartkit/4eee788d/Tests/CartKitStorageCoreDataTests/LegacyCoreData/CartStorage_v1.sqlite"
 
+    /// Copies CartKit's store (in WAL mode: its `-wal` and `-shm` too) into `workspace` as
+    /// `name`, writable.
+    static func copyCartKitStore(into workspace: Workspace, as name: String) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: PackageFiles.path(cartKitStore + suffix), toPath: workspace.file(name + suffix))
+            chmod(workspace.file(name + suffix), 0o644)
+        }
+    }
+
     /// What `schema` prints, run into an empty file, makes the schema of the real store Core
     /// Data wrote with that model (but `Z_MODELCACHE`, which Sluice does not write).
     @Test func schemaPrintsTheStatementsOfTheRealStore() throws {
@@ -20,10 +29,7 @@ import Testing
 
         let made = try Connection(path: workspace.path + "/made.sqlite")
         try made.execute(result.stdout)
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: PackageFiles.path(Self.cartKitStore + suffix), toPath: workspace.path + "/real.sqlite" + suffix)
-            chmod(workspace.path + "/real.sqlite" + suffix, 0o644)
-        }
+        try Self.copyCartKitStore(into: workspace, as: "real.sqlite")
         let real = try Connection(path: workspace.path + "/real.sqlite", mode: .readOnly)
         #expect(try schema(made) == schema(real).filter { !$0.contains("Z_MODELCACHE") })
         #expect(try schema(made).count == 8)  // three tables, three indexes, Z_PRIMARYKEY, Z_METADATA
