@@ -5,6 +5,8 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import JSON, CSV, zip archives (GTFS feeds) or standard input into SQLite, PostgreSQL or a Core Data store.",
+        // Written out: the generated one shows `--db <db> ...`, as if several were taken.
+        usage: "sluice import [<options>] --db <db> [<files> ...]",
         discussion: """
         Input may be a JSON array, one object, an object holding record arrays, or a stream of \
         values (NDJSON, concatenated JSON); CSV or TSV (by the file's name or --format); or a \
@@ -59,10 +61,10 @@ struct ImportCommand: ParsableCommand {
     )
 
     /// Every `--db` given: an array, so that `validate()` refuses a second one rather than the
-    /// parser keeping the last.
+    /// parser keeping the last (and says that one is missing, as the parser would).
     @Option(name: .customLong("db"), help: ArgumentHelp(
         "The SQLite database to create or update, or a PostgreSQL URI (postgresql://user@host:5432/db).", valueName: "db"))
-    var databases: [String]
+    var databases: [String] = []
 
     /// The one `--db`.
     private var db: String { databases.last ?? "" }
@@ -137,6 +139,7 @@ struct ImportCommand: ParsableCommand {
     var files: [String] = []
 
     func validate() throws {
+        guard !databases.isEmpty else { throw ValidationError("Missing expected argument '--db <db>'") }
         guard databases.count == 1 else {
             throw ValidationError("--db is given \(databases.count) times (" + databases.map { "'\(ImportStores.displayName(of: $0))'" }
                 .joined(separator: ", ") + "); an import writes one database")

@@ -24,6 +24,23 @@ import Testing
         try Model.parse(Array(Self.model.utf8), sourceName: "model.json")
     }
 
+    /// The library's rejects file may not be the model's file either (`OutputPathCheck`): a
+    /// usage error before the database is opened, the model as it was.
+    @Test func theRejectsFileIsNotTheModelsFile() throws {
+        let directory = TemporaryDirectory()
+        try directory.writeFile(Array(Self.model.utf8), named: "model.json")
+        var options = ImportOptions()
+        options.rejectsPath = directory.file("model.json")
+        let file = try ModelFile.load(path: directory.file("model.json"))
+
+        try Self.usage("the rejects file '\(directory.file("model.json"))' is the model '\(directory.file("model.json"))'; "
+            + "choose another path") {
+            _ = try Importer(database: .sqlite(path: directory.file("v.sqlite")), modelFile: file, options: options)
+        }
+        #expect(directory.bytes(of: "model.json") == Array(Self.model.utf8))
+        #expect(directory.contents == ["model.json"])
+    }
+
     @Test func anSQLiteFileByPath() throws {
         let directory = TemporaryDirectory()
         let importer = try Importer(database: .sqlite(path: directory.file("v.sqlite")), model: try model())
