@@ -1,4 +1,7 @@
+// The fuzz target compiles this file with PropertyRandom in its own module (Fuzz/README.md).
+#if canImport(SluiceTestSupport)
 import SluiceTestSupport
+#endif
 
 /// Random input for a generated model: valid records and records with missing keys, nulls,
 /// values of the wrong kind, numbers as strings, repeated identities, ids of records that come

@@ -1,4 +1,7 @@
+// The fuzz target compiles this file with PropertyRandom in its own module (Fuzz/README.md).
+#if canImport(SluiceTestSupport)
 import SluiceTestSupport
+#endif
 
 /// Random models that `sluice check` accepts, from a seed.
 ///

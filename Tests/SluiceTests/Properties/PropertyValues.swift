@@ -1,4 +1,7 @@
+// The fuzz target compiles this file with PropertyRandom in its own module (Fuzz/README.md).
+#if canImport(SluiceTestSupport)
 import SluiceTestSupport
+#endif
 
 /// The values records are made of: for each type some that convert and some that do not,
 /// and values of other kinds. Strings reach a type only from its own pool, so the oracle

@@ -1,1 +1,1 @@
-../../../../Tests/SluiceTests/Properties/PropertyRandom.swift
+../../../../Tests/SluiceTestSupport/PropertyRandom.swift
