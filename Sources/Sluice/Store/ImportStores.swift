@@ -31,10 +31,12 @@ package enum ImportStores {
     /// The names of the tables in the SQLite file `database`, read before the import opens it,
     /// for a layout that learns from the store what its model does not say (a Core Data
     /// many-to-many's join table); nil for a PostgreSQL URI, a file that does not exist yet or
-    /// holds no table, or one SQLite cannot read (the import's own open then says why).
+    /// holds no table, or one SQLite cannot read (the import's own open then says why). Read
+    /// without writing the file's `-shm` either (`Connection.Mode.untouched`): the store may yet be
+    /// refused.
     static func tableNames(of database: String) -> Set<String>? {
         guard !isPostgreSQL(database), unknownScheme(of: database) == nil,
-              let connection = try? Connection(path: database, mode: .readOnly),
+              let connection = try? Connection(path: database, mode: .untouched),
               let rows = try? connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") else { return nil }
         let names = Set(rows.compactMap { row -> String? in
             guard case .text(let name)? = row.first else { return nil }

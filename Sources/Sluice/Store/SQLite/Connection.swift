@@ -15,10 +15,17 @@ final class Connection {
         case readWrite
         /// `SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE`.
         case create
+        /// Read-only, and writing none of the file's companions either: a plain read-only
+        /// connection to a database in WAL mode records its read in the `-shm` file (and
+        /// creates one when there is none). Opened as a URI with `readonly_shm=1`: SQLite then
+        /// maps the `-shm` read-only, or reads the `-wal` into memory when no other connection
+        /// has it open. For checks that may refuse a file before anything writes it.
+        case untouched
 
         var flags: Int32 {
             switch self {
             case .readOnly: return SQLITE_OPEN_READONLY
+            case .untouched: return SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             case .readWrite: return SQLITE_OPEN_READWRITE
             case .create: return SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             }
@@ -46,7 +53,8 @@ final class Connection {
         self.path = path
         self.displayName = displayName ?? path
         var handle: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &handle, mode.flags | SQLITE_OPEN_NOMUTEX, nil)
+        let name = mode == .untouched ? Self.untouchedURI(path) : path
+        let rc = sqlite3_open_v2(name, &handle, mode.flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let handle else {
             let error = SQLiteError(resultCode: rc, db: handle)
             sqlite3_close_v2(handle)  // a handle is returned even on failure, except on NOMEM
@@ -58,6 +66,22 @@ final class Connection {
 
     deinit {
         close()
+    }
+
+    /// The `file:` URI of `path` read-only with a read-only `-shm` (`Mode.untouched`): the
+    /// characters a URI gives a meaning (`%`, `?`, `#`) escaped, an absolute path after `//`
+    /// (an empty authority) so that one beginning with `//` is not taken for a host.
+    static func untouchedURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?mode=ro&readonly_shm=1"
     }
 
     /// Closes the connection now; using it afterwards is a bug. Harmless when already closed.

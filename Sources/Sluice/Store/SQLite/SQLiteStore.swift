@@ -16,6 +16,7 @@ final class SQLiteStore: ImportStore {
     /// copy, `ImportDatabase`).
     init(path: String, file: LayoutFile? = nil, vacuum: Bool = false) throws(SluiceError) {
         self.file = file
+        try Self.inspect(path, for: file)
         database = try ImportDatabase.begin(path: path, fileFormat: file?.fileFormat ?? ImportDatabase.sluiceFileFormat,
                                             vacuum: vacuum)
         runner = SQLRunner(connection: database.connection, databaseName: path)
@@ -42,7 +43,10 @@ final class SQLiteStore: ImportStore {
     }
 
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
-        if let file { try prepare(file) } else { try refuseCoreDataStore() }
+        if let file { try prepare(file) } else {
+            try Self.refuseCoreDataStore(tables: SQLiteError.converting(database: displayName) { try Self.tableNames(connection) },
+                                         displayName: displayName)
+        }
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
         runner.keys = TableKeys(tables)
@@ -115,34 +119,63 @@ final class SQLiteStore: ImportStore {
 
 extension SQLiteStore {
     /// An empty file becomes a store of the layout; an existing one must be one, written for
-    /// this model (`LayoutFile.verify`), before anything is written.
+    /// this model (`LayoutFile.verify`), checked again under the import's write lock.
     private func prepare(_ file: LayoutFile) throws(SluiceError) {
         try SQLiteError.converting(database: displayName) {
-            guard try connection.scalar("SELECT 1 FROM sqlite_schema LIMIT 1") != nil else {
-                for (sql, values) in file.creation { _ = try connection.rows(sql, values) }
-                createdLayoutFile = true
-                layoutTables = Set(try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.textValue })
-                return
-            }
-            guard try connection.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-                                        [.text(file.markerTable)]) != nil else {
-                throw SluiceError(.data, "database '\(displayName)' is not \(file.description) (it has tables but no "
-                                    + "\(file.markerTable)); nothing was written: import into a new file, or into \(file.description)")
-            }
-            if let problem = file.verify(try connection.rows(file.verifyQuery), displayName) { throw problem }
+            guard try Self.refuse(connection, for: file, displayName: displayName) else { return }
+            for (sql, values) in file.creation { _ = try connection.rows(sql, values) }
+            createdLayoutFile = true
+            layoutTables = Set(try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.textValue })
         }
     }
 
     /// Sluice's layout is never written into a Core Data store: its tables would sit beside
-    /// Core Data's, holding rows the app never reads. Read under the import's write lock.
-    private func refuseCoreDataStore() throws(SluiceError) {
-        let tables = try SQLiteError.converting(database: displayName) {
-            try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.textValue }
-        }
+    /// Core Data's, holding rows the app never reads. Read before the import opens the file to
+    /// write (`inspect`), and again under its write lock.
+    private static func refuseCoreDataStore(tables: [String], displayName: String) throws(SluiceError) {
         guard ImportStores.isCoreDataStore(tables: Set(tables)) else { return }
         throw SluiceError(.usage, "database '\(displayName)' is a Core Data store (it has Z_METADATA and Z_PRIMARYKEY): Sluice's "
             + "tables beside Core Data's would hold rows the app never reads; import into it with its Core Data model in Core "
             + "Data's layout (--layout coredata), or into another file")
+    }
+
+    /// Refuses an existing file that is not a store of the layout written for this model (or,
+    /// in Sluice's layout, that is a Core Data store) before the import opens it to write: on a
+    /// connection that writes none of the file's companions either (`Connection.Mode.untouched`).
+    /// Opening a store in WAL mode to write and closing it checkpoints its `-wal` into the main
+    /// file and deletes the `-wal` and `-shm` (an app's store keeps its rows in its `-wal`): a
+    /// refused store is left byte for byte as it was. A file SQLite cannot read is left to the
+    /// import's own open, which says why.
+    private static func inspect(_ path: String, for file: LayoutFile?) throws(SluiceError) {
+        guard SystemCalls.status(ofPath: path)?.isRegularFile == true,
+              let connection = try? Connection(path: path, mode: .untouched, displayName: path) else { return }
+        defer { connection.close() }
+        do {
+            if let file { _ = try refuse(connection, for: file, displayName: path) } else {
+                try refuseCoreDataStore(tables: tableNames(connection), displayName: path)
+            }
+        } catch let error as SluiceError {
+            throw error
+        } catch {
+            return
+        }
+    }
+
+    private static func tableNames(_ connection: Connection) throws(SQLiteError) -> [String] {
+        try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.first?.textValue }
+    }
+
+    /// Throws the refusal of a database that is not a store of the layout written for this
+    /// model; returns whether it holds no table at all (a new store is made in it).
+    private static func refuse(_ connection: Connection, for file: LayoutFile, displayName: String) throws -> Bool {
+        guard try connection.scalar("SELECT 1 FROM sqlite_schema LIMIT 1") != nil else { return true }
+        guard try connection.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+                                    [.text(file.markerTable)]) != nil else {
+            throw SluiceError(.data, "database '\(displayName)' is not \(file.description) (it has tables but no "
+                                + "\(file.markerTable)); nothing was written: import into a new file, or into \(file.description)")
+        }
+        if let problem = file.verify(try connection.rows(file.verifyQuery), displayName) { throw problem }
+        return false
     }
 
     /// Runs the layout's `setup`, with each keyed table's largest key (of its rows, or issued
