@@ -46,7 +46,8 @@ private struct CoreDataModelReader {
         "minDateTimeInterval": "not checked: Sluice does not apply Core Data's validation",
         "maxDateTimeInterval": "not checked: Sluice does not apply Core Data's validation",
         "regularExpressionString": "not checked: Sluice does not apply Core Data's validation",
-        "valueTransformerName": "not applied: the value is stored as JSON text",
+        "valueTransformerName": "not applied: Sluice's layout stores the value as JSON text; in Core Data's store "
+            + "(--layout coredata) the column is there and a value for it is a record error, as only the app runs the transformer",
         "derived": "not derived: the attribute is read from the JSON like any other",
         "derivationExpression": "not derived: the attribute is read from the JSON like any other",
     ]

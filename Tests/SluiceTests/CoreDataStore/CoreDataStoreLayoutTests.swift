@@ -257,7 +257,6 @@ import Testing
         #expect(layout.problems.map(\.description) == [
             "entities.E.attributes.count: a derived attribute: Core Data keeps its value with triggers that Sluice does not write; refused",
             "entities.E.attributes.photo: allows external binary storage: Core Data's marker byte and external files are not written; refused",
-            "entities.E.attributes.colour: transformed by \"ColourTransformer\", which only the app can run; refused",
             "entities.E.attributes.odd: an Undefined attribute must be transient: Core Data stores no value for it",
             "entities.E.relationships.items: an ordered to-many without inverse: where Core Data keeps its order is not known; refused",
         ])

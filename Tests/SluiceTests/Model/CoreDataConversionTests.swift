@@ -383,7 +383,9 @@ import Testing
             "entities.E.attributes.n.minValueString: not checked: Sluice does not apply Core Data's validation",
             "entities.E.attributes.n.maxValueString: not checked: Sluice does not apply Core Data's validation",
             "entities.E.attributes.n.userInfo.className: not supported: Sluice does not read this userInfo key",
-            "entities.E.attributes.c.valueTransformerName: not applied: the value is stored as JSON text",
+            "entities.E.attributes.c.valueTransformerName: not applied: Sluice's layout stores the value as JSON text; in Core "
+                + "Data's store (--layout coredata) the column is there and a value for it is a record error, as only the app runs "
+                + "the transformer",
             "entities.E.attributes.c.userInfo.attributeValueClassName: not supported: the value is stored as JSON text, not converted to an object of a class",
             "entities.E.relationships.r.userInfo.type: not supported: Sluice does not read this userInfo key",
             "entities.E.userInfo.primaryKey: not supported: Sluice does not read this userInfo key",

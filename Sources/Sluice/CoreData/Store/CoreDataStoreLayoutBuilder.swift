@@ -27,10 +27,6 @@ struct CoreDataStoreLayoutBuilder {
         "String": ("VARCHAR", 3), "URI": ("VARCHAR", 3), "UUID": ("BLOB", 4), "Binary": ("BLOB", 5), "Transformable": ("BLOB", 5),
     ]
 
-    /// Value transformers whose output is a keyed archive of property-list values, as Core Data's default one writes.
-    static let defaultTransformers: Set<String> = ["NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer",
-                                                   "NSKeyedUnarchiveFromData"]
-
     init(model: CoreDataModel, existingTables: Set<String>? = nil) {
         self.model = model
         self.existingTables = existingTables.map { Set($0.map { $0.uppercased() }) }
@@ -224,9 +220,6 @@ struct CoreDataStoreLayoutBuilder {
         }
         if type == "Undefined" {
             refuse("an Undefined attribute must be transient: Core Data stores no value for it")
-        }
-        if type == "Transformable", let name = attribute.valueTransformerName, !Self.defaultTransformers.contains(name) {
-            refuse("transformed by \(ModelProblem.quote(name)), which only the app can run; refused")
         }
     }
 
