@@ -151,14 +151,15 @@ struct ImportCommand: ParsableCommand {
         for text in root where Model.RootOverride(parsing: text) == nil {
             throw ValidationError("--root \"\(text)\": expected KEY=ENTITY, e.g. --root stops=Stop or --root stops.txt=Stop")
         }
+        let model = self.effectiveModel
+        if layout == .coredata, model == nil || model.flatMap(BuiltInModel.init(rawValue:)) != nil {
+            throw ValidationError("--layout coredata needs --model with a Core Data model (.xcdatamodeld, .xcdatamodel or .momd), "
+                                    + "or --db naming a Core Data store that carries its model: Core Data's store is made from one")
+        }
         do {
             try importOptions.validate(withModel: model != nil)
         } catch {
             throw ValidationError(error.message)
-        }
-        if layout == .coredata, model == nil || model.flatMap(BuiltInModel.init(rawValue:)) != nil {
-            throw ValidationError("--layout coredata needs --model with a Core Data model (.xcdatamodeld, .xcdatamodel or .momd): "
-                                    + "Core Data's store is made from one")
         }
         if model != nil {
             guard table == nil else {
@@ -167,6 +168,12 @@ struct ImportCommand: ParsableCommand {
         } else {
             guard table != "" else { throw ValidationError("--table must not be empty") }
         }
+    }
+
+    /// `--model`, or with `--layout coredata` and none, the store `--db` names when it carries its
+    /// own model (`Z_MODELCACHE`, a SwiftData app's only record of its model).
+    private var effectiveModel: String? {
+        model ?? (layout == .coredata && ModelFile.carriesCoreDataModel(path: db) ? db : nil)
     }
 
     /// The library's options as the arguments set them (`run()` adds progress and cancellation).
@@ -223,7 +230,7 @@ struct ImportCommand: ParsableCommand {
         let inputs = files.isEmpty ? ["-"] : files
         let importer: Importer
         var keptNotes: [String] = []
-        if let model {
+        if let model = effectiveModel {
             let file = try ModelFile.load(path: model)
             try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots, optionNames: .commandLine)
             if !quiet { ModelNotes.printSummary(of: file) }

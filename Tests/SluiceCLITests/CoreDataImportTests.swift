@@ -337,7 +337,8 @@ import Testing
         let noModel = try workspace.sluice(["import", "--db", "x.sqlite", "--layout", "coredata", "-"], stdin: Array("[]".utf8))
         #expect(noModel.status == 64)
         #expect(noModel.stderrLines.first == "sluice: error: --layout coredata needs --model with a Core Data model "
-                    + "(.xcdatamodeld, .xcdatamodel or .momd): Core Data's store is made from one")
+                    + "(.xcdatamodeld, .xcdatamodel or .momd), or --db naming a Core Data store that carries its model: Core "
+                    + "Data's store is made from one")
         let gtfs = try workspace.sluice(["import", "--db", "x.sqlite", "--layout", "coredata", "--model", "gtfs", "-"], stdin: Array("[]".utf8))
         #expect(gtfs.status == 64)
         #expect(gtfs.stderrLines.first == noModel.stderrLines.first)

@@ -3,22 +3,57 @@
 /// * a `.xcdatamodeld` bundle: the version its `.xccurrentversion` property list names
 ///   (`_XCCurrentVersionName`), or else its only `.xcdatamodel`;
 /// * a `.xcdatamodel` folder: its `contents`;
-/// * the `contents` file of a `.xcdatamodel` itself.
+/// * the `contents` file of a `.xcdatamodel` itself, or that XML under any name (a file whose
+///   root element is `<model>`, recognised by its first bytes).
 enum CoreDataBundle {
-    /// Whether `path` names a Core Data model, by its name alone (the file may not exist).
+    /// Whether `path` names a Core Data model: by its name, or a file's first bytes.
     static func names(_ path: String) -> Bool {
         let path = trimmed(path)
         if path.hasSuffix(".xcdatamodeld") || path.hasSuffix(".xcdatamodel") { return true }
         let parts = path.split(separator: "/")
         return parts.count >= 2 && parts[parts.count - 1] == "contents" && parts[parts.count - 2].hasSuffix(".xcdatamodel")
+            || isModelXML(path)
+    }
+
+    /// Whether the file at `path` is XML whose root element is `<model>`, as a `.xcdatamodel`'s
+    /// `contents` is: what follows a byte-order mark, the XML declaration, comments and a
+    /// doctype in its first 4 KiB. A model file of Sluice's (JSON) never begins with `<`.
+    static func isModelXML(_ path: String) -> Bool {
+        guard SystemCalls.status(ofPath: path)?.isRegularFile == true, let source = try? FileSource(path: path, role: "model")
+        else { return false }
+        var reader = ChunkReader(source: source, chunkSize: 4096)
+        guard let chunk = try? reader.next() else { return false }
+        var rest = Substring(decoding: chunk, as: UTF8.self).drop { $0 == "\u{FEFF}" }
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            let skip: (String, String)? = rest.hasPrefix("<?") ? ("<?", "?>") : rest.hasPrefix("<!--") ? ("<!--", "-->")
+                : rest.hasPrefix("<!") ? ("<!", ">") : nil
+            guard let (_, end) = skip else { break }
+            guard let close = rest.firstRange(of: end) else { return false }
+            rest = rest[close.upperBound...]
+        }
+        guard rest.hasPrefix("<model") else { return false }
+        return rest.dropFirst("<model".count).first.map { $0.isWhitespace || $0 == ">" || $0 == "/" } ?? false
     }
 
     /// The path of the `contents` file that `path` means.
     static func contentsPath(of path: String) throws(SluiceError) -> String {
         let path = trimmed(path)
-        if path.hasSuffix(".xcdatamodeld") { return try folder(currentVersion(in: path)) + "/contents" }
-        if path.hasSuffix(".xcdatamodel") { return try folder(path) + "/contents" }
+        if path.hasSuffix(".xcdatamodeld") { return try contents(ofVersion: folder(currentVersion(in: path))) }
+        if path.hasSuffix(".xcdatamodel") { return try contents(ofVersion: folder(path)) }
         return path
+    }
+
+    /// The `contents` of the `.xcdatamodel` folder `version`. A folder holding Xcode 3's
+    /// `elements` instead (a keyed archive of Xcode's own editor classes, not the model) is
+    /// refused with the way out: Xcode saves it as `contents` when it opens it.
+    private static func contents(ofVersion version: String) throws(SluiceError) -> String {
+        let contents = version + "/contents"
+        if SystemCalls.status(ofPath: contents) == nil, SystemCalls.status(ofPath: version + "/elements")?.isRegularFile == true {
+            throw SluiceError(.usage, "'\(version)' is a model of Xcode 3 (an 'elements' file, no 'contents'), which Sluice does "
+                                + "not read: open the model in Xcode and save it, which writes its 'contents'")
+        }
+        return contents
     }
 
     /// The versions (`.xcdatamodel` folders) of the bundle `path` is, or is a version of, but the
@@ -56,19 +91,12 @@ enum CoreDataBundle {
         }
     }
 
-    /// `_XCCurrentVersionName` of an XML property list: the `<string>` after that `<key>` in
-    /// the top-level `<dict>`.
+    /// `_XCCurrentVersionName` of a property list (XML as Xcode writes it, or binary).
     static func currentVersionName(in bytes: [UInt8], sourceName: String) throws(SluiceError) -> String {
-        guard !bytes.starts(with: Array("bplist".utf8)) else {
-            throw SluiceError(.usage, "'\(sourceName)' is a binary property list; Sluice reads XML property lists")
+        guard let name = try PropertyList.read(bytes, sourceName: sourceName)["_XCCurrentVersionName"]?.string else {
+            throw SluiceError(.usage, "'\(sourceName)' has no _XCCurrentVersionName")
         }
-        let plist = try XMLTree.parse(bytes, sourceName: sourceName)
-        let members = plist.name == "plist" ? plist.children.first { $0.name == "dict" }?.children ?? [] : []
-        for (index, member) in members.enumerated().dropLast()
-        where member.name == "key" && member.text == "_XCCurrentVersionName" && members[index + 1].name == "string" {
-            return members[index + 1].text
-        }
-        throw SluiceError(.usage, "'\(sourceName)' has no _XCCurrentVersionName")
+        return name
     }
 
     /// `path`, which must be a folder.

@@ -5,6 +5,12 @@ extension ModelFile {
         CoreDataBundle.names(path) || CompiledCoreDataModel.isCompiledModel(path)
     }
 
+    /// Whether `path` is a Core Data store carrying the model that last wrote it (`Z_MODELCACHE`),
+    /// which can be given as the model (a SwiftData app has no model file).
+    public static func carriesCoreDataModel(path: String) -> Bool {
+        CoreDataModelCache.isStore(path)
+    }
+
     /// Whether this model was read from a Core Data model rather than a Sluice model file.
     public var isCoreDataModel: Bool { Self.isCoreDataModel(path: path) }
 

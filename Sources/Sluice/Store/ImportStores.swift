@@ -58,6 +58,20 @@ package enum ImportStores {
         return CoreDataStoreLayout.bookkeepingTables.allSatisfy { names.contains(SchemaMigration.foldCase($0)) }
     }
 
+    /// What a Core Data store at `path` keeps of the model that last wrote it (`CoreDataModelCache`):
+    /// `Z_MODELCACHE.Z_CONTENT` and `Z_METADATA.Z_PLIST`; nil for a file that is not an SQLite
+    /// database (by its first 16 bytes) or has no model cache. Read without writing anything
+    /// (`Connection.Mode.untouched`): the store is the one the import may then write.
+    static func coreDataModelCache(of path: String) -> (content: [UInt8], metadata: ColumnValue?)? {
+        guard !isPostgreSQL(path), unknownScheme(of: path) == nil, SystemCalls.status(ofPath: path)?.isRegularFile == true,
+              let source = try? FileSource(path: path, role: "database") else { return nil }
+        var reader = ChunkReader(source: source, chunkSize: 16)
+        guard (try? reader.next()).flatMap({ $0 }).map({ Array($0) == Array("SQLite format 3\u{0}".utf8) }) == true,
+              let connection = try? Connection(path: path, mode: .untouched),
+              case .blob(let content)? = try? connection.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") else { return nil }
+        return (content, try? connection.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"))
+    }
+
     /// `file`: the file of a layout other than Sluice's (an SQLite file only); `vacuum`: whether
     /// the import will be committed with `VACUUM` (`ImportDatabase`).
     static func begin(_ database: String, schema: String, file: LayoutFile? = nil, vacuum: Bool = false)

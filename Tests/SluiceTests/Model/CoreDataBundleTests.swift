@@ -82,10 +82,13 @@ import Testing
     @Test func theCurrentVersionName() throws {
         #expect(try CoreDataBundle.currentVersionName(in: Array(Self.currentVersion("X.xcdatamodel").utf8), sourceName: "p")
             == "X.xcdatamodel")
-        let binary = #expect(throws: SluiceError.self) {
+        // Binary, as some tools save it: the same name.
+        let binary = BinaryPropertyList.write(.dictionary([("_XCCurrentVersionName", .string("X.xcdatamodel"))]))
+        #expect(try CoreDataBundle.currentVersionName(in: binary, sourceName: "p") == "X.xcdatamodel")
+        let broken = #expect(throws: SluiceError.self) {
             try CoreDataBundle.currentVersionName(in: Array("bplist00\u{1}".utf8), sourceName: "p")
         }
-        #expect(binary?.message == "'p' is a binary property list; Sluice reads XML property lists")
+        #expect(broken?.message == "'p' is not a binary property list: not a binary property list (no bplist00 header and trailer)")
         let missing = #expect(throws: SluiceError.self) {
             try CoreDataBundle.currentVersionName(in: Array("<plist><dict><key>other</key><string>x</string></dict></plist>".utf8),
                                                   sourceName: "p")

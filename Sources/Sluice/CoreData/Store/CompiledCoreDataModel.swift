@@ -7,24 +7,64 @@
 /// skipped. And the entity hashes computed from what was read must equal those the compiler
 /// wrote in `VersionInfo.plist`: what Sluice cannot read faithfully is refused, not guessed.
 enum CompiledCoreDataModel {
+    /// Whether `path` names a compiled model: a `.momd` bundle, one `.mom` in it or alone, or a
+    /// Core Data store carrying its model (`CoreDataModelCache`).
     static func isCompiledModel(_ path: String) -> Bool {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
-        return path.hasSuffix(".momd")
+        let path = trimmed(path)
+        return path.hasSuffix(".momd") || path.hasSuffix(".mom") || CoreDataModelCache.isStore(path)
     }
 
-    /// The `.momd` bundle's current version.
+    /// The current version of the `.momd` bundle `path` names, or the `.mom` it names. The
+    /// current version is the one `VersionInfo.plist` (binary or XML) names, or its only one
+    /// when it names none (a bundle of one version, as some build tools write it). A `.mom` in a
+    /// `.momd` is checked against its bundle's `VersionInfo.plist`; a `.mom` alone has no
+    /// recorded hashes to check, only the keys it holds (`ArchiveReader`). A Core Data store's
+    /// own model is read from the store (`CoreDataModelCache`).
     static func read(momd path: String) throws -> (model: CoreDataModel, bytes: [UInt8]) {
-        var folder = Substring(path)
-        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
-        let infoPath = folder + "/VersionInfo.plist"
-        let info = try plist(CoreDataBundle.bytes(of: String(infoPath)), source: String(infoPath))
-        guard let version = info["NSManagedObjectModel_CurrentVersionName"]?.string, !version.contains("/") else {
-            throw SluiceError(.usage, "'\(infoPath)' names no current version (NSManagedObjectModel_CurrentVersionName)")
+        let path = trimmed(path)
+        if !path.hasSuffix(".momd"), !path.hasSuffix(".mom") { return try CoreDataModelCache.read(store: path) }
+        if path.hasSuffix(".mom") {
+            let bytes = try CoreDataBundle.bytes(of: path)
+            let model = try read(mom: bytes, source: path)
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            let folder = parts.dropLast().joined(separator: "/")
+            let infoPath = folder + "/VersionInfo.plist"
+            if folder.hasSuffix(".momd"), SystemCalls.status(ofPath: infoPath)?.isRegularFile == true {
+                let version = String(parts[parts.count - 1].dropLast(".mom".count))
+                try check(model, version: version, info: PropertyList.read(CoreDataBundle.bytes(of: infoPath), sourceName: infoPath),
+                          infoPath: infoPath, path: path)
+            }
+            return (model, bytes)
         }
-        let momPath = folder + "/" + version + ".mom"
-        let bytes = try CoreDataBundle.bytes(of: String(momPath))
-        let model = try read(mom: bytes, source: String(momPath))
+        let infoPath = path + "/VersionInfo.plist"
+        let info = try PropertyList.read(CoreDataBundle.bytes(of: infoPath), sourceName: infoPath)
+        let version = try currentVersion(info, folder: path, infoPath: infoPath)
+        let bytes = try CoreDataBundle.bytes(of: path + "/" + version + ".mom")
+        let model = try read(mom: bytes, source: path + "/" + version + ".mom")
+        try check(model, version: version, info: info, infoPath: infoPath, path: path)
+        return (model, bytes)
+    }
+
+    /// `NSManagedObjectModel_CurrentVersionName`, or else the one version the bundle has.
+    private static func currentVersion(_ info: PropertyList, folder: String, infoPath: String) throws(SluiceError) -> String {
+        if let version = info["NSManagedObjectModel_CurrentVersionName"]?.string {
+            guard !version.contains("/") else { throw SluiceError(.usage, "'\(infoPath)' names no version of the bundle") }
+            return version
+        }
+        let versions = (info["NSManagedObjectModel_VersionHashes"]?.dictionary ?? []).map(\.key)
+        let files = SystemCalls.fileNames(inDirectory: folder).filter { $0.hasSuffix(".mom") }.map { String($0.dropLast(".mom".count)) }
+        let candidates = Set(versions.isEmpty ? files : versions)
+        guard candidates.count == 1, let only = candidates.first, !only.contains("/") else {
+            throw SluiceError(.usage, "'\(infoPath)' names no current version (NSManagedObjectModel_CurrentVersionName) and the "
+                                + "bundle holds \(candidates.count) (\(candidates.sorted().joined(separator: ", "))): give the "
+                                + "version's .mom, or the .xcdatamodeld")
+        }
+        return only
+    }
+
+    /// The entity hashes computed from `model` must be those `info` records for `version`.
+    private static func check(_ model: CoreDataModel, version: String, info: PropertyList, infoPath: String,
+                              path: String) throws {
         guard let recorded = info["NSManagedObjectModel_VersionHashes"]?[version]?.dictionary else {
             throw SluiceError(.usage, "'\(infoPath)' holds no version hashes of \(version)")
         }
@@ -36,20 +76,17 @@ enum CompiledCoreDataModel {
                                 + "one its VersionInfo.plist records: the compiled model holds what Sluice does not read; "
                                 + "give the .xcdatamodeld instead")
         }
-        return (model, bytes)
     }
 
-    private static func plist(_ bytes: [UInt8], source: String) throws(SluiceError) -> PropertyList {
-        do {
-            return try BinaryPropertyList.read(bytes)
-        } catch {
-            throw SluiceError(.usage, "'\(source)' is not a binary property list: \(error.message)")
-        }
+    private static func trimmed(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
     }
 
     /// One `.mom`: a keyed archive whose root is the `NSManagedObjectModel`.
     static func read(mom bytes: [UInt8], source: String) throws(SluiceError) -> CoreDataModel {
-        let archive = try plist(bytes, source: source)
+        let archive = try PropertyList.read(bytes, sourceName: source)
         guard let objects = archive["$objects"]?.array, case .uid(let root)? = archive["$top"]?["root"],
               Int(exactly: root).map({ $0 > 0 && $0 < objects.count }) == true
         else {
@@ -64,10 +101,14 @@ enum CompiledCoreDataModel {
         let source: String
 
         static let modelKeys: Set<String> = ["$class", "NSEntities", "CDMCompilerToolVersion", "CDMCompilerXcodeVersion",
-                                             "NSFetchRequestTemplates", "NSVersionIdentifiers"]
+                                             "NSFetchRequestTemplates", "NSVersionIdentifiers",
+                                             // SwiftData's model names its configuration: which store holds which
+                                             // entities, nothing the store's tables or hashes depend on.
+                                             "NSConfigurations"]
         static let entityKeys: Set<String> = ["$class", "NSEntityName", "NSClassNameForEntity", "NSUserInfo", "NSSubentities",
                                               "NSVersionHashModifier", "NSProperties", "NSRenamingIdentifier",
-                                              "NSManagedObjectModel", "NSSuperentity"]
+                                              "NSManagedObjectModel", "NSSuperentity", "NSUniqueTuples",
+                                              "NSCompoundIndexes", "NSFetchIndexDescriptions"]
         static let attributeKeys: Set<String> = ["$class", "_P", "NSDefaultValue", "NSAttributeType", "NSAttributeValueClassName",
                                                  "NSEntity", "NSValueTransformerName", "NSPropertyName", "NSFlagsKey",
                                                  "NSRenamingIdentifier", "NSIsOptional"]
@@ -94,19 +135,32 @@ enum CompiledCoreDataModel {
             try resolve(value)?.string
         }
 
+        /// An archived `NSArray`'s elements (references); empty for `$null` or no value.
+        func array(_ value: PropertyList?) throws(SluiceError) -> [PropertyList] {
+            guard let object = try resolve(value) else { return [] }
+            guard let elements = object["NS.objects"]?.array else { throw fail("an array is not one") }
+            return elements
+        }
+
         func className(_ object: PropertyList) throws(SluiceError) -> String? {
             try resolve(object["$class"])?["$classname"]?.string
         }
 
-        /// An archived `NSDictionary`: its keys (strings) and values, in the archive's order.
+        /// An archived `NSDictionary`: its keys (strings) and values, in the archive's order. A
+        /// model Core Data archived at run time (a store's `Z_MODELCACHE`) holds its entities in
+        /// an `NSKnownKeysDictionary1`: the keys in its `searchMapping`, the values in the same
+        /// order, a slot holding `emptyToken` empty.
         func dictionary(_ value: PropertyList?) throws(SluiceError) -> [(key: String, value: PropertyList)] {
             guard let object = try resolve(value) else { return [] }
-            guard let keys = object["NS.keys"]?.array, let values = object["NS.objects"]?.array, keys.count == values.count else {
-                throw fail("a dictionary is not one")
+            var (keys, values, empty) = (object["NS.keys"]?.array, object["NS.objects"]?.array, String?.none)
+            if keys == nil, values == nil, let mapping = try resolve(object["searchMapping"]) {
+                (keys, values, empty) = (try array(mapping["keys"]), try array(object["values"]), try string(object["emptyToken"]))
             }
+            guard let keys, let values, keys.count == values.count else { throw fail("a dictionary is not one") }
             var members: [(key: String, value: PropertyList)] = []
             for (key, value) in zip(keys, values) {
                 guard let name = try string(key), let resolved = try resolve(value) else { throw fail("a dictionary key is not a string") }
+                if let empty, resolved.string == empty { continue }
                 members.append((name, resolved))
             }
             return members
@@ -141,11 +195,26 @@ enum CompiledCoreDataModel {
         func entity(_ object: PropertyList, named name: String, at location: ModelLocation) throws(SluiceError) -> CoreDataModel.Entity {
             try checkKeys(object, Self.entityKeys, of: "the entity \(name)")
             var entity = CoreDataModel.Entity(name: name, location: location)
+            var inherited: Set<String> = []
             if let parent = try resolve(object["NSSuperentity"]) {
+                inherited = Set(try dictionary(parent["NSProperties"]).map(\.key))
                 guard let parentName = try string(parent["NSEntityName"]) else { throw fail("\(name)'s parent has no name") }
                 entity.parentEntity = .init(value: parentName, location: location.member("parentEntity", at: 0))
             }
             entity.versionHashModifier = try string(object["NSVersionHashModifier"])
+            // Uniqueness constraints: an array of arrays of property names.
+            for tuple in try array(object["NSUniqueTuples"]) {
+                var names: [String] = []
+                for element in try array(tuple) {
+                    guard let name = try string(element) else { throw fail("a uniqueness constraint of \(name) names no property") }
+                    names.append(name)
+                }
+                entity.uniquenessConstraints.append(names)
+            }
+            // Their forms are not known from a real archive: refused rather than guessed.
+            for (key, kind) in [("NSCompoundIndexes", "compound"), ("NSFetchIndexDescriptions", "fetch")] {
+                if try !array(object[key]).isEmpty { throw fail("the entity \(name) has \(kind) indexes") }
+            }
             entity.userInfo = try dictionary(object["NSUserInfo"]).enumerated().map { index, member in
                 .init(key: member.key, value: member.value.string ?? "", location: location.member("userInfo", at: 1).member(member.key, at: index))
             }
@@ -153,6 +222,9 @@ enum CompiledCoreDataModel {
                 .sorted(by: { VersionHash.codeUnitOrder($0.key, $1.key) }).enumerated()
             {
                 let what = "\(name).\(propertyName)"
+                // A model archived at run time lists a sub-entity's inherited properties too: each
+                // is read once, in the entity that declares it.
+                if inherited.contains(propertyName) { continue }
                 guard case .integer(let flags)? = property["_P"], Self.knownFlags.contains(flags) else {
                     throw fail("\(what) has property flags Sluice does not know")
                 }

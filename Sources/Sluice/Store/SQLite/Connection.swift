@@ -81,7 +81,12 @@ final class Connection {
             default: escaped.unicodeScalars.append(character)
             }
         }
-        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?mode=ro&readonly_shm=1"
+        // A database in WAL mode without its -shm and with no frames in a -wal (a store copied
+        // alone) cannot be opened with a read-only -shm, which does not exist (SQLite would make
+        // an empty -wal trying): no connection is writing it (one would have made the -shm), and
+        // it is read as the one file it is.
+        let alone = SystemCalls.status(ofPath: path + "-shm") == nil && (SystemCalls.status(ofPath: path + "-wal")?.size ?? 0) == 0
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + (alone ? "?mode=ro&immutable=1" : "?mode=ro&readonly_shm=1")
     }
 
     /// Closes the connection now; using it afterwards is a bug. Harmless when already closed.
