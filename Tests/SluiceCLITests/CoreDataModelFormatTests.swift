@@ -17,12 +17,7 @@ import Testing
     /// as for `reference` (but the model's name), and an import through it writes a store.
     private func expectSameModel(_ model: String, as reference: String, in workspace: Workspace,
                                  entities: Int = 3, entity: String = "CDCart") throws {
-        for layout in ["coredata", "sluice"] {
-            let given = try workspace.sluice("schema", "--layout", layout, "--model", model)
-            let expected = try workspace.sluice("schema", "--layout", layout, "--model", reference)
-            #expect(given.status == 0 && expected.status == 0, "\(given) \(expected)")
-            #expect(given.stdout == expected.stdout, "\(layout)")
-        }
+        try Self.expectSameSchema(model, as: reference, in: workspace)
         let check = try workspace.sluice("check", "--layout", "coredata", "--model", model)
         #expect(check.status == 0, "\(check)")
         #expect(check.stdout == "\(model): ok, \(entities) entities, in Core Data's layout\n", "\(check)")
@@ -31,6 +26,17 @@ import Testing
         #expect(made.status == 0, "\(made)")
         #expect(try workspace.database("made.sqlite").count("Z_PRIMARYKEY") == Int64(entities))
         try FileManager.default.removeItem(atPath: workspace.file("made.sqlite"))
+    }
+
+    /// `schema` prints the same statements for `model` as for `reference`, in both layouts.
+    static func expectSameSchema(_ model: String, as reference: String, in workspace: Workspace,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for layout in ["coredata", "sluice"] {
+            let given = try workspace.sluice("schema", "--layout", layout, "--model", model)
+            let expected = try workspace.sluice("schema", "--layout", layout, "--model", reference)
+            #expect(given.status == 0 && expected.status == 0, "\(given) \(expected)", sourceLocation: sourceLocation)
+            #expect(given.stdout == expected.stdout, "\(layout)", sourceLocation: sourceLocation)
+        }
     }
 
     /// A copy of CartKit's compiled `.momd` at `name`, with `VersionInfo.plist` as `info` makes it.
@@ -106,12 +112,7 @@ import Testing
         let workspace = Workspace()
         let mom = PackageFiles.path(Self.fixtures + "modelcache/coredataplus-SampleModelV2.mom")
         let xml = PackageFiles.path(Self.fixtures + "coredataplus/6739d000/Tests/SampleModel.xcdatamodeld/SampleModel3.xcdatamodel")
-        for layout in ["coredata", "sluice"] {
-            let given = try workspace.sluice("schema", "--layout", layout, "--model", mom)
-            let expected = try workspace.sluice("schema", "--layout", layout, "--model", xml)
-            #expect(given.status == 0 && expected.status == 0, "\(given) \(expected)")
-            #expect(given.stdout == expected.stdout, "\(layout)")
-        }
+        try Self.expectSameSchema(mom, as: xml, in: workspace)
         let schema = try workspace.sluice("schema", "--layout", "coredata", "--model", mom)
         #expect(schema.stdout.contains("CREATE UNIQUE INDEX Z_Person_UNIQUE_firstName_lastName ON ZPERSON "
             + "(ZFIRSTNAME COLLATE BINARY ASC, ZLASTNAME COLLATE BINARY ASC);\n"), "\(schema)")

@@ -73,33 +73,22 @@ import Testing
             + "was written with: --model '\(PackageFiles.path(Self.bergierModel + "v1.0.0.xcdatamodel"))')") == true, "\(result)")
     }
 
-    /// A database with tables but no `Z_METADATA` (here a real store whose `Z_METADATA` the
-    /// change in its `-wal` dropped) is no Core Data store.
-    @Test func aDatabaseWithoutZMETADATA() throws {
+    /// What is not a Core Data store Sluice can read: a database with tables but no `Z_METADATA`,
+    /// and a `Z_METADATA` whose property list holds no version hashes (here a real store that the
+    /// change in its `-wal` made so).
+    @Test(arguments: [
+        ("DROP TABLE Z_METADATA", "is not a Core Data store (it has tables but no Z_METADATA); nothing was written: import into "
+            + "a new file, or into a Core Data store"),
+        ("UPDATE Z_METADATA SET Z_PLIST = x'00'", "is not a Core Data store Sluice can read: its Z_METADATA holds no entity "
+            + "version hashes"),
+    ])
+    func notAStoreSluiceCanRead(_ change: String, _ why: String) throws {
         let workspace = Workspace()
-        try storeWithRowsInItsWAL(CoreDataStoreCommandTests.cartKitStore, as: "Cart.sqlite", in: workspace,
-                                  change: "DROP TABLE Z_METADATA")
+        try storeWithRowsInItsWAL(CoreDataStoreCommandTests.cartKitStore, as: "Cart.sqlite", in: workspace, change: change)
         let result = try refusal(workspace, store: "Cart.sqlite", model: PackageFiles.path(CoreDataStoreCommandTests.cartKitModel),
                                  entity: "CDCart")
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines == [
-            "sluice: error: database 'Cart.sqlite' is not a Core Data store (it has tables but no Z_METADATA); nothing was "
-                + "written: import into a new file, or into a Core Data store",
-        ], "\(result)")
-    }
-
-    /// A `Z_METADATA` whose property list holds no version hashes.
-    @Test func metadataWithoutVersionHashes() throws {
-        let workspace = Workspace()
-        try storeWithRowsInItsWAL(CoreDataStoreCommandTests.cartKitStore, as: "Cart.sqlite", in: workspace,
-                                  change: "UPDATE Z_METADATA SET Z_PLIST = x'00'")
-        let result = try refusal(workspace, store: "Cart.sqlite", model: PackageFiles.path(CoreDataStoreCommandTests.cartKitModel),
-                                 entity: "CDCart")
-        #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines == [
-            "sluice: error: database 'Cart.sqlite' is not a Core Data store Sluice can read: its Z_METADATA holds no entity "
-                + "version hashes",
-        ], "\(result)")
+        #expect(result.stderrLines == ["sluice: error: database 'Cart.sqlite' \(why)"], "\(result)")
     }
 
     /// A store another program is writing (an app saving: here the sqlite3 shell, another
