@@ -26,9 +26,9 @@ enum CoreDataBundle {
         var rest = Substring(decoding: chunk, as: UTF8.self).drop { $0 == "\u{FEFF}" }
         while true {
             rest = rest.drop { $0.isWhitespace }
-            let skip: (String, String)? = rest.hasPrefix("<?") ? ("<?", "?>") : rest.hasPrefix("<!--") ? ("<!--", "-->")
-                : rest.hasPrefix("<!") ? ("<!", ">") : nil
-            guard let (_, end) = skip else { break }
+            // The end of a declaration, a comment or a doctype, whichever begins here.
+            let skipped: String? = rest.hasPrefix("<?") ? "?>" : rest.hasPrefix("<!--") ? "-->" : rest.hasPrefix("<!") ? ">" : nil
+            guard let end = skipped else { break }
             guard let close = rest.firstRange(of: end) else { return false }
             rest = rest[close.upperBound...]
         }
