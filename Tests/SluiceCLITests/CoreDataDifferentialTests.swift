@@ -58,7 +58,7 @@ import Testing
     @Test(arguments: all)
     func aStoresObjectsComeBackExact(_ real: RealStore) throws {
         let workspace = Workspace()
-        let original = try copy(real.store, to: "original.sqlite", in: workspace)
+        let original = try workspace.copyStore(real.store, to: "original.sqlite")
         let export = try StoreExport(store: original, modelPath: PackageFiles.path(real.model))
         #expect(!export.roots.isEmpty, "the store has no rows")
         let contents = try String(contentsOfFile: CoreDataBundle.contentsPath(of: PackageFiles.path(real.model)), encoding: .utf8)
@@ -71,7 +71,7 @@ import Testing
         // A new store; for a model with a many-to-many, the store emptied, as the app's empty
         // store would be (a new one is refused: its join table's name is not known).
         if !export.layout.joinTables.isEmpty {
-            _ = try copy(real.store, to: "new.sqlite", in: workspace)
+            _ = try workspace.copyStore(real.store, to: "new.sqlite")
             let connection = try Connection(path: workspace.file("new.sqlite"))
             for table in export.layout.tables.map(\.name) + export.layout.joinTables.map(\.name) {
                 try connection.execute("DELETE FROM \(table)")
@@ -93,7 +93,7 @@ import Testing
         // A copy of the store itself: nothing may change. The objects of a table without an
         // identity are left out, as an import of them would add them again.
         if !export.identifiedRoots.isEmpty {
-            let itself = try copy(real.store, to: "copy.sqlite", in: workspace)
+            let itself = try workspace.copyStore(real.store, to: "copy.sqlite")
             let before = try StoreComparison.Snapshot(itself)
             let again = try workspace.sluice(arguments + roots(export.identifiedRoots) + ["--db", "copy.sqlite"],
                                              stdin: Array(export.identifiedDocument.utf8))
@@ -125,14 +125,5 @@ import Testing
         #expect(StoreExport.json(.real(1e-05), type: "Date") == "978307200.00001")
         #expect(StoreExport.json(.integer(86400), type: "Date") == "978393600")
         #expect(StoreExport.json(.null, type: "Date") == "null")
-    }
-
-    /// The store and the files beside it, copied into the workspace as `name`.
-    private func copy(_ store: String, to name: String, in workspace: Workspace) throws -> String {
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: PackageFiles.path(store + suffix)) {
-            try FileManager.default.copyItem(atPath: PackageFiles.path(store + suffix), toPath: workspace.file(name + suffix))
-            chmod(workspace.file(name + suffix), 0o644)
-        }
-        return workspace.file(name)
     }
 }

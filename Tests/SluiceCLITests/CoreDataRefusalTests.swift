@@ -17,10 +17,7 @@ import Testing
     /// copied before it closes (closing the last connection would checkpoint the `-wal`).
     private func storeWithRowsInItsWAL(_ fixture: String, as name: String, in workspace: Workspace,
                                        change: String = "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1") throws {
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: PackageFiles.path(fixture + suffix), toPath: workspace.file("source" + suffix))
-            chmod(workspace.file("source" + suffix), 0o644)
-        }
+        try workspace.copyStore(fixture, to: "source")
         let writer = try Connection(path: workspace.file("source"), mode: .readWrite)
         try writer.execute(change)
         for suffix in ["", "-wal", "-shm"] {

@@ -32,6 +32,18 @@ final class Workspace: TemporaryDirectory {
         try SluiceRunner.run(arguments, stdin: stdin, in: path, terminalColumns: columns)
     }
 
+    /// Copies the fixture store `store` (a path under the package) to `name` here, with its
+    /// `-wal` and `-shm` where it has them (its rows may be in its `-wal`), writable; returns
+    /// the copy's path.
+    @discardableResult
+    func copyStore(_ store: String, to name: String) throws -> String {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: PackageFiles.path(store + suffix)) {
+            try FileManager.default.copyItem(atPath: PackageFiles.path(store + suffix), toPath: file(name + suffix))
+            chmod(file(name + suffix), 0o644)
+        }
+        return file(name)
+    }
+
     /// Opens a database of the workspace read-only.
     func database(_ name: String) throws -> TestDatabase {
         try TestDatabase(path: file(name))
