@@ -40,7 +40,7 @@ struct CheckCommand: ParsableCommand {
         let model = modelOptions.model
         // Core Data's store first: a model that is not a Core Data model is a usage error then.
         let store = try modelOptions.coreDataStore()
-        let file = try ModelFile.load(path: model)
+        let file = try ModelFile.load(path: model, mapping: modelOptions.mapping)
         try file.validateForCheck(entity: entity, path: path, mapKey: mapKey, optionNames: .commandLine)
         ModelNotes.printAll(of: file)
         if let store, !store.problems.isEmpty {

@@ -75,6 +75,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The model: a JSON model file, a Core Data model (.xcdatamodeld, .xcdatamodel, contents), or gtfs (the built-in GTFS model). Without it the import is zero-config.")
     var model: String?
 
+    @Option(name: .long, help: ModelOptions.mappingHelp)
+    var mapping: String?
+
     @Option(name: .long, help: StoreLayout.importHelp)
     var layout: StoreLayout?
 
@@ -156,6 +159,9 @@ struct ImportCommand: ParsableCommand {
             throw ValidationError("--layout coredata needs --model with a Core Data model (.xcdatamodeld, .xcdatamodel or .momd), "
                                     + "or --db naming a Core Data store that carries its model: Core Data's store is made from one")
         }
+        if mapping != nil, model == nil {
+            throw ValidationError("--mapping needs a Core Data model (--model, or --layout coredata with a store that carries one)")
+        }
         do {
             try importOptions.validate(withModel: model != nil)
         } catch {
@@ -170,10 +176,10 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    /// `--model`, or with `--layout coredata` and none, the store `--db` names when it carries its
-    /// own model (`Z_MODELCACHE`, a SwiftData app's only record of its model).
+    /// `--model`, or without one (and not `--layout sluice`), the store `--db` names when it
+    /// carries its own model (`Z_MODELCACHE`, a SwiftData app's only record of its model).
     private var effectiveModel: String? {
-        model ?? (layout == .coredata && ModelFile.carriesCoreDataModel(path: db) ? db : nil)
+        model ?? (layout != .sluice && ModelFile.carriesCoreDataModel(path: db) ? db : nil)
     }
 
     /// The library's options as the arguments set them (`run()` adds progress and cancellation).
@@ -204,7 +210,8 @@ struct ImportCommand: ParsableCommand {
     /// as one when the model is a Core Data model (`docs/coredata-store.md#importing`), with the
     /// note saying so; anything else into it is refused by the store itself.
     private func followingTheStore(_ options: inout ImportOptions) -> String? {
-        guard layout == nil, let model, ModelFile.isCoreDataModel(path: model), ImportStores.isCoreDataStore(db) else { return nil }
+        guard layout == nil, let model = effectiveModel, ModelFile.isCoreDataModel(path: model), ImportStores.isCoreDataStore(db)
+        else { return nil }
         options.layout = .coreData
         return "database '\(db)' is a Core Data store: imported in Core Data's layout (--layout coredata)"
     }
@@ -231,7 +238,7 @@ struct ImportCommand: ParsableCommand {
         let importer: Importer
         var keptNotes: [String] = []
         if let model = effectiveModel {
-            let file = try ModelFile.load(path: model)
+            let file = try ModelFile.load(path: model, mapping: mapping)
             try file.validateForImport(entity: entity, path: path, mapKey: mapKey, roots: options.roots, optionNames: .commandLine)
             if !quiet { ModelNotes.printSummary(of: file) }
             if BuiltInModel(rawValue: model) != nil {

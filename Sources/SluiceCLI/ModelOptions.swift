@@ -11,6 +11,11 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: StoreLayout.help)
     var layout: StoreLayout = .sluice
 
+    @Option(name: .long, help: ModelOptions.mappingHelp)
+    var mapping: String?
+
+    static let mappingHelp = ArgumentHelp("A JSON file of MagicalRecord userInfo keys (mappedKeyName, relatedByAttribute, dateFormat, ...) per entity and property, added to a Core Data model that has none (a store's own model, a compiled model).", valueName: "file")
+
     /// With `--layout coredata`, Core Data's store for the model (a model that is not a Core
     /// Data model is a usage error then); nil in Sluice's layout.
     func coreDataStore() throws -> CoreDataStoreSchema? {

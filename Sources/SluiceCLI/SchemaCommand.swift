@@ -53,7 +53,7 @@ struct SchemaCommand: ParsableCommand {
             print(store.sql, terminator: "")
             return
         }
-        let file = try ModelFile.load(path: modelOptions.model)
+        let file = try ModelFile.load(path: modelOptions.model, mapping: modelOptions.mapping)
         ModelNotes.printSummary(of: file)
         let tables = DatabaseLayout(file.model)
         switch dialect {

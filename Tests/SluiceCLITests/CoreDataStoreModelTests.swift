@@ -41,11 +41,7 @@ import Testing
     /// the attribute names, and the model cache is left as it was.
     @Test func anImportIntoAStoreWithoutAModelFile() throws {
         let workspace = Workspace()
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: PackageFiles.path(Self.bergier + "CoreDataMigrationTests/Example_v2.0.0.sqlite" + suffix),
-                                             toPath: workspace.file("App.sqlite" + suffix))
-            chmod(workspace.file("App.sqlite" + suffix), 0o644)
-        }
+        try workspace.copyStore(Self.bergier + "CoreDataMigrationTests/Example_v2.0.0.sqlite", to: "App.sqlite")
         let cache = try workspace.database("App.sqlite").rows("SELECT * FROM Z_MODELCACHE")
         let before = try #require(try workspace.database("App.sqlite").count("ZBASICENTITY"))
         let columns = try workspace.database("App.sqlite").rows("SELECT name FROM pragma_table_info('ZBASICENTITY') ORDER BY cid")
@@ -64,6 +60,39 @@ import Testing
         #expect(plain.status == 64, "\(plain)")
         #expect(plain.stderrLines.first == "sluice: error: --layout coredata needs --model with a Core Data model (.xcdatamodeld, "
             + ".xcdatamodel or .momd), or --db naming a Core Data store that carries its model: Core Data's store is made from one")
+    }
+
+    /// `--mapping` gives a store's model the keys it cannot carry: here the identity and the key
+    /// of bergier's v2 store's one attribute. The record naming the store's row updates it; a
+    /// mistake in the mapping is a usage error naming its place.
+    @Test func aMappingGivesTheKeysAStoresModelCannotCarry() throws {
+        let workspace = Workspace()
+        try workspace.copyStore(Self.bergier + "CoreDataMigrationTests/Example_v2.0.0.sqlite", to: "App.sqlite")
+        try workspace.write("""
+            // The store's own row holds "A Known Value".
+            { "BasicEntity": { "relatedByAttribute": "v2_0_0_name",
+                               "attributes": { "v2_0_0_name": { "mappedKeyName": "title" } } } }
+            """, to: "mapping.json")
+        func run(_ mapping: String, _ input: String) throws -> SluiceResult {
+            try workspace.sluice(["import", "--db", "App.sqlite", "--layout", "coredata", "--mapping", mapping, "--entity", "BasicEntity",
+                                  "--quiet", "-"], stdin: Array(input.utf8))
+        }
+        let result = try run("mapping.json", #"[{"title": "A Known Value"}, {"title": "New"}]"#)
+        #expect(result.status == 0, "\(result)")
+        #expect(try workspace.database("App.sqlite").rows("SELECT Z_PK, ZV2_0_0_NAME FROM ZBASICENTITY ORDER BY Z_PK") == [
+            [.integer(1), .text("A Known Value")], [.integer(2), .text("New")],
+        ])
+
+        try workspace.write(#"{ "BasicEntity": { "attributes": { "name": { "mappedKeyName": "title" } } } }"#, to: "wrong.json")
+        let wrong = try run("wrong.json", "[]")
+        #expect(wrong.status == 64, "\(wrong)")
+        #expect(wrong.stderrLines == ["sluice: error: wrong.json: BasicEntity.attributes.name: BasicEntity has no attribute \"name\""],
+                "\(wrong)")
+        try workspace.write(#"{"entities": {"T": {"attributes": {"id": "string"}}}}"#, to: "model.json")
+        let json = try workspace.sluice("check", "--model", "model.json", "--mapping", "mapping.json")
+        #expect(json.status == 64, "\(json)")
+        #expect(json.stderrLines == ["sluice: error: --mapping is for a Core Data model, whose userInfo it adds to; 'model.json' is "
+            + "not one (a Sluice model file names its keys itself)"], "\(json)")
     }
 
     /// A model cache whose model does not give the hashes the store records is refused, naming

@@ -14,21 +14,28 @@ extension ModelFile {
     /// Whether this model was read from a Core Data model rather than a Sluice model file.
     public var isCoreDataModel: Bool { Self.isCoreDataModel(path: path) }
 
-    /// Reads a Core Data model and converts it (`docs/coming-from-magicalrecord.md`). The
-    /// digest is the `contents` file's; what does not convert is in `notes`.
+    /// Reads a Core Data model and converts it (`docs/coming-from-magicalrecord.md`), with the
+    /// userInfo entries of the file `mapping` added (`CoreDataMapping`). The digest is the
+    /// `contents` file's (the compiled model's, the store's archived model's); what does not
+    /// convert is in `notes`.
     ///
-    /// - Throws: `SluiceError` (the model cannot be found or read, or is not XML) or
-    ///   `ModelError` (not a Core Data model, or it converts to a model that cannot import).
-    static func loadCoreDataModel(path: String) throws -> ModelFile {
+    /// - Throws: `SluiceError` (the model cannot be found or read, or is not XML; the mapping is
+    ///   not one) or `ModelError` (not a Core Data model, or it converts to a model that cannot
+    ///   import).
+    static func loadCoreDataModel(path: String, mapping: String? = nil) throws -> ModelFile {
+        var notes = ModelProblemCollector()
+        var source: CoreDataModel
+        let bytes: [UInt8]
         if CompiledCoreDataModel.isCompiledModel(path) {
-            let (source, bytes) = try CompiledCoreDataModel.read(momd: path)
-            let (model, notes) = try convert(source, sourceName: path, notes: ModelProblemCollector())
-            return ModelFile(path: path, model: model, sha256: SHA256.hex(of: bytes), notes: notes)
+            (source, bytes) = try CompiledCoreDataModel.read(momd: path)
+        } else {
+            let contents = try CoreDataBundle.contentsPath(of: path)
+            bytes = try CoreDataBundle.bytes(of: contents)
+            source = try CoreDataModel(try XMLTree.parse(bytes, sourceName: contents), sourceName: path, notes: &notes)
         }
-        let contents = try CoreDataBundle.contentsPath(of: path)
-        let bytes = try CoreDataBundle.bytes(of: contents)
-        let (model, notes) = try convertCoreDataModel(bytes, contentsName: contents, sourceName: path)
-        return ModelFile(path: path, model: model, sha256: SHA256.hex(of: bytes), notes: notes)
+        if let mapping { try CoreDataMapping.apply(CoreDataBundle.bytes(of: mapping), sourceName: mapping, to: &source) }
+        let (model, problems) = try convert(source, sourceName: path, notes: notes)
+        return ModelFile(path: path, model: model, sha256: SHA256.hex(of: bytes), notes: problems)
     }
 
     /// The model and notes of the `contents` XML `bytes`; `contentsName` names the file in

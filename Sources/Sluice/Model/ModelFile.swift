@@ -19,9 +19,12 @@ public struct ModelFile: Sendable {
     /// cannot be read; `.usage` with `modelError` set (every problem, each with its path) when
     /// it is not a valid model. The name of a `BuiltInModel` (`gtfs`) is that model, never a
     /// file: `./gtfs` names a file of that name.
-    public static func load(path: String) throws(SluiceError) -> ModelFile {
+    ///
+    /// `mapping`: a file of userInfo entries for a Core Data model (`CoreDataMapping`: the keys
+    /// a store's own or a compiled model cannot carry); a usage error with any other model.
+    public static func load(path: String, mapping: String? = nil) throws(SluiceError) -> ModelFile {
         do {
-            return try loadAny(path: path)
+            return try loadAny(path: path, mapping: mapping)
         } catch let error as SluiceError {
             throw error
         } catch let error as ModelError {
@@ -31,9 +34,14 @@ public struct ModelFile: Sendable {
         }
     }
 
-    private static func loadAny(path: String) throws -> ModelFile {
+    private static func loadAny(path: String, mapping: String?) throws -> ModelFile {
+        let isCoreData = BuiltInModel(rawValue: path) == nil && isCoreDataModel(path: path)
+        if mapping != nil, !isCoreData {
+            throw SluiceError(.usage, "--mapping is for a Core Data model, whose userInfo it adds to; '\(path)' is not one "
+                                + "(a Sluice model file names its keys itself)")
+        }
         if let builtIn = BuiltInModel(rawValue: path) { return try ModelFile(builtIn: builtIn) }
-        if isCoreDataModel(path: path) { return try loadCoreDataModel(path: path) }
+        if isCoreData { return try loadCoreDataModel(path: path, mapping: mapping) }
         let source = try FileSource(path: path, role: "model")
         var reader = ChunkReader(source: source, chunkSize: 1 << 16)
         var bytes: [UInt8] = []
