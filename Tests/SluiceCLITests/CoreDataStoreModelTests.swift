@@ -52,6 +52,10 @@ import Testing
         let db = try workspace.database("App.sqlite")
         #expect(try db.count("ZBASICENTITY") == before + 2)
         #expect(try db.rows("SELECT * FROM Z_MODELCACHE") == cache)
+        // Without --layout too: the layout follows the store, and so does the model.
+        let unnamed = try workspace.sluice(["import", "--db", "App.sqlite", "--entity", "BasicEntity", "-"], stdin: Array("[{}]".utf8))
+        #expect(unnamed.status == 0, "\(unnamed)")
+        #expect(try workspace.database("App.sqlite").count("ZBASICENTITY") == before + 3)
 
         // Without the layout, no model: a zero-config import as before, which needs --layout
         // coredata to take the store's model.
