@@ -113,6 +113,24 @@ import Testing
         #expect(result.stderrLines == ["sluice: error: cannot write database 'Cart.sqlite': database is locked"], "\(result)")
     }
 
+    /// Sluice's layout is never written into a Core Data store: refused before the store is
+    /// opened to write, untouched too.
+    @Test func sluicesLayoutIntoAStore() throws {
+        let workspace = Workspace()
+        try storeWithRowsInItsWAL(CoreDataStoreCommandTests.cartKitStore, as: "Cart.sqlite", in: workspace)
+        try workspace.write(#"{"entities": {"T": {"identity": "id", "attributes": {"id": "string"}}}}"#, to: "model.json")
+        let before = files("Cart.sqlite", in: workspace)
+        let result = try workspace.sluice(["import", "--db", "Cart.sqlite", "--model", "model.json", "--entity", "T", "-"],
+                                          stdin: Array(#"[{"id": "x"}]"#.utf8))
+        #expect(files("Cart.sqlite", in: workspace) == before, "the three files are untouched")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == [
+            "sluice: error: database 'Cart.sqlite' is a Core Data store (it has Z_METADATA and Z_PRIMARYKEY): Sluice's tables "
+                + "beside Core Data's would hold rows the app never reads; import into it with its Core Data model in Core Data's "
+                + "layout (--layout coredata), or into another file",
+        ], "\(result)")
+    }
+
     /// The store's own model takes the import, which checkpoints the `-wal` into the file: what
     /// the copy held in its `-wal` is in the file afterwards.
     @Test func theStoresOwnModelTakesTheImport() throws {
