@@ -103,6 +103,10 @@ enum DatabaseName: Sendable {
         }
     }
 
+    /// How the store keeps values in Sluice's layout: PostgreSQL keeps dates to the
+    /// microsecond. (A Core Data store's are its layout's, `CoreDataImportLayout.values`.)
+    var storeValues: StoreValues { filePath == nil ? .postgreSQL : .sluice }
+
     /// Whether the import writes Core Data's store.
     func isCoreDataStore(_ options: ImportOptions) -> Bool {
         switch self {

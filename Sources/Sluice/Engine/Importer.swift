@@ -134,7 +134,7 @@ public final class Importer {
                                                                   names: options.optionNames),
                                    rawAttributes: HookedSink.rawAttributes(options.hooks),
                                    rawRelationships: HookedSink.rawRelationships(options.hooks, model: stored),
-                                   values: coreData?.values ?? .sluice)
+                                   values: coreData?.values ?? name.storeValues)
         } catch {
             throw SluiceError(error)
         }
@@ -177,7 +177,7 @@ public final class Importer {
                                                                        mapKey: options.mapKey, names: options.optionNames),
                                        rawAttributes: HookedSink.rawAttributes(options.hooks),
                                        rawRelationships: HookedSink.rawRelationships(options.hooks, model: stored),
-                                       values: coreData?.values ?? .sluice)
+                                       values: coreData?.values ?? name.storeValues)
             } catch let error as ModelError {
                 throw SluiceError(error)
             } catch {

@@ -1,12 +1,13 @@
 /// Proleptic Gregorian calendar arithmetic in UTC, after Howard Hinnant's `days_from_civil`
 /// and `civil_from_days` (http://howardhinnant.github.io/date_algorithms.html). Instants are
-/// milliseconds since 1970-01-01T00:00:00Z; only the years 0000…9999 are representable.
+/// `Instant`s, seconds since 1970-01-01T00:00:00Z and a fraction; only the years 0000…9999
+/// are representable.
 enum CivilTime {
-    static let millisecondsPerDay: Int64 = 86_400_000
-    /// 0000-01-01T00:00:00.000Z.
-    static let earliest: Int64 = daysFromCivil(year: 0, month: 1, day: 1) * millisecondsPerDay
-    /// 9999-12-31T23:59:59.999Z.
-    static let latest: Int64 = (daysFromCivil(year: 9999, month: 12, day: 31) + 1) * millisecondsPerDay - 1
+    static let secondsPerDay: Int64 = 86_400
+    /// 0000-01-01T00:00:00Z, in seconds.
+    static let earliest: Int64 = daysFromCivil(year: 0, month: 1, day: 1) * secondsPerDay
+    /// 9999-12-31T23:59:59Z, in seconds (its fraction may be anything).
+    static let latest: Int64 = (daysFromCivil(year: 9999, month: 12, day: 31) + 1) * secondsPerDay - 1
 
     static func isLeapYear(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
@@ -45,20 +46,26 @@ enum CivilTime {
         return (Int(year), Int(month), Int(day))
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ`, or `YYYY-MM-DDTHH:MM:SS.sssZ` when the milliseconds are not
-    /// zero (`docs/database-layout.md`). `milliseconds` must lie in `earliest...latest`.
-    static func iso8601(milliseconds: Int64) -> String {
-        precondition(milliseconds >= earliest && milliseconds <= latest, "instant outside 0000…9999")
-        let days = milliseconds >= 0
-            ? milliseconds / millisecondsPerDay
-            : (milliseconds - millisecondsPerDay + 1) / millisecondsPerDay
+    /// `YYYY-MM-DDTHH:MM:SSZ`, with `.sss` before the `Z` when the fraction is whole
+    /// milliseconds, `.ssssss` when whole microseconds, else `.sssssssss`
+    /// (`docs/database-layout.md`). `seconds` must lie in `earliest...latest`, `nanoseconds`
+    /// in 0..<1,000,000,000.
+    static func iso8601(seconds: Int64, nanoseconds: Int) -> String {
+        precondition(seconds >= earliest && seconds <= latest, "instant outside 0000…9999")
+        let days = seconds >= 0 ? seconds / secondsPerDay : (seconds - secondsPerDay + 1) / secondsPerDay
         let (year, month, day) = civilFromDays(days)
-        let ofDay = Int(milliseconds - days * millisecondsPerDay)
-        let millisecond = ofDay % 1000
-        let second = ofDay / 1000 % 60
-        let minute = ofDay / 60_000 % 60
-        let hour = ofDay / 3_600_000
-        let count = millisecond == 0 ? 20 : 24
+        let ofDay = Int(seconds - days * secondsPerDay)
+        let second = ofDay % 60
+        let minute = ofDay / 60 % 60
+        let hour = ofDay / 3600
+        var fraction = nanoseconds
+        var fractionDigits = 9
+        while fractionDigits > 0 && fraction % 1000 == 0 {
+            fraction /= 1000
+            fractionDigits -= 3
+        }
+        if fractionDigits == 0 { fractionDigits = -1 }  // no point either
+        let count = 21 + fractionDigits
         return String(unsafeUninitializedCapacity: count) { buffer in
             func put(_ value: Int, digits: Int, at end: Int) {
                 var value = value
@@ -78,9 +85,9 @@ enum CivilTime {
             put(minute, digits: 2, at: 16)
             buffer[16] = UInt8(ascii: ":")
             put(second, digits: 2, at: 19)
-            if millisecond != 0 {
+            if fractionDigits > 0 {
                 buffer[19] = UInt8(ascii: ".")
-                put(millisecond, digits: 3, at: 23)
+                put(fraction, digits: fractionDigits, at: 20 + fractionDigits)
             }
             buffer[count - 1] = UInt8(ascii: "Z")
             return count
@@ -89,7 +96,7 @@ enum CivilTime {
 }
 
 /// The fields of a date as read from text, before validation. Unset fields keep the defaults
-/// of NSDateFormatter: 1970-01-01T00:00:00.000 in UTC.
+/// of NSDateFormatter: 1970-01-01T00:00:00 in UTC.
 struct DateFields {
     var year = 1970
     var month = 1
@@ -101,12 +108,13 @@ struct DateFields {
     var isPM = false
     var minute = 0
     var second = 0
-    var millisecond = 0
+    /// The fraction of the second, every digit the text gave up to the 18th.
+    var attoseconds: UInt64 = 0
     /// The zone's offset from UTC, east positive.
     var offsetSeconds = 0
 
-    /// Validates the ranges and returns the instant in milliseconds since 1970 UTC.
-    func instant() throws(DateFailure) -> Int64 {
+    /// Validates the ranges and returns the instant.
+    func instant() throws(DateFailure) -> Instant {
         var hour = self.hour
         if let hour12 {
             guard (1...12).contains(hour12) else { throw DateFailure("hour \(hour12) out of range 1…12") }
@@ -123,10 +131,8 @@ struct DateFields {
         guard (0...59).contains(second) else { throw DateFailure("second \(second) out of range 0…59") }
         let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(((hour * 60 + minute) * 60 + second) - offsetSeconds)
-        let instant = days * CivilTime.millisecondsPerDay + seconds * 1000 + Int64(millisecond)
-        guard instant >= CivilTime.earliest && instant <= CivilTime.latest else {
-            throw DateFailure("outside the years 0000…9999 in UTC")
-        }
+        let instant = Instant(seconds: days * CivilTime.secondsPerDay + seconds, attoseconds: attoseconds)
+        guard instant.isWithinCivilRange else { throw DateFailure("outside the years 0000…9999 in UTC") }
         return instant
     }
 
@@ -174,19 +180,22 @@ struct DateCursor {
         return (value, count)
     }
 
-    /// Reads fraction-of-second digits (`minimum...maximum` of them) as milliseconds,
-    /// truncating digits beyond the third.
-    mutating func fraction(minimum: Int, maximum: Int) -> Int? {
-        var millisecond = 0
+    /// Reads fraction-of-second digits (`minimum...maximum` of them) as attoseconds: every
+    /// digit up to the 18th, those beyond dropped.
+    mutating func fraction(minimum: Int, maximum: Int) -> UInt64? {
+        var attoseconds: UInt64 = 0
+        var scale = Instant.attosecondsPerSecond
         var count = 0
         while count < maximum && at + count < bytes.count && NumberText.isDigit(bytes[at + count]) {
-            if count < 3 { millisecond = millisecond * 10 + Int(bytes[at + count] &- UInt8(ascii: "0")) }
+            if scale > 1 {
+                scale /= 10
+                attoseconds += UInt64(bytes[at + count] &- UInt8(ascii: "0")) * scale
+            }
             count += 1
         }
         guard count >= minimum else { return nil }
         at += count
-        for _ in count..<max(count, 3) { millisecond *= 10 }
-        return millisecond
+        return attoseconds
     }
 
     /// Consumes the first of `names` (ASCII, compared case-insensitively) that comes next and

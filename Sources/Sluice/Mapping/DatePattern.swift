@@ -26,11 +26,11 @@ enum DateInput: Sendable {
 
 /// ISO 8601 as `docs/import-semantics.md` accepts it: `YYYY-MM-DD`, optionally followed by `T` (or `t` or a
 /// space), `HH:MM`, optionally `:SS`, optionally a fraction after `.` or `,` (any number of
-/// digits, truncated to milliseconds), then optionally a zone `Z` (or `z`), `±hh:mm`, `±hhmm`
+/// digits, kept to the 18th, `Instant`), then optionally a zone `Z` (or `z`), `±hh:mm`, `±hhmm`
 /// or `±hh`; no zone means UTC. A date alone has no zone. Nothing else (no week dates, no
 /// ordinal dates, no basic format without separators, no surrounding whitespace).
 enum ISO8601 {
-    static func instant(_ bytes: UnsafeRawBufferPointer) throws(DateFailure) -> Int64 {
+    static func instant(_ bytes: UnsafeRawBufferPointer) throws(DateFailure) -> Instant {
         var cursor = DateCursor(bytes)
         var fields = DateFields()
         guard let year = cursor.digits(minimum: 4, maximum: 4), cursor.take(UInt8(ascii: "-")),
@@ -51,8 +51,8 @@ enum ISO8601 {
                 guard let second = cursor.digits(minimum: 2, maximum: 2) else { throw notISO8601 }
                 fields.second = second.value
                 if cursor.take(UInt8(ascii: ".")) || cursor.take(UInt8(ascii: ",")) {
-                    guard let millisecond = cursor.fraction(minimum: 1, maximum: .max) else { throw notISO8601 }
-                    fields.millisecond = millisecond
+                    guard let fraction = cursor.fraction(minimum: 1, maximum: .max) else { throw notISO8601 }
+                    fields.attoseconds = fraction
                 }
             }
             if !cursor.isAtEnd {
@@ -77,7 +77,7 @@ enum ISO8601 {
 ///   English month name, abbreviated (`Jan`) or full (`January`), either accepted, any case.
 /// * `d`, `dd`: day; `H`, `HH`: hour 0–23; `h`, `hh`: hour 1–12 with `a` (`AM`/`PM`, any
 ///   case; without `a` the hour is AM); `m`, `mm`: minute; `s`, `ss`: second. 1 or 2 digits.
-/// * `S`…: fraction of a second, any number of digits, truncated to milliseconds.
+/// * `S`…: fraction of a second, any number of digits, kept to the 18th (`Instant`).
 /// * `Z`…, `X`…, `x`…: zone `Z`, `±hh`, `±hhmm` or `±hh:mm` (every count accepts every form);
 ///   `z`…: the same, or `GMT`/`UTC`/`UT` optionally followed by an offset.
 /// * `E`…`EEEE`: English weekday name, abbreviated or full, read and ignored.
@@ -87,7 +87,7 @@ enum ISO8601 {
 ///
 /// A numeric field directly followed by another numeric field (`yyyyMMdd`, `HHmmss`) reads
 /// exactly as many digits as its letter count. Fields the pattern lacks default to
-/// 1970-01-01T00:00:00.000 UTC. The whole text must match.
+/// 1970-01-01T00:00:00 UTC. The whole text must match.
 struct DatePattern: Sendable {
     /// The pattern as written, for messages.
     let text: String
@@ -236,8 +236,8 @@ struct DatePattern: Sendable {
     ]
     static let amPMNames: [StaticString] = ["AM", "PM"]
 
-    /// The instant `bytes` denotes, in milliseconds since 1970 UTC.
-    func instant(_ bytes: UnsafeRawBufferPointer) throws(DateFailure) -> Int64 {
+    /// The instant `bytes` denotes.
+    func instant(_ bytes: UnsafeRawBufferPointer) throws(DateFailure) -> Instant {
         var cursor = DateCursor(bytes)
         var fields = DateFields()
         for token in tokens {
@@ -263,8 +263,8 @@ struct DatePattern: Sendable {
                 case .second: fields.second = number.value
                 }
             case .fraction(let minimum, let maximum):
-                guard let millisecond = cursor.fraction(minimum: minimum, maximum: maximum) else { throw mismatch }
-                fields.millisecond = millisecond
+                guard let fraction = cursor.fraction(minimum: minimum, maximum: maximum) else { throw mismatch }
+                fields.attoseconds = fraction
             case .monthName:
                 guard let index = cursor.name(among: DatePattern.monthNames) else { throw mismatch }
                 fields.month = index % 12 + 1

@@ -117,18 +117,17 @@ struct NumberText {
 
     enum IntegerResult: Equatable {
         case value(Int64)
-        /// Digits remain after the decimal point (only when not rounding down).
+        /// Digits remain after the decimal point.
         case notIntegral
         case outOfRange
     }
 
-    /// The number times 10^`scale` as an Int64: exactly, or rounded toward negative infinity
-    /// when `roundingDown` (dates truncate sub-millisecond digits that way).
-    func integer(in bytes: UnsafeRawBufferPointer, scale: Int = 0, roundingDown: Bool = false) -> IntegerResult {
+    /// The number as an Int64, exactly.
+    func integer(in bytes: UnsafeRawBufferPointer) -> IntegerResult {
         let integerCount = integerDigits.count
         let digitCount = integerCount + fractionDigits.count
         // The value is digits × 10^shift, digits being the integer then the fraction digits.
-        let shift = exponent - fractionDigits.count + scale
+        let shift = exponent - fractionDigits.count
         let kept = shift >= 0 ? digitCount : max(0, digitCount + shift)
 
         @inline(__always)
@@ -147,21 +146,13 @@ struct NumberText {
             magnitude = magnitude * 10 + digit(index)
             if magnitude > limit { return .outOfRange }
         }
-        var droppedNonZero = false
-        for index in kept..<digitCount where digit(index) != 0 {
-            droppedNonZero = true
-            break
-        }
+        for index in kept..<digitCount where digit(index) != 0 { return .notIntegral }
         if magnitude != 0 && shift > 0 {
             for _ in 0..<shift {
                 if magnitude > limit / 10 { return .outOfRange }
                 magnitude *= 10
                 if magnitude > limit { return .outOfRange }
             }
-        }
-        if droppedNonZero {
-            guard roundingDown else { return .notIntegral }
-            if negative { magnitude += 1 }
         }
         if negative {
             guard magnitude <= limit else { return .outOfRange }

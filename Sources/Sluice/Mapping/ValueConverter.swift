@@ -100,7 +100,7 @@ struct ValueConverter: Sendable {
         case .binary: return try toBinary(scalar)
         case .json:
             // In Core Data's store only a transformable attribute is `json` (`CoreDataConversion`).
-            guard encoding == .sluice else { throw .transformable }
+            guard encoding != .coreData else { throw .transformable }
             return toJSON(scalar)
         }
     }
@@ -288,7 +288,7 @@ struct ValueConverter: Sendable {
     }
 
     private func toDate(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
-        let instant: Int64
+        let instant: Instant
         switch scalar {
         case .null: return .null
         case .bool: throw fail(scalar)
@@ -310,15 +310,15 @@ struct ValueConverter: Sendable {
                 }
             }
         }
-        if encoding == .coreData {
-            // Whole seconds as an integer: what SQLite keeps of a whole REAL in a TIMESTAMP
-            // column (NUMERIC affinity), so a re-import compares equal to the stored value.
-            // Else one rounding from the exact instant, as in `Double(ms) / 1000`.
-            let milliseconds = instant - ValueEncoding.referenceDateMilliseconds
-            if milliseconds % 1000 == 0 { return .integer(milliseconds / 1000) }
-            return .real(Double(milliseconds) / 1000)
+        let rounded: (seconds: Int64, nanoseconds: Int)
+        switch encoding {
+        case .coreData: return instant.coreDataValue()
+        case .sluice: rounded = instant.roundedToNanoseconds()
+        case .postgreSQL: rounded = instant.roundedToMicrosecondsAsPostgreSQL()
         }
-        return .text(CivilTime.iso8601(milliseconds: instant))
+        // Rounding up may carry past 9999-12-31T23:59:59.
+        guard rounded.seconds <= CivilTime.latest else { throw fail(scalar, "outside the years 0000…9999") }
+        return .text(CivilTime.iso8601(seconds: rounded.seconds, nanoseconds: rounded.nanoseconds))
     }
 
     /// A decimal as Core Data keeps an `NSDecimalNumber` in SQLite: whole and within 64 bits,
@@ -334,12 +334,11 @@ struct ValueConverter: Sendable {
     }
 
     private func unixInstant(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer, milliseconds: Bool)
-        throws(ConversionError) -> Int64 {
+        throws(ConversionError) -> Instant {
         guard let number = NumberText(bytes) else {
             throw fail(scalar, milliseconds ? "not Unix milliseconds" : "not Unix seconds")
         }
-        let result = number.integer(in: bytes, scale: milliseconds ? 0 : 3, roundingDown: true)
-        guard case .value(let instant) = result, instant >= CivilTime.earliest, instant <= CivilTime.latest else {
+        guard let instant = Instant(unix: number, in: bytes, milliseconds: milliseconds) else {
             throw fail(scalar, "outside the years 0000…9999")
         }
         return instant

@@ -15,8 +15,8 @@ struct DateConversionTests {
         ("2011-07-23T22:30:40", "2011-07-23T22:30:40Z"),
         ("2011-07-23T22:30:40.5Z", "2011-07-23T22:30:40.500Z"),
         ("2011-07-23T22:30:40.05", "2011-07-23T22:30:40.050Z"),
-        ("2011-07-23T22:30:40.123456789Z", "2011-07-23T22:30:40.123Z"),
-        ("2011-07-23T22:30:40.9999Z", "2011-07-23T22:30:40.999Z"),
+        ("2011-07-23T22:30:40.123456789Z", "2011-07-23T22:30:40.123456789Z"),
+        ("2011-07-23T22:30:40.9999Z", "2011-07-23T22:30:40.999900Z"),
         ("2011-07-23T22:30:40.000Z", "2011-07-23T22:30:40Z"),
         ("2011-07-23T22:30:40,25Z", "2011-07-23T22:30:40.250Z"),
         ("2011-07-23T22:30:40+02:00", "2011-07-23T20:30:40Z"),
@@ -103,15 +103,15 @@ struct DateConversionTests {
         (.number("1388349427543"), "UNIX-MS", "2013-12-29T20:37:07.543Z"),
         (.number("1388349427000"), "unix-ms", "2013-12-29T20:37:07Z"),
         (.number("1388349427.543"), nil, "2013-12-29T20:37:07.543Z"),
-        (.number("1388349427.5439"), nil, "2013-12-29T20:37:07.543Z"),
+        (.number("1388349427.5439"), nil, "2013-12-29T20:37:07.543900Z"),
         (.number("1.388349428e9"), nil, "2013-12-29T20:37:08Z"),
-        (.number("1388349427543.9"), "unix-ms", "2013-12-29T20:37:07.543Z"),
+        (.number("1388349427543.9"), "unix-ms", "2013-12-29T20:37:07.543900Z"),
         (.number("0"), nil, "1970-01-01T00:00:00Z"),
         (.number("-0"), nil, "1970-01-01T00:00:00Z"),
         (.number("-1"), nil, "1969-12-31T23:59:59Z"),
         (.number("-0.5"), nil, "1969-12-31T23:59:59.500Z"),
-        (.number("1.0005"), nil, "1970-01-01T00:00:01Z"),
-        (.number("-0.0005"), nil, "1969-12-31T23:59:59.999Z"),
+        (.number("1.0005"), nil, "1970-01-01T00:00:01.000500Z"),
+        (.number("-0.0005"), nil, "1969-12-31T23:59:59.999500Z"),
         (.number("951782400"), nil, "2000-02-29T00:00:00Z"),
         (.number("253402300799"), nil, "9999-12-31T23:59:59Z"),
         (.number("253402300799999"), "unix-ms", "9999-12-31T23:59:59.999Z"),
@@ -188,7 +188,7 @@ struct DateConversionTests {
         ("h:mm a", "1:00 Pm", "1970-01-01T13:00:00Z"),
         ("hh:mm", "12:30", "1970-01-01T00:30:00Z"),
         ("yyyy-MM-dd HH:mm:ss.SSS", "2011-07-23 22:30:40.5", "2011-07-23T22:30:40.500Z"),
-        ("yyyy-MM-dd HH:mm:ss.SSS", "2011-07-23 22:30:40.123456", "2011-07-23T22:30:40.123Z"),
+        ("yyyy-MM-dd HH:mm:ss.SSS", "2011-07-23 22:30:40.123456", "2011-07-23T22:30:40.123456Z"),
         ("yyyy-MM-dd HH:mm:ss.S", "2011-07-23 22:30:40.000", "2011-07-23T22:30:40Z"),
         ("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "2011-07-23T22:30:40.123-08:00", "2011-07-24T06:30:40.123Z"),
         ("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "2011-07-23T22:30:40.123Z", "2011-07-23T22:30:40.123Z"),
@@ -284,8 +284,8 @@ struct DateConversionTests {
     }
 
     @Test func civilDaysRoundTrip() {
-        for days in stride(from: CivilTime.earliest / CivilTime.millisecondsPerDay,
-                           through: CivilTime.latest / CivilTime.millisecondsPerDay, by: 1) {
+        for days in stride(from: CivilTime.earliest / CivilTime.secondsPerDay,
+                           through: CivilTime.latest / CivilTime.secondsPerDay, by: 1) {
             let (year, month, day) = CivilTime.civilFromDays(days)
             guard CivilTime.daysFromCivil(year: year, month: month, day: day) == days,
                   (1...CivilTime.daysInMonth(year: year, month: month)).contains(day)
@@ -296,7 +296,7 @@ struct DateConversionTests {
         }
         #expect(CivilTime.daysFromCivil(year: 1970, month: 1, day: 1) == 0)
         #expect(CivilTime.daysFromCivil(year: 2000, month: 3, day: 1) == 11_017)
-        #expect(CivilTime.earliest == -62_167_219_200_000)
-        #expect(CivilTime.latest == 253_402_300_799_999)
+        #expect(CivilTime.earliest == -62_167_219_200)
+        #expect(CivilTime.latest == 253_402_300_799)
     }
 }

@@ -157,18 +157,45 @@ enum OracleConversion {
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
-    /// Unix seconds (or milliseconds) as the stored date text, sub-milliseconds dropped towards
-    /// the past; nil outside the years 0000–9999.
+    /// Unix seconds (or milliseconds) as the stored date text, to the nearest nanosecond (a
+    /// half towards the future); nil outside the years 0000–9999.
     static func unixTime(_ text: String, milliseconds: Bool) -> String? {
-        guard let millis = exactInteger(text, scale: milliseconds ? 0 : 3, flooring: true) else { return nil }
-        let lowest: Int64 = -62_167_219_200_000, highest: Int64 = 253_402_300_799_999
-        guard millis >= lowest, millis <= highest else { return nil }
-        let (days, dayMillis) = floorDivide(millis, 86_400_000)
+        var (negative, digits, exponent) = decimalParts(text)
+        exponent += milliseconds ? 6 : 9  // in nanoseconds
+        if exponent > 30 { return digits.allSatisfy { $0 == 0 } ? "1970-01-01T00:00:00Z" : nil }
+        var whole = digits, dropped: [Int] = []
+        if exponent >= 0 {
+            whole += Array(repeating: 0, count: exponent)
+        } else {
+            let cut = digits.count + exponent
+            whole = cut > 0 ? Array(digits[..<cut]) : []
+            dropped = cut >= 0 ? Array(digits[cut...]) : Array(repeating: 0, count: -cut) + digits
+        }
+        let first = dropped.first ?? 0, beyond = dropped.dropFirst().contains { $0 != 0 }
+        let up = negative ? first > 5 || (first == 5 && beyond) : first >= 5
+        while whole.count > 1 && whole[0] == 0 { whole.removeFirst() }
+        guard whole.count <= 9 + 15 else { return nil }
+        func number(_ digits: ArraySlice<Int>) -> Int64 { digits.reduce(0) { $0 * 10 + Int64($1) } }
+        var seconds = number(whole.dropLast(9)), nanoseconds = number(whole.suffix(9))
+        if up { nanoseconds += negative ? -1 : 1 }
+        if negative {
+            (seconds, nanoseconds) = (-seconds, -nanoseconds)
+        }
+        while nanoseconds < 0 { seconds -= 1; nanoseconds += 1_000_000_000 }
+        while nanoseconds >= 1_000_000_000 { seconds += 1; nanoseconds -= 1_000_000_000 }
+        let lowest: Int64 = -62_167_219_200, highest: Int64 = 253_402_300_799
+        guard seconds >= lowest, seconds <= highest else { return nil }
+        let (days, daySeconds) = floorDivide(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
-        let seconds = dayMillis / 1000, fraction = dayMillis % 1000
         var out = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        out += pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2)
-        if fraction != 0 { out += "." + pad(fraction, 3) }
+        out += pad(daySeconds / 3600, 2) + ":" + pad(daySeconds / 60 % 60, 2) + ":" + pad(daySeconds % 60, 2)
+        if nanoseconds % 1_000_000 == 0 {
+            if nanoseconds != 0 { out += "." + pad(nanoseconds / 1_000_000, 3) }
+        } else if nanoseconds % 1000 == 0 {
+            out += "." + pad(nanoseconds / 1000, 6)
+        } else {
+            out += "." + pad(nanoseconds, 9)
+        }
         return out + "Z"
     }
 

@@ -37,7 +37,8 @@ enum PostgresValues {
     }
 
     /// `2024-01-05 09:30:00.125+00` (UTC, as the session prints) → `2024-01-05T09:30:00.125Z`,
-    /// the form Sluice stores dates in: milliseconds only when not zero.
+    /// the form Sluice converts dates to for PostgreSQL (`ValueEncoding.postgreSQL`): no
+    /// fraction when zero, three digits when whole milliseconds, else six.
     static func iso8601(_ text: String) -> String {
         var utf8 = Array(text.utf8)
         if utf8.count > 3, utf8[utf8.count - 3] == UInt8(ascii: "+"), utf8.suffix(2) == [48, 48] { utf8.removeLast(3) }
@@ -45,8 +46,9 @@ enum PostgresValues {
         utf8[10] = UInt8(ascii: "T")
         var result = Array(utf8[..<19])
         if utf8.count > 20, utf8[19] == UInt8(ascii: ".") {
-            var fraction = Array(utf8[20...].prefix(3))
-            while fraction.count < 3 { fraction.append(48) }
+            var fraction = Array(utf8[20...].prefix(6))
+            while fraction.count < 6 { fraction.append(48) }
+            if fraction.suffix(3) == [48, 48, 48] { fraction.removeLast(3) }
             if fraction != [48, 48, 48] { result += [UInt8(ascii: ".")] + fraction }
         }
         return String(decoding: result + [UInt8(ascii: "Z")], as: UTF8.self)
