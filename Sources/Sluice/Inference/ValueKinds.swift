@@ -77,14 +77,14 @@ struct ValueKinds: Equatable {
     private static let uuidConverter = try! ValueConverter(type: .uuid)
 
     /// An ISO 8601 date or date-time (`docs/import-semantics.md` default format, so the model needs no
-    /// `dateFormat`) whose fraction has at most three digits: a `date` column keeps
-    /// milliseconds, and a starter model must not silently drop the rest.
+    /// `dateFormat`) whose fraction has at most six digits: every store keeps microseconds
+    /// (PostgreSQL no more), and a starter model must not silently drop the rest.
     static func isLosslessDate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         // Cheap refusal first: every ISO 8601 date starts with four digits and a dash.
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"),
               bytes[0..<4].allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return false }
         guard (try? dateConverter.convert(.string(bytes))) != nil else { return false }
-        return fractionDigits(bytes) <= 3
+        return fractionDigits(bytes) <= 6
     }
 
     /// The digits after the seconds' `.` or `,` (0 when there is no fraction).
