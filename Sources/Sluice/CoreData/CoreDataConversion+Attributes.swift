@@ -17,9 +17,6 @@ extension CoreDataConversion {
     /// are refused, as Core Data cannot hold them.
     static let integerBits: [String: Int] = ["Integer 16": 16, "Integer 32": 32]
 
-    /// Seconds from 1970-01-01 to 2001-01-01, the epoch of Core Data's `defaultDateTimeInterval`.
-    static let referenceDateOffset = 978_307_200.0
-
     /// The attribute as Sluice imports it; nil (with a note) when its type has no equivalent.
     mutating func convert(_ source: CoreDataModel.Attribute) -> ConvertedAttribute? {
         guard let typeField = source.attributeType else {
@@ -103,27 +100,29 @@ extension CoreDataConversion {
     }
 
     /// A Date default, seconds since 2001: an ISO 8601 string when the attribute reads those,
-    /// else Unix seconds (milliseconds for `unix-ms`).
+    /// else Unix seconds (milliseconds for `unix-ms`), every digit kept: the reference date's
+    /// seconds are added to the digits, not to a double.
     private func dateDefault(interval text: String, converter: ValueConverter) throws(ConversionError) -> JSONValue {
-        guard let interval = Double(text), interval.isFinite else {
-            throw ConversionError("\(ModelProblem.quote(text)) is not a number of seconds")
+        let interval = Array(text.utf8).withUnsafeBytes { bytes in
+            NumberText(bytes).flatMap { Instant(unix: $0, in: bytes, milliseconds: false) }
         }
-        let seconds = interval + Self.referenceDateOffset
+        guard var instant = interval else { throw ConversionError("\(ModelProblem.quote(text)) is not a number of seconds") }
+        instant.seconds += Instant.coreDataReferenceSeconds
+        guard instant.isWithinCivilRange else { throw ConversionError("\(ModelProblem.quote(text)) is outside the years 0000…9999") }
+        let seconds = instant.unixSecondsText
         switch converter.dateInput {
         case .iso8601:
-            let iso = try converter.convert(JSONValue.number(Self.numberText(seconds)))
+            let iso = try converter.convert(JSONValue.number(seconds))
             guard case .text(let text) = iso else { throw ConversionError("not a date") }
             return .string(text)
         case .unixMilliseconds:
-            return .number(Self.numberText(seconds * 1000))
+            let perMillisecond = Instant.attosecondsPerSecond / 1000
+            let milliseconds = Instant(seconds: instant.seconds * 1000 + Int64(instant.attoseconds / perMillisecond),
+                                       attoseconds: instant.attoseconds % perMillisecond * 1000)
+            return .number(milliseconds.unixSecondsText)
         case .unixSeconds, .pattern:
-            return .number(Self.numberText(seconds))
+            return .number(seconds)
         }
-    }
-
-    private static func numberText(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
     }
 
     // MARK: Keys

@@ -18,8 +18,8 @@ struct Instant: Equatable, Sendable {
     static let coreDataReferenceSeconds: Int64 = 978_307_200
 
     /// The instant a Unix time number denotes (seconds, or milliseconds with `milliseconds`),
-    /// every digit read from its text, never through a double; nil beyond the years
-    /// 0000…9999 (or far beyond 64 bits).
+    /// every digit read from its text, never through a double; nil beyond 2⁵⁹ seconds. The
+    /// caller checks the years (`isWithinCivilRange`).
     init?(unix number: NumberText, in bytes: UnsafeRawBufferPointer, milliseconds: Bool) {
         let integerCount = number.integerDigits.count
         let digitCount = integerCount + number.fractionDigits.count
@@ -58,7 +58,6 @@ struct Instant: Equatable, Sendable {
         } else {
             self.init(seconds: number.negative ? -Int64(whole) : Int64(whole), attoseconds: fraction)
         }
-        guard isWithinCivilRange else { return nil }
     }
 
     init(seconds: Int64, attoseconds: UInt64) {
@@ -120,6 +119,16 @@ struct Instant: Equatable, Sendable {
         let half = attosecondsPerSecond / 2
         if remainder > half || (remainder == half && significand & 1 == 1) { significand += 1 }
         return Double(significand) * Double(sign: .plus, exponent: -shift, significand: 1)
+    }
+
+    /// Unix seconds in decimal, every digit kept: `-0.5` for 1969-12-31T23:59:59.5Z.
+    var unixSecondsText: String {
+        guard attoseconds != 0 else { return String(seconds) }
+        // Below zero, the magnitude's fraction is the complement.
+        let (whole, fraction) = seconds < 0 ? (seconds + 1, Self.attosecondsPerSecond - attoseconds) : (seconds, attoseconds)
+        var digits = Substring(Self.eighteenDigits(fraction))
+        while digits.last == "0" { digits.removeLast() }
+        return (seconds < 0 && whole == 0 ? "-" : "") + String(whole) + "." + digits
     }
 
     /// `value` (below 10¹⁸) as 18 digits with leading zeros.

@@ -338,7 +338,7 @@ struct ValueConverter: Sendable {
         guard let number = NumberText(bytes) else {
             throw fail(scalar, milliseconds ? "not Unix milliseconds" : "not Unix seconds")
         }
-        guard let instant = Instant(unix: number, in: bytes, milliseconds: milliseconds) else {
+        guard let instant = Instant(unix: number, in: bytes, milliseconds: milliseconds), instant.isWithinCivilRange else {
             throw fail(scalar, "outside the years 0000…9999")
         }
         return instant

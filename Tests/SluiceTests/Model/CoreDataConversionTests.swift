@@ -95,6 +95,11 @@ import Testing
                 <attribute name="p" optional="YES" attributeType="Date" defaultDateTimeInterval="-978307200">
                     <userInfo><entry key="dateFormat" value="d/M/yyyy"/></userInfo>
                 </attribute>
+                <attribute name="exact" optional="YES" attributeType="Date" defaultDateTimeInterval="791474371.29043305"/>
+                <attribute name="exactMs" optional="YES" attributeType="Date" defaultDateTimeInterval="-0.000000125">
+                    <userInfo><entry key="dateFormat" value="unix-ms"/></userInfo>
+                </attribute>
+                <attribute name="past" optional="YES" attributeType="Date" defaultDateTimeInterval="-63114076800"/>
             </entity>
             """)
         #expect(notes == [])
@@ -102,6 +107,9 @@ import Testing
             .number("-32768"), .bool(true), .bool(false), .number("1.5"), .number("0.10"), .string("Set in Xcode"),
             .string("0E984725-C51C-4BF4-9960-E1C80E27ABA0"), .string("2001-01-02T00:00:00.500Z"),
             .number("978307200000"), .number("0"),
+            // Every digit: the reference date's seconds added to the text, not to a double.
+            .string("2026-01-30T13:59:31.290433050Z"), .number("978307199999.999875"),
+            .string("0000-12-30T00:00:00Z"),  // NSDate.distantPast
         ])
     }
 
