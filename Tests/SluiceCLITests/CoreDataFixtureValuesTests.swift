@@ -103,4 +103,44 @@ import Testing
         }
         #expect(try new.rows("SELECT ZUPDATEDAT FROM ZCDCART") == [[.real(791_474_371.290433)]])
     }
+
+    /// The types no fixture store has a column of, as the format's notes give them
+    /// (`coredata-store-format.md`): UUID the 16 bytes, URI its absolute string, Integer 64
+    /// beyond 2^53 exactly, Double every digit (the nearest double of the text, and a stored
+    /// REAL's 17 digits back to the same double), Decimal a REAL when not whole, Boolean 0/1;
+    /// a re-import writes nothing.
+    @Test func otherTypesAsTheFormatStoresThem() throws {
+        let workspace = Workspace()
+        try workspace.writeCoreDataModel(entities: """
+            <entity name="Thing" representedClassName="Thing">
+                <attribute name="code" attributeType="Integer 64"/>
+                <attribute name="uuid" optional="YES" attributeType="UUID"/>
+                <attribute name="link" optional="YES" attributeType="URI"/>
+                <attribute name="ratio" optional="YES" attributeType="Double"/>
+                <attribute name="price" optional="YES" attributeType="Decimal"/>
+                <attribute name="flag" optional="YES" attributeType="Boolean"/>
+                <userInfo><entry key="relatedByAttribute" value="code"/></userInfo>
+            </entity>
+            """, to: "Things.xcdatamodel")
+        let input = """
+            [{"code": 9007199254740993, "uuid": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "link": "https://example.com/a%20b?q=1",
+              "ratio": 0.30000000000000004, "price": "3.3333333333", "flag": "yes"},
+             {"code": -9223372036854775808, "ratio": 791474371.29043305, "price": 12345678901234567, "flag": 0}]
+            """
+        let arguments = ["import", "--db", "Things.sqlite", "--layout", "coredata", "--model", "Things.xcdatamodel", "--entity", "Thing", "-"]
+        let first = try workspace.sluice(arguments, stdin: Array(input.utf8))
+        #expect(first.status == 0, "\(first)")
+        let select = "SELECT ZCODE, hex(ZUUID), ZLINK, ZRATIO, ZPRICE, typeof(ZPRICE), ZFLAG, Z_OPT FROM ZTHING ORDER BY Z_PK"
+        let expected: [[ColumnValue]] = [
+            [.integer(9_007_199_254_740_993), .text("6F9619FF8B86D011B42D00CF4FC964FF"), .text("https://example.com/a%20b?q=1"),
+             .real(0.30000000000000004), .real(3.3333333333), .text("real"), .integer(1), .integer(1)],
+            [.integer(Int64.min), .text(""), .null, .real(791_474_371.29043305), .integer(12_345_678_901_234_567), .text("integer"),
+             .integer(0), .integer(1)],
+        ]
+        #expect(try workspace.database("Things.sqlite").rows(select) == expected)
+        let again = try workspace.sluice(arguments, stdin: Array(input.utf8))
+        #expect(again.status == 0, "\(again)")
+        #expect(again.entityLines == ["Thing: inserted 0, updated 0, unchanged 2, rejected 0"])
+        #expect(try workspace.database("Things.sqlite").rows(select) == expected)
+    }
 }
