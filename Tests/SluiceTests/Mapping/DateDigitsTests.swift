@@ -108,7 +108,7 @@ struct DateDigitsTests {
     /// reads back as it) as Unix seconds, comes back as that same double: 100,000 of them
     /// between 1970 and 2100, from a fixed seed.
     @Test func coreDataDoublesRoundTrip() {
-        var generator = SplitMix(seed: 51)
+        var generator = PropertyRandom(seed: 51)
         for _ in 0..<100_000 {
             let stored = Double(Int64(bitPattern: generator.next() % 4_000_000_000_000_000) - 978_307_200_000_000) / 1e6
                 + Double(generator.next() % 1000) * 1e-12
@@ -127,7 +127,7 @@ struct DateDigitsTests {
 
     /// `Instant.coreDataValue` against the text parser (strtod) on random instants.
     @Test func coreDataValueIsTheTextParsersDouble() {
-        var generator = SplitMix(seed: 7)
+        var generator = PropertyRandom(seed: 7)
         for _ in 0..<100_000 {
             let seconds = Int64(bitPattern: generator.next() % 20_000_000_000) - 10_000_000_000 + Instant.coreDataReferenceSeconds
             let attoseconds = generator.next() % Instant.attosecondsPerSecond
@@ -148,18 +148,5 @@ struct DateDigitsTests {
                 return
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for the tests' random values.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
