@@ -99,6 +99,11 @@ struct Instant: Equatable, Sendable {
     func coreDataValue() -> ColumnValue {
         let whole = seconds - Self.coreDataReferenceSeconds
         guard attoseconds != 0 else { return .integer(whole) }
+        // Most data: whole microseconds, within 285 years of 2001, make an integer below 2⁵³,
+        // and one division by 10⁶ (exact) is correctly rounded.
+        if attoseconds % 1_000_000_000_000 == 0, whole.magnitude < 9_000_000_000 {
+            return .real(Double(whole * 1_000_000 + Int64(attoseconds / 1_000_000_000_000)) / 1e6)
+        }
         // The magnitude as `units` whole seconds and `fraction` attoseconds.
         let negative = whole < 0
         let units = negative ? UInt64(-(whole + 1)) : UInt64(whole)

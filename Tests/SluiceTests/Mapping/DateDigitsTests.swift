@@ -130,7 +130,9 @@ struct DateDigitsTests {
         var generator = PropertyRandom(seed: 7)
         for _ in 0..<100_000 {
             let seconds = Int64(bitPattern: generator.next() % 20_000_000_000) - 10_000_000_000 + Instant.coreDataReferenceSeconds
-            let attoseconds = generator.next() % Instant.attosecondsPerSecond
+            // Half whole microseconds (their own fast path), half any fraction.
+            let attoseconds = generator.chance(50) ? generator.next() % 1_000_000 * 1_000_000_000_000
+                : generator.next() % Instant.attosecondsPerSecond
             let since2001 = seconds - Instant.coreDataReferenceSeconds
             let digits = String(attoseconds)
             let padded = String(repeating: "0", count: 18 - digits.count) + digits
