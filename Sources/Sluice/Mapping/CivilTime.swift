@@ -58,15 +58,12 @@ enum CivilTime {
         let second = ofDay % 60
         let minute = ofDay / 60 % 60
         let hour = ofDay / 3600
-        var fraction = nanoseconds
-        var fractionDigits = 9
-        while fractionDigits > 0 && fraction % 1000 == 0 {
-            fraction /= 1000
-            fractionDigits -= 3
-        }
-        if fractionDigits == 0 { fractionDigits = -1 }  // no point either
-        let count = 21 + fractionDigits
+        let (fraction, fractionDigits) = nanoseconds == 0 ? (0, 0)
+            : nanoseconds % 1_000_000 == 0 ? (nanoseconds / 1_000_000, 3)
+            : nanoseconds % 1000 == 0 ? (nanoseconds / 1000, 6) : (nanoseconds, 9)
+        let count = fractionDigits == 0 ? 20 : 21 + fractionDigits
         return String(unsafeUninitializedCapacity: count) { buffer in
+            @inline(__always)
             func put(_ value: Int, digits: Int, at end: Int) {
                 var value = value
                 for index in stride(from: end - 1, through: end - digits, by: -1) {
@@ -183,19 +180,20 @@ struct DateCursor {
     /// Reads fraction-of-second digits (`minimum...maximum` of them) as attoseconds: every
     /// digit up to the 18th, those beyond dropped.
     mutating func fraction(minimum: Int, maximum: Int) -> UInt64? {
-        var attoseconds: UInt64 = 0
-        var scale = Instant.attosecondsPerSecond
+        var digits: UInt64 = 0
         var count = 0
         while count < maximum && at + count < bytes.count && NumberText.isDigit(bytes[at + count]) {
-            if scale > 1 {
-                scale /= 10
-                attoseconds += UInt64(bytes[at + count] &- UInt8(ascii: "0")) * scale
-            }
+            if count < 18 { digits = digits &* 10 &+ UInt64(bytes[at + count] &- UInt8(ascii: "0")) }
             count += 1
         }
         guard count >= minimum else { return nil }
         at += count
-        return attoseconds
+        return count >= 18 ? digits : digits &* Self.powersOfTen[18 - count]
+    }
+
+    /// 10⁰ … 10¹⁸.
+    private static let powersOfTen: [UInt64] = (0...18).reduce(into: []) { powers, power in
+        powers.append(power == 0 ? 1 : powers[power - 1] * 10)
     }
 
     /// Consumes the first of `names` (ASCII, compared case-insensitively) that comes next and
