@@ -188,12 +188,31 @@ struct DateCursor {
         }
         guard count >= minimum else { return nil }
         at += count
-        return count >= 18 ? digits : digits &* Self.powersOfTen[18 - count]
+        return count >= 18 ? digits : digits &* Self.powerOfTen(18 - count)
     }
 
-    /// 10⁰ … 10¹⁸.
-    private static let powersOfTen: [UInt64] = (0...18).reduce(into: []) { powers, power in
-        powers.append(power == 0 ? 1 : powers[power - 1] * 10)
+    /// 10^`exponent` for 1…17 (a constant table, not a global to initialise).
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        default: 100_000_000_000_000_000
+        }
     }
 
     /// Consumes the first of `names` (ASCII, compared case-insensitively) that comes next and
