@@ -122,17 +122,11 @@ enum OracleConversion {
 
     static func isZero(_ text: String) -> Bool { decimalParts(text).digits.allSatisfy { $0 == 0 } }
 
-    /// The number's value scaled by 10^`scale` if it is an integer within 64 bits; with
-    /// `flooring`, a fraction is dropped towards minus infinity instead.
-    static func exactInteger(_ text: String, scale: Int = 0, flooring: Bool = false) -> Int64? {
+    /// The number's value if it is an integer within 64 bits.
+    static func exactInteger(_ text: String) -> Int64? {
         var (negative, digits, exponent) = decimalParts(text)
-        exponent += scale
-        var dropped = false
         while exponent < 0, let last = digits.last {
-            if last != 0 {
-                if !flooring { return nil }
-                dropped = true
-            }
+            if last != 0 { return nil }
             digits.removeLast(); exponent += 1
         }
         if exponent > 30 { return digits.allSatisfy { $0 == 0 } ? 0 : nil }
@@ -145,7 +139,6 @@ enum OracleConversion {
             magnitude = plus
         }
         if negative {
-            if dropped { magnitude += 1 }
             if magnitude > UInt64(Int64.max) + 1 { return nil }
             return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
         }
