@@ -13,14 +13,6 @@ import Testing
     static let cartKitModel = fixtures + "cartkit/reconstructed/CartStorage_v1.xcdatamodel"
     static let cartKitStore = fixtures + "cartkit/4eee788d/Tests/CartKitStorageCoreDataTests/LegacyCoreData/CartStorage_v1.sqlite"
 
-    /// A store with its `-wal` and `-shm` copied into `workspace` as `name`.
-    private func copy(_ store: String, into workspace: Workspace, as name: String) throws {
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: PackageFiles.path(store + suffix)) {
-            try FileManager.default.copyItem(atPath: PackageFiles.path(store + suffix), toPath: workspace.file(name + suffix))
-            chmod(workspace.file(name + suffix), 0o644)
-        }
-    }
-
     /// A positive Core Data date (seconds since 2001) as Unix seconds, in the shortest
     /// decimal that reads back as the same double, plus 978307200 added to its digits.
     private func unixSeconds(_ stored: Double) -> String {
@@ -41,7 +33,7 @@ import Testing
     /// flags, imported into a copy of their own store: nothing is written.
     @Test func aStoresOwnObjectsChangeNothingInACopyOfIt() throws {
         let workspace = Workspace()
-        try copy(Self.coreDataPlus + "SampleModelV2.sqlite", into: workspace, as: "Copy.sqlite")
+        try workspace.copyStore(Self.coreDataPlus + "SampleModelV2.sqlite", to: "Copy.sqlite")
         // Each read opens the store and closes it again: an import waits for no reader.
         func tables() throws -> [[[ColumnValue]]] {
             let store = try workspace.database("Copy.sqlite")
@@ -82,7 +74,7 @@ import Testing
     /// column holds what Core Data wrote, with its SQLite type.
     @Test func aNewStoreHoldsWhatCoreDataWrote() throws {
         let workspace = Workspace()
-        try copy(Self.cartKitStore, into: workspace, as: "Real.sqlite")
+        try workspace.copyStore(Self.cartKitStore, to: "Real.sqlite")
         let input = """
             {"carts": [{"id": "DB59838B-4108-4EB2-89D0-31B6D7EB6CDA", "context": "legacy", "displayName": "Legacy Cart",
                         "maxItemCount": 0, "createdAt": "2026-01-30T13:59:31.290433Z", "updatedAt": 1769781571.290433,
