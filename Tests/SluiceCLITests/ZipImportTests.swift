@@ -156,4 +156,43 @@ import Testing
         #expect(try db.tables().sorted() == ["extra", "routes", "sluice_imports", "stops"])
         #expect(result.entityLines.map { $0.split(separator: ":")[0] } == ["stops", "routes", "extra", "total"], "\(result)")
     }
+
+    /// An archive cut inside its central directory, or inside the end record after it, is
+    /// truncated: exit 65, nothing written, as for one cut inside an entry. (Sluice stopped at
+    /// the central directory's first signature and imported it with exit 0.)
+    @Test func anArchiveCutInsideItsCentralDirectoryIsAnInputError() throws {
+        let workspace = Workspace()
+        let archive = try ZipBuilder([.init("stops.txt", Array("stop_id\nS1\n".utf8))]).bytes()
+        // The builder ends with a central directory header (46 bytes) and the end record (22).
+        for cut in [1, 10, 22, 23, 40, 22 + 46 - 4] {
+            let result = try workspace.sluice(["import", "--db", "out.sqlite", "-"], stdin: Array(archive.dropLast(cut)))
+            #expect(result.status == 65, "cut \(cut): \(result)")
+            #expect(result.stderrLines == [
+                "sluice: error: <stdin>: invalid zip archive: the archive ends inside its central directory (truncated?)",
+            ], "cut \(cut)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
+        }
+        let whole = try workspace.sluice(["import", "--db", "out.sqlite", "-"], stdin: archive)
+        #expect(whole.status == 0, "\(whole)")
+        #expect(try workspace.database("out.sqlite").count("stops") == 1)
+    }
+
+    /// Two entries of one path are refused, naming it (unzip keeps one of them; Sluice read
+    /// both into one table). With `--model gtfs` too, where the headers are read ahead.
+    @Test(arguments: [false, true])
+    func twoEntriesOfOnePathAreAnInputErrorNamingIt(gtfs: Bool) throws {
+        let workspace = Workspace()
+        _ = try workspace.write(try ZipBuilder([
+            .init("stops.txt", Array("stop_id,stop_name\nS1,One\n".utf8)),
+            .init("routes.txt", Array("route_id,route_type\nR1,3\n".utf8)),
+            .init("stops.txt", Array("stop_id,stop_name\nS2,Two\n".utf8), method: .stored),
+        ]).bytes(), to: "feed.zip")
+        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + (gtfs ? ["--model", "gtfs"] : []) + ["feed.zip"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderrLines == [
+            "sluice: error: feed.zip:stops.txt: invalid zip archive: a second entry of this name (an archive holds each "
+                + "path once; unzip would keep only one of them)",
+        ], "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
+    }
 }

@@ -7,7 +7,10 @@
 /// stream, from the data descriptor after its data (with or without its signature; 8-byte
 /// sizes when the header had a zip64 field), zip64 sizes, and the CRC-32 checked when the
 /// entry ends. An encrypted entry, or one compressed with another method, is an error naming
-/// it. Reading stops at the central directory.
+/// it, and so is an entry whose path an earlier entry had: its bytes would be read twice,
+/// where unzip keeps one of them. After the entries the central directory is read to its end
+/// record and passed over (what it says the local headers said already), so that an archive
+/// cut anywhere is an error and not fewer entries.
 ///
 /// `docs/architecture.md` (Input) says why this is Sluice's own reader and not ZIPFoundation.
 final class ZipReader {
@@ -24,11 +27,19 @@ final class ZipReader {
     private var finished = false
     /// The source's bytes counted by the entries before the current one.
     private var storedBefore: Int64 = 0
+    /// The entries' paths so far. Each is in the archive too (its local header, and again in
+    /// the central directory), so this grows no faster than the archive does.
+    private var paths: Set<String> = []
 
     static let localHeader: UInt32 = 0x0403_4B50
     static let dataDescriptor: UInt32 = 0x0807_4B50
+    static let centralHeader: UInt32 = 0x0201_4B50
+    static let digitalSignature: UInt32 = 0x0505_4B50
+    static let zip64End: UInt32 = 0x0606_4B50
+    static let zip64EndLocator: UInt32 = 0x0706_4B50
+    static let end: UInt32 = 0x0605_4B50
     /// What may follow the last entry: the central directory, its end, or zip64's end record.
-    static let endSignatures: Set<UInt32> = [0x0201_4B50, 0x0605_4B50, 0x0606_4B50]
+    static let endSignatures: Set<UInt32> = [centralHeader, end, zip64End]
 
     init(source: ByteSource, bufferSize: Int = 256 << 10) {
         precondition(bufferSize >= 1 << 17, "a local header (up to 128 KiB) must fit the buffer")
@@ -57,6 +68,7 @@ final class ZipReader {
         let signature = u32(0)
         if Self.endSignatures.contains(signature) {
             finished = true
+            try readCentralDirectory()
             return nil
         }
         guard signature == Self.localHeader else {
@@ -94,6 +106,11 @@ final class ZipReader {
         }
         consume(30 + nameLength + extraLength)
         let name = "\(archiveName):\(path)"
+        guard paths.insert(path).inserted else {
+            finished = true
+            throw SluiceError(.data, "\(name): invalid zip archive: a second entry of this name (an archive holds each "
+                + "path once; unzip would keep only one of them)")
+        }
         if flags & 0x0001 != 0 {
             finished = true
             throw SluiceError(.data, "\(name): the entry is encrypted: sluice reads archives without encryption")
@@ -119,6 +136,49 @@ final class ZipReader {
         }
         current = entry
         return entry
+    }
+
+    /// Passes over the central directory and its end record, record by record, to the end
+    /// record's comment: an archive that ends before is truncated. What follows the end record
+    /// is not read.
+    private func readCentralDirectory() throws(SluiceError) {
+        let cut = "the archive ends inside its central directory (truncated?)"
+        while true {
+            guard try fill(4) else { throw damaged(cut) }
+            let signature = u32(0)
+            // Each record: its fixed part, then the lengths (at these offsets in it) of what follows.
+            let record: (fixed: Int, lengths: [Int])
+            switch signature {
+            case Self.centralHeader: record = (46, [28, 30, 32])  // name, extra field, comment
+            case Self.digitalSignature: record = (6, [4])
+            case Self.zip64EndLocator: record = (20, [])
+            case Self.end: record = (22, [20])  // comment
+            case Self.zip64End:
+                // Its size (after the size field itself) is an 8-byte field.
+                guard try fill(12) else { throw damaged(cut) }
+                let size = u64(4)
+                consume(12)
+                try skip(size, else: cut)
+                continue
+            default:
+                throw damaged("no record of the central directory begins at offset \(offset) (a damaged archive)")
+            }
+            guard try fill(record.fixed) else { throw damaged(cut) }
+            let length = record.lengths.reduce(UInt64(record.fixed)) { $0 + UInt64(u16($1)) }
+            try skip(length, else: cut)
+            if signature == Self.end { return }
+        }
+    }
+
+    /// Consumes `count` bytes, reading as it goes; `message` when the archive ends first.
+    private func skip(_ count: UInt64, else message: String) throws(SluiceError) {
+        var left = count
+        while left > 0 {
+            if available == 0, try !refill() { throw damaged(message) }
+            let step = Int(min(UInt64(available), left))
+            consume(step)
+            left -= UInt64(step)
+        }
     }
 
     // MARK: The entry's access to the archive's bytes

@@ -126,6 +126,41 @@ extension InputTests {
             #expect(error(of: entriesOnly) == "feed.zip: invalid zip archive: the archive ends before its central directory (truncated?)")
         }
 
+        @Test("the central directory is read to its end record: cut anywhere in it, the archive is truncated")
+        func centralDirectoryToItsEnd() throws {
+            let built = try ZipBuilder([.init("stops.txt", Array("stop_id\n1\n".utf8))]).bytes()
+            let entriesOnly = Array(built.dropLast(46 + 22))
+            func le(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+            // A central header with a name, an extra field and a comment; zip64's end record
+            // (with 4 bytes of extensible data) and its locator; the end record with a comment.
+            var header = le(0x0201_4B50, 4) + [UInt8](repeating: 0, count: 24) + le(9, 2) + le(4, 2) + le(3, 2)
+            header += [UInt8](repeating: 0, count: 12) + Array("stops.txt".utf8) + [1, 2, 3, 4] + Array("abc".utf8)
+            let zip64End = le(0x0606_4B50, 4) + le(44 + 4, 8) + [UInt8](repeating: 0, count: 44 + 4)
+            let locator = le(0x0706_4B50, 4) + [UInt8](repeating: 0, count: 16)
+            let end = le(0x0605_4B50, 4) + [UInt8](repeating: 0, count: 16) + le(5, 2) + Array("hello".utf8)
+            let tail = header + zip64End + locator + end
+            #expect(try entries(of: entriesOnly + tail).map(\.0) == ["stops.txt"])
+            #expect(try entries(of: entriesOnly + tail, trickle: true).map(\.0) == ["stops.txt"])
+            // Bytes after the end record are not read.
+            #expect(try entries(of: entriesOnly + tail + [9, 9]).map(\.0) == ["stops.txt"])
+            // (Less than a signature is "before its central directory".)
+            for cut in 4..<tail.count {
+                #expect(error(of: entriesOnly + tail.prefix(cut))
+                    == "feed.zip: invalid zip archive: the archive ends inside its central directory (truncated?)", "cut at \(cut)")
+            }
+            #expect(error(of: entriesOnly + header + [0x50, 0x4B, 9, 9] + end)
+                == "feed.zip: invalid zip archive: no record of the central directory begins at offset \(entriesOnly.count + header.count) (a damaged archive)")
+        }
+
+        @Test("an entry whose path an earlier entry had is an error naming it")
+        func duplicatePaths() throws {
+            let archive = try ZipBuilder([
+                .init("stops.txt", Array("a".utf8)), .init("Stops.txt", Array("b".utf8)), .init("stops.txt", Array("c".utf8)),
+            ]).bytes()
+            #expect(error(of: archive) == "feed.zip:stops.txt: invalid zip archive: a second entry of this name "
+                + "(an archive holds each path once; unzip would keep only one of them)")
+        }
+
         @Test("an encrypted entry, or another compression method, is one error naming the entry")
         func unsupported() throws {
             var encrypted = ZipBuilder.Entry("secret.txt", Array("x".utf8))
