@@ -245,7 +245,7 @@ struct ImportCommand: ParsableCommand {
                 // A feed holds a few of the reference's fields: the notes name those it does not
                 // know, and what its files' headers show is kept (`docs/gtfs.md`).
                 options.keyNotes = .unmappedKeys
-                let kept = UnknownCSV.keep(in: file.model, inputs: inputs, options: options)
+                let kept = UnknownCSV.keep(in: file.model, inputs: inputs, options: options, database: db)
                 keptNotes = kept.notes
                 importer = try Importer(databasePath: db, model: kept.model, options: options, modelSHA256: file.sha256)
             } else {

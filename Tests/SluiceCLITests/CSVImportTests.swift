@@ -131,6 +131,50 @@ import Testing
         #expect(try stopRows(workspace) == ["1|ab\u{FFFD}|NULL|NULL"])
     }
 
+    /// A header naming a column twice is an input error at the second (exit 65, nothing
+    /// written): each row would have two values for one key, and the first was dropped
+    /// silently. With a model, zero-config, in a zip with `--model gtfs`, quoted or not.
+    @Test func aHeaderNamingAColumnTwiceIsAnInputErrorAtTheSecond() throws {
+        let workspace = Workspace()
+        _ = try workspace.write(Self.model, to: "model.json")
+        _ = try workspace.write("stop_id,name,lat,\"name\"\n1,a,2,b\n", to: "stops.csv")
+        let expected = [#"sluice: error: stops.csv:1:18: the header names the column "name" twice, fields 2 and 4: "#
+            + "each column needs a name of its own"]
+        for model in [["--model", "model.json"], []] {
+            let result = try workspace.sluice(["import", "--db", "out.sqlite"] + model + ["stops.csv"])
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stderrLines == expected, "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
+        }
+        // In a feed: a file of the model's fails the import; an extra file is not kept, with a
+        // note, and the rest imports.
+        for (file, header) in [("stops.txt", "stop_id,stop_id,,x,"), ("vehicles.txt", "id,id,,x,")] {
+            _ = try workspace.write(try ZipBuilder([
+                .init("routes.txt", Array("route_id,route_type\nr1,3\n".utf8)),
+                .init(file, Array("\u{FEFF}\n\n\(header)\n1,2\n".utf8)),
+            ]).bytes(), to: "feed.zip")
+            let gtfs = try workspace.sluice("import", "--db", "out.sqlite", "--model", "gtfs", "feed.zip")
+            let error = #"the header names the column "\#(header.prefix(while: { $0 != "," }))" twice, fields 1 and 2: "#
+                + "each column needs a name of its own"
+            if file == "stops.txt" {
+                #expect(gtfs.status == 65, "\(gtfs)")
+                #expect(gtfs.stderrLines == ["sluice: error: feed.zip:stops.txt:3:9: " + error], "\(gtfs)")
+                #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
+            } else {
+                #expect(gtfs.status == 0, "\(gtfs)")
+                #expect(gtfs.noteLines.first == "sluice: note: feed.zip:vehicles.txt: not kept: its header at line 3, column 4: "
+                    + error, "\(gtfs)")
+                #expect(try workspace.database("out.sqlite").count("routes") == 1)
+                try FileManager.default.removeItem(atPath: workspace.file("out.sqlite"))
+            }
+        }
+        // Empty names are not columns' names: a spreadsheet's unnamed columns import.
+        _ = try workspace.write("stop_id,,name,\n1,,a,\n", to: "stops.csv")
+        let empty = try workspace.sluice("import", "--db", "out.sqlite", "--model", "model.json", "stops.csv")
+        #expect(empty.status == 0, "\(empty)")
+        #expect(try stopRows(workspace) == ["1|a|NULL|NULL"])
+    }
+
     @Test func anEmptyFileAndAHeaderAloneImportNothing() throws {
         let workspace = Workspace()
         _ = try workspace.write(Self.model, to: "model.json")

@@ -148,4 +148,96 @@ import Testing
         ], "\(result)")
         #expect(try workspace.database("out.sqlite").rows(#"SELECT "stop_id", "extra" FROM "stops""#) == [[.text("s1"), .text("z")]])
     }
+
+    /// Extra files of odd names: each is kept as a table named as the file without its
+    /// extension, or, where no key of the model's root can name the file (`my..notes.txt`,
+    /// `.hidden.txt`: a root key is split at its dots), skipped with a note; never the whole
+    /// feed refused (a name with two dots together was a usage error, exit 64).
+    @Test(arguments: StoreKind.allCases.filter(\.isAvailable))
+    func extraFilesOfOddNamesAreKeptOrSkippedWithANote(_ kind: StoreKind) throws {
+        let workspace = Workspace()
+        let long = String(repeating: "l", count: 40)
+        let names = ["my..notes.txt", ".hidden.txt", "..txt", "my notes.txt", "Straße.txt", "x.y.txt", "-.txt", long + ".txt"]
+        try workspace.write(try ZipBuilder([.init("stops.txt", Array("stop_id,stop_name\ns1,One\n".utf8))]
+            + names.map { .init($0, Array("a,b\n1,2\n".utf8)) }).bytes(), to: "feed.zip")
+        let db = try kind.makeDatabase(in: workspace)
+        let result = try db.sluiceImport("--model", "gtfs", "feed.zip")
+        try #require(result.status == 0, "\(result)")
+        let why = "no key of the model's root can name the file (a root key is split at its dots, and a dot at either end or "
+            + "two together leave an empty key)"
+        let kept = ["my notes", "Straße", "x.y", "-", long]
+        #expect(result.noteLines == [
+            "sluice: note: kept 5 files the model does not know, as tables of text columns identified by all their fields: "
+                + "feed.zip:my notes.txt → my notes, feed.zip:Straße.txt → Straße, feed.zip:x.y.txt → x.y, feed.zip:-.txt → -, "
+                + "feed.zip:\(long).txt → \(long)",
+            "sluice: note: feed.zip:my..notes.txt: not kept: \(why)",
+            "sluice: note: feed.zip:.hidden.txt: not kept: \(why)",
+            "sluice: note: feed.zip:..txt: not kept: \(why)",
+            "sluice: note: feed.zip:my..notes.txt: skipped: the model's root names no entity for 'my..notes.txt' (\(why))",
+            "sluice: note: feed.zip:.hidden.txt: skipped: the model's root names no entity for '.hidden.txt' (\(why))",
+            "sluice: note: feed.zip:..txt: skipped: the model's root names no entity for '..txt' (\(why))",
+        ], "\(result)")
+        for table in kept {
+            #expect(try db.rows("SELECT \"a\", \"b\" FROM \"\(table)\"") == ["1|2"], "\(table)")
+        }
+        #expect(try db.rows(#"SELECT "stop_name" FROM "stops""#) == ["One"])
+    }
+
+    /// Fields and files whose names a store cannot take: into PostgreSQL, a system column's
+    /// name (`xmin`), a name over 63 bytes, and the fields past 1,599 columns are left out with
+    /// a note naming the file and field, and the rest of the feed imports (PostgreSQL refused
+    /// the whole feed, exit 64); into SQLite they are kept up to its 2,000 columns. In both, a
+    /// file whose table or identity index would have another's name (ignoring case) is left
+    /// out likewise (it was exit 64 in both).
+    @Test(arguments: StoreKind.allCases.filter(\.isAvailable))
+    func namesTheStoreCannotTakeAreLeftOutWithANote(_ kind: StoreKind) throws {
+        let workspace = Workspace()
+        let long = String(repeating: "x", count: 70)
+        let wide = (1...3_000).map { "f\($0)" }
+        let stops = (["stop_id", "stop_name", "xmin", long] + wide).joined(separator: ",") + "\n"
+            + (["s1", "One", "x", "y"] + wide.map { "v\($0.count % 10)" }).joined(separator: ",") + "\n"
+        let tables = [String(repeating: "t", count: 64), String(repeating: "u", count: 63), "vehicles", "Vehicles_identity", "stops_identity"]
+        try workspace.write(try ZipBuilder([.init("stops.txt", Array(stops.utf8))]
+            + tables.map { .init($0 + ".txt", Array("a\n1\n".utf8)) }).bytes(), to: "feed.zip")
+        let db = try kind.makeDatabase(in: workspace)
+        let result = try db.sluiceImport("--model", "gtfs", "feed.zip")
+        try #require(result.status == 0, "\(result)")
+        let notes = result.noteLines.filter {
+            !$0.contains("skipped") && !$0.hasPrefix("sluice: note: kept ") && !$0.contains("held keys the model does not know")
+        }
+        // (Short values: a PostgreSQL row must fit a page, 8 KB.)
+        #expect(try db.rows(#"SELECT "stop_name", "f1", "f1000" FROM "stops""#) == ["One|v2|v5"])
+        #expect(try db.count("vehicles") == 1)
+        let columns = Int(try db.rows(kind == .sqlite ? #"SELECT count(*) FROM pragma_table_info('stops')"#
+            : "SELECT count(*) FROM information_schema.columns WHERE table_name = 'stops'").first ?? "") ?? -1
+        // PostgreSQL's 1,600, less the column its staging table of each batch adds.
+        let limit = kind == .sqlite ? 1999 : 1599
+        #expect(columns == limit)
+        // The first field left out: the columns are the model's, then the fields kept, in order.
+        let firstLeft = try #require(wide.first { field in
+            try db.rows(kind == .sqlite ? "SELECT count(*) FROM pragma_table_info('stops') WHERE name = '\(field)'"
+                : "SELECT count(*) FROM information_schema.columns WHERE table_name = 'stops' AND column_name = '\(field)'") == ["0"]
+        })
+        let first = Int(firstLeft.dropFirst())!
+        let pastLimit = "sluice: note: feed.zip:stops.txt: \(3_001 - first) fields not kept, the table would have more than "
+            + "\(limit) columns: " + (0...4).map { "\"f\(first + $0)\"" }.joined(separator: ", ") + " and \(3_001 - first - 5) more"
+        let clash = { (table: String) in
+            "sluice: note: feed.zip:\(table).txt: not kept: its table or its identity index (\"\(table)_identity\") would have the "
+                + "name of another table or index (names ignore case" + (kind == .sqlite ? ")" : ", and PostgreSQL keeps 63 bytes of a name)")
+        }
+        switch kind {
+        case .postgres:
+            #expect(notes == [
+                #"sluice: note: feed.zip:stops.txt: field "xmin" not kept: PostgreSQL tables have a system column of this name"#,
+                "sluice: note: feed.zip:stops.txt: field \"\(long)\" not kept: its name is 70 bytes long, PostgreSQL's names at most 63",
+                pastLimit,
+                "sluice: note: feed.zip:\(tables[0]).txt: not kept: its table's name is 64 bytes long, PostgreSQL's names at most 63",
+                clash(tables[1]), clash(tables[3]), clash(tables[4]),
+            ], "\(result)")
+        case .sqlite:
+            #expect(try db.rows(#"SELECT "xmin", ""# + long + #"" FROM "stops""#) == ["x|y"])
+            #expect(notes == [pastLimit, clash(tables[3]), clash(tables[4])], "\(result)")
+            for table in tables.prefix(2) { #expect(try db.count(table) == 1) }
+        }
+    }
 }

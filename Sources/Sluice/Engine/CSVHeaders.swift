@@ -2,11 +2,15 @@
 /// or each CSV or TSV entry of a zip archive, as the import would take it (`Importer`'s
 /// formats and names). Only the header is read; an archive's other bytes are passed over.
 enum CSVHeaders {
-    /// The header of each CSV input in the file at `path`, with the input's name in messages
-    /// and the names its rows may be mapped by (`InputNames.fileNames`). An input that cannot
-    /// be read, or has no header, is left out: the import says what is wrong with it.
-    static func read(path: String, options: ImportOptions) -> [(input: String, fileNames: [String], header: [String])] {
-        var headers: [(input: String, fileNames: [String], header: [String])] = []
+    /// A CSV input's header: its names, or the input error in it (a name given twice, invalid
+    /// text), with the input's name in messages and the names its rows may be mapped by
+    /// (`InputNames.fileNames`).
+    typealias Header = (input: String, fileNames: [String], header: Result<[String], SluiceError>)
+
+    /// The header of each CSV input in the file at `path`. An input that cannot be read, or
+    /// has no header, is left out: the import says what is wrong with it.
+    static func read(path: String, options: ImportOptions) -> [Header] {
+        var headers: [Header] = []
         do {
             let source = try InputOpener.open(path: path)
             guard InputOpener.isZip(source) else {
@@ -33,25 +37,29 @@ enum CSVHeaders {
         return headers
     }
 
-    /// The header row of a CSV input: read until its first row begins (or the input ends), in
-    /// chunks as the import reads it (a byte order mark before it is left out).
-    static func header(of source: ByteSource, format: InputFormat, options: ImportOptions) -> [String]? {
+    /// The header row of a CSV input, or the input error in it: read until its first row
+    /// begins (or the input ends), in chunks as the import reads it (a byte order mark before
+    /// it is left out); nil when the input ends before its header does, or cannot be read.
+    static func header(of source: ByteSource, format: InputFormat, options: ImportOptions) -> Result<[String], SluiceError>? {
         let reader = CSVReader(sourceName: source.name, handler: FirstRowStop(), options: .init(
             separator: format.separator, maxValueBytes: options.maxValueBytes, invalidText: options.invalidText))
         var chunks = ChunkReader(source: source, chunkSize: 64 << 10)
-        do {
-            while reader.header == nil {
-                guard let chunk = try chunks.next() else {
-                    try reader.finish()
-                    break
-                }
-                try reader.parse(chunk)
+        while reader.header == nil {
+            let chunk: UnsafeRawBufferPointer?
+            do {
+                chunk = try chunks.next()
+            } catch {
+                break  // An input that cannot be read is the import's to report.
             }
-        } catch {
-            // `FirstRowStop` ended the read at the first row, or the header is bad (the import
-            // reports it then).
+            do {
+                if let chunk { try reader.parse(chunk) } else { try reader.finish() }
+            } catch {
+                // `FirstRowStop` ended the read at the first row, or the header is bad.
+                return reader.header.map { .success($0) } ?? .failure(error)
+            }
+            if chunk == nil { break }
         }
-        return reader.header
+        return reader.header.map { .success($0) }
     }
 
     /// Stops the read where the first row after the header begins.

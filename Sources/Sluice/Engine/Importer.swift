@@ -465,8 +465,9 @@ public final class Importer {
                 guard let path = target.recordPath(forFileNames: fileNames) else {
                     let name = fileNames.first ?? source.name
                     if inArchive {
-                        inputNotes.append("\(source.name): skipped: the model's root names no entity for '\(name)' "
-                            + "(map it with --root \(name)=ENTITY or in the root)")
+                        let how = Model.RootOverride(key: name, entity: "").hasValidKey
+                            ? "map it with --root \(name)=ENTITY or in the root" : UnknownCSV.unnamable
+                        inputNotes.append("\(source.name): skipped: the model's root names no entity for '\(name)' (\(how))")
                         return
                     }
                     let names = options.optionNames

@@ -16,7 +16,8 @@
 /// Standard input and pipes are read once, by the import: what they hold that the model does
 /// not know is named in the import's notes (`ImportOptions.keyNotes`, skipped entries), not
 /// kept. A field or file that cannot be kept as it is named (its column or table would clash
-/// with the model's, or it has no name) is named in a note instead.
+/// with the model's, it has no name, the store cannot take its name: `AddedNames`) is named in
+/// a note instead; the fields past a table's limit of columns in one note.
 public struct UnknownCSV: Sendable {
     /// The model with what is kept added; the model given when nothing is unknown.
     public private(set) var model: Model
@@ -27,26 +28,36 @@ public struct UnknownCSV: Sendable {
     /// What could not be kept, and why.
     public private(set) var notKept: [String] = []
 
+    /// Why a file whose name is no key path (`my..notes.txt`, `.hidden.txt`) is not kept: the
+    /// model's root maps files by key paths, split at dots.
+    static let unnamable = "no key of the model's root can name the file (a root key is split at its dots, "
+        + "and a dot at either end or two together leave an empty key)"
+
     /// PostgreSQL indexes at most 32 columns: an unknown file's identity (its fields) may not
     /// have more.
     static let maxIdentityFields = 32
 
     /// Reads the header of each CSV input among `inputs` (paths; `-` is standard input, which
-    /// is left alone) and extends `model` with what it does not know. Nothing here fails: an
-    /// input that cannot be read is left to the import, which says what is wrong with it.
-    public static func keep(in model: Model, inputs: [String], options: ImportOptions) -> UnknownCSV {
-        var headers: [(input: String, fileNames: [String], header: [String])] = []
+    /// is left alone) and extends `model` with what it does not know, as far as the store of
+    /// `database` (the import's `--db`: a path or a PostgreSQL URI) can name it. Nothing here
+    /// fails: an input that cannot be read is left to the import, which says what is wrong with it.
+    public static func keep(in model: Model, inputs: [String], options: ImportOptions, database: String) -> UnknownCSV {
+        var headers: [CSVHeaders.Header] = []
         for path in inputs where path != "-" && SystemCalls.status(ofPath: path)?.isRegularFile == true {
             headers += CSVHeaders.read(path: path, options: options)
         }
-        var kept = UnknownCSV(model: model)
+        var kept = UnknownCSV(model: model, database: database)
         kept.add(headers, options: options)
         return kept
     }
 
-    private init(model: Model) {
+    private init(model: Model, database: String) {
         self.model = model
+        storeNames = AddedNames(database: database, tables: DatabaseLayout(model).tables)
     }
+
+    /// What the store can name.
+    private var storeNames: AddedNames
 
     /// One note for the fields kept, one for the files, then one per thing not kept.
     public var notes: [String] {
@@ -71,35 +82,47 @@ public struct UnknownCSV: Sendable {
 
     // MARK: Extending the model
 
-    private mutating func add(_ headers: [(input: String, fileNames: [String], header: [String])], options: ImportOptions) {
+    private mutating func add(_ headers: [CSVHeaders.Header], options: ImportOptions) {
         let mapped = model.addingRoots(options.roots)
         var newEntities: [String: Int] = [:]  // entity name → index in `model.entities`
         var roots: [Model.RootOverride] = []
-        for (input, fileNames, header) in headers {
-            if let entity = Self.entity(forFileNames: fileNames, in: mapped, options: options) {
+        for (input, fileNames, read) in headers {
+            let entity = Self.entity(forFileNames: fileNames, in: mapped, options: options)
+            let header: [String]
+            switch read {
+            case .success(let names): header = names
+            case .failure(let error):
+                // A file of the model's fails the import at this error; another is not kept.
+                let place = error.position.map { " at line \($0.line), column \($0.column)" } ?? ""
+                if entity == nil { notKept.append("\(input): not kept: its header\(place): \(error.message)") }
+                continue
+            }
+            if let entity {
                 addFields(header, to: entity, input: input)
                 continue
             }
             let stem = fileNames.last ?? input
+            // The file's name, as its root entry (`"vehicles.txt": "vehicles"`).
+            let root = Model.RootOverride(key: fileNames.first { !$0.contains("/") } ?? stem, entity: stem)
             let fieldCount = Set(header.filter { !$0.isEmpty }).count
             if fieldCount == 0 {
                 notKept.append("\(input): not kept: its header names no field")
+            } else if !root.hasValidKey {
+                notKept.append("\(input): not kept: \(Self.unnamable)")
             } else if let index = newEntities[stem] {
                 addFields(header, toNewEntity: index, input: input)
                 if !files.contains(where: { $0 == (input, stem) }) { files.append((input, stem)) }
             } else if fieldCount > Self.maxIdentityFields {
                 notKept.append("\(input): not kept: its \(fieldCount) fields would all be its identity, and PostgreSQL "
                     + "indexes at most \(Self.maxIdentityFields) columns; map it with --root to an entity of your own")
-            } else if let problem = tableProblem(stem) {
+            } else if let problem = tableProblem(stem) ?? storeNames.problem(ofTable: stem) {
                 notKept.append("\(input): not kept: \(problem)")
             } else {
                 model.entities.append(Model.Entity(name: stem, attributes: []))
                 newEntities[stem] = model.entities.count - 1
                 addFields(header, toNewEntity: model.entities.count - 1, input: input)
                 files.append((input, stem))
-                // The file's name, as its root entry (`"vehicles.txt": "vehicles"`).
-                let fileName = fileNames.first { !$0.contains("/") } ?? stem
-                roots.append(Model.RootOverride(key: fileName, entity: stem))
+                roots.append(root)
             }
         }
         model = model.addingRoots(roots)
@@ -158,18 +181,29 @@ public struct UnknownCSV: Sendable {
         guard let index = model.entities.firstIndex(where: { $0.name == entity }) else { return }
         let known = knownKeys(of: entity)
         var taken = takenNames(of: entity)
-        var columns = 1 + taken.count
-        let limit = Model.maxColumns(hasIdentity: !model.entities[index].identity.isEmpty)
+        var columns = 1 + model.inheritedAttributes(of: entity).count
+            + model.inheritedRelationships(of: entity).filter { !$0.toMany }.count
+        let limit = storeNames.maxColumns(Model.maxColumns(hasIdentity: !model.entities[index].identity.isEmpty))
         var seen: Set<String> = []
+        var pastLimit: [String] = []
         for field in header where !known.contains(field) && seen.insert(field).inserted {
-            if let problem = fieldProblem(field, taken: taken, columns: columns, limit: limit) {
+            if let problem = fieldProblem(field, taken: taken) {
                 notKept.append("\(input): field \(ModelProblem.quote(field)) not kept: \(problem)")
+                continue
+            }
+            guard columns < limit else {
+                pastLimit.append(field)
                 continue
             }
             model.entities[index].attributes.append(Model.Attribute(name: field, type: .string, keys: [JSONKeyPath([field])]))
             taken.insert(Self.fold(field))
             columns += 1
             fields.append((entity, field))
+        }
+        if !pastLimit.isEmpty {
+            let count = pastLimit.count == 1 ? "field" : "\(pastLimit.count) fields"
+            notKept.append("\(input): \(count) not kept, the table would have more than \(limit) columns: "
+                + Self.list(pastLimit.map(ModelProblem.quote), limit: 5))
         }
     }
 
@@ -183,7 +217,7 @@ public struct UnknownCSV: Sendable {
                     + "\(Self.maxIdentityFields) fields, all PostgreSQL indexes")
                 continue
             }
-            if let problem = fieldProblem(field, taken: taken, columns: 1, limit: .max) {
+            if let problem = fieldProblem(field, taken: taken) {
                 notKept.append("\(input): field \(ModelProblem.quote(field)) not kept: \(problem)")
                 continue
             }
@@ -194,14 +228,13 @@ public struct UnknownCSV: Sendable {
         }
     }
 
-    private func fieldProblem(_ field: String, taken: Set<String>, columns: Int, limit: Int) -> String? {
+    private func fieldProblem(_ field: String, taken: Set<String>) -> String? {
         if field.isEmpty { return "the header names no field here" }
         if taken.contains(Self.fold(field)) {
             return field.lowercased() == Model.primaryKeyColumn ? "\"pk\" is the row's own key"
                 : "its column would clash with one of the model's (names ignore case)"
         }
-        if columns >= limit { return "the table would have more than \(limit) columns" }
-        return nil
+        return storeNames.problem(ofColumn: field)
     }
 
     /// Why no table can be made for an unknown file named `stem`, or nil.

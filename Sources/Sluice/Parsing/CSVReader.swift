@@ -16,6 +16,8 @@
 ///   closing quote: a record error (the row is still split where its separators are).
 /// * The input ending inside quotes: an input error at the opening quote (nothing after it
 ///   can be told apart from the field).
+/// * A header naming a column twice is an input error at the second: each of its rows would
+///   hold two values for one key. Empty names are left alone (a spreadsheet's unnamed columns).
 /// * Invalid UTF-8 follows `InvalidTextPolicy`: in a row a record error at the first bad
 ///   byte, or U+FFFD; in the header an input error, or U+FFFD.
 /// * A field longer than `maxValueBytes` in the input (quotes included), or a header row
@@ -61,6 +63,8 @@ final class CSVReader: EventReader {
     private var inHeader = true
     /// The header's names while it is read, then one block that keys point into.
     private var headerNames: [[UInt8]] = []
+    /// Each name's index in `headerNames` while the header is read (the same arrays, shared).
+    private var headerIndex: [[UInt8]: Int] = [:]
     /// Read for every field: a buffer of plain values is read without the dynamic exclusivity
     /// check that an array property costs (one per field, 7% of a GTFS feed's reading thread).
     private var names = UnsafeMutableBufferPointer<UnsafeRawBufferPointer>(start: nil, count: 0)
@@ -339,7 +343,12 @@ final class CSVReader: EventReader {
             isASCII = UTF8Check.isASCII(text)
         }
         if inHeader {
-            headerNames.append(try checkedText(text))
+            let name = try checkedText(text)
+            if !name.isEmpty {
+                if let first = headerIndex[name] { throw duplicateName(name, first: first) }
+                headerIndex[name] = headerNames.count
+            }
+            headerNames.append(name)
             return
         }
         if column >= names.count {
@@ -406,6 +415,7 @@ final class CSVReader: EventReader {
             offset += name.count
         }
         headerNames = []
+        headerIndex = [:]
         handler.columnsNamed()
     }
 
@@ -447,6 +457,13 @@ final class CSVReader: EventReader {
     private func tooLarge(at position: InputPosition) -> SluiceError {
         SluiceError(.data, "a single value is larger than \(options.maxValueBytes) bytes (--max-value-bytes)",
                     in: sourceName, at: position)
+    }
+
+    /// The header's current field repeats field `first`'s name.
+    private func duplicateName(_ name: [UInt8], first: Int) -> SluiceError {
+        let quoted = ModelProblem.quote(String(decoding: name, as: UTF8.self))
+        return SluiceError(.data, "the header names the column \(quoted) twice, fields \(first + 1) and \(column + 1): each "
+                           + "column needs a name of its own", in: sourceName, at: fieldStartPosition())
     }
 
     private func headerTooLarge() -> SluiceError {

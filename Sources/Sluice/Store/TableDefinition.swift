@@ -96,11 +96,14 @@ public struct TableDefinition: Sendable, Equatable {
         }
     }
 
+    /// The name of the identity index of table `name`.
+    static func identityIndexName(ofTable name: String) -> String { "\(name)_identity" }
+
     /// The unique identity index first, then the plain indexes in order.
     public var indexDefinitions: [IndexDefinition] {
         var result: [IndexDefinition] = []
         if !uniqueIndex.isEmpty {
-            result.append(IndexDefinition(name: "\(name)_identity", columns: uniqueIndex, unique: true))
+            result.append(IndexDefinition(name: Self.identityIndexName(ofTable: name), columns: uniqueIndex, unique: true))
         }
         for columns in indexes {
             result.append(IndexDefinition(name: "\(name)_\(columns.joined(separator: "_"))", columns: columns, unique: false,

@@ -12,7 +12,7 @@ final class PostgresFreeformTable: FreeformTableStore {
     let name: String
     private(set) var columns: [String]
     /// PostgreSQL's limit of columns per table.
-    let columnLimit = 1600
+    let columnLimit = PostgresNames.maxColumns
     var columnLimitOwner: String { "PostgreSQL's" }
     var storesNumbersAsText: Bool { true }
     /// Quoted names keep their case: `Name` and `name` are two columns.

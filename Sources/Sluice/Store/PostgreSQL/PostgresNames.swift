@@ -11,6 +11,11 @@
 enum PostgresNames {
     /// `NAMEDATALEN - 1`: the longest identifier the server keeps whole, in bytes.
     static let maxBytes = 63
+    /// The most columns a table may have.
+    static let maxColumns = 1600
+    /// The most an entity's table may have: each batch is staged in a table of its columns and
+    /// one more (`PostgresEntityRows`).
+    static let maxEntityColumns = maxColumns - 1
     /// Columns every table has (PostgreSQL 12 and later; `oid` is no longer one of them).
     static let systemColumns: Set<String> = ["tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"]
 
@@ -66,6 +71,23 @@ enum PostgresNames {
             + "PostgreSQL's names at most \(maxBytes)")
     }
 
+    /// `is 70 bytes long, PostgreSQL's names at most 63` for a name the server would cut.
+    private static func lengthProblem(_ name: String) -> String? {
+        name.utf8.count > maxBytes ? "is \(name.utf8.count) bytes long, PostgreSQL's names at most \(maxBytes)" : nil
+    }
+
+    /// Why a column that an import adds to a model's table (`AddedNames`)
+    /// cannot be named `name`: over 63 bytes, or a system column's name; nil when it can.
+    static func problem(ofAddedColumn name: String) -> String? {
+        if systemColumns.contains(name) { return "PostgreSQL tables have a system column of this name" }
+        return lengthProblem(name).map { "its name \($0)" }
+    }
+
+    /// Why a table that an import adds (`AddedNames`) cannot be named `name`: over 63 bytes.
+    static func problem(ofAddedTable name: String) -> String? {
+        lengthProblem(name).map { "its table's name \($0)" }
+    }
+
     /// What in `tables` PostgreSQL cannot take, one phrase each: empty names, names over 63
     /// bytes, system column names, and relations (tables and indexes share a schema's names)
     /// whose names the server would cut to the same 63 bytes.
@@ -75,10 +97,9 @@ enum PostgresNames {
         func check(_ what: String, _ name: String) {
             if name.isEmpty {
                 problems.append("a \(what) has an empty name")
-            } else if name.utf8.count > maxBytes {
+            } else if let long = lengthProblem(name) {
                 let words = what.split(separator: " ", maxSplits: 1)
-                let named = "\(words[0]) \(quoteIdentifier(name))" + (words.count > 1 ? " " + words[1] : "")
-                problems.append("\(named) is \(name.utf8.count) bytes long, PostgreSQL's names at most \(maxBytes)")
+                problems.append("\(words[0]) \(quoteIdentifier(name))" + (words.count > 1 ? " " + words[1] : "") + " " + long)
             }
         }
         for table in tables {
