@@ -22,6 +22,10 @@
 ///   byte, or U+FFFD; in the header an input error, or U+FFFD.
 /// * A field longer than `maxValueBytes` in the input (quotes included), or a header row
 ///   longer than that, is an input error at its start: memory stays bounded for any field.
+/// * A header of more than `maxHeaderFields` fields is an input error at the first field past
+///   them: each name costs memory here and in every handler (about 75 bytes a field for a
+///   zero-config import, whatever the name's length), and `maxValueBytes` alone would let a
+///   64 MiB header of one-letter names take over 2 GB.
 ///
 /// The events, and every position and error, are the same however the input is cut into
 /// chunks. Lines are counted by line feeds (as for JSON); columns are bytes from the line's
@@ -40,6 +44,10 @@ final class CSVReader: EventReader {
             self.invalidText = invalidText
         }
     }
+
+    /// The most fields a header may have: 32 times SQLite's 2,000 columns, 4 times a
+    /// spreadsheet's 16,384; a header this wide costs a few MiB.
+    static let maxHeaderFields = 65_536
 
     let options: Options
     private let handler: any JSONEventHandler
@@ -343,6 +351,10 @@ final class CSVReader: EventReader {
             isASCII = UTF8Check.isASCII(text)
         }
         if inHeader {
+            guard headerNames.count < Self.maxHeaderFields else {
+                throw SluiceError(.data, "the header has more than \(Self.maxHeaderFields) fields, the most a CSV input may have",
+                                  in: sourceName, at: fieldStartPosition())
+            }
             let name = try checkedText(text)
             if !name.isEmpty {
                 if let first = headerIndex[name] { throw duplicateName(name, first: first) }
