@@ -186,6 +186,48 @@ import Darwin
         #expect(workspace.contents == ["in.fifo"])
     }
 
+    /// SIGTERM while `--model gtfs` reads the feed's headers ahead of the import: a streamed
+    /// entry (sizes after its data) of 4,000 MB, which the read-ahead inflates to find its end,
+    /// so the read-ahead lasts seconds. The signal ends it within a second, exit 130, nothing
+    /// written (it ran to its end first: seconds).
+    @Test func interruptedWhileReadingTheHeadersAhead() throws {
+        let workspace = Workspace()
+        let script = """
+            import struct, sys, zlib
+            name, block, count = b"stop_times.txt", b"0" * (1 << 20), 4000
+            head = b"trip_id,stop_sequence\\n"
+            deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+            data = [deflate.compress(head) + deflate.flush(zlib.Z_FULL_FLUSH)]
+            piece = deflate.compress(block) + deflate.flush(zlib.Z_FULL_FLUSH)  # the same for each block
+            data += [piece] * count + [deflate.flush()]
+            crc = zlib.crc32(head)
+            for _ in range(count): crc = zlib.crc32(block, crc)
+            compressed, size = sum(map(len, data)), len(head) + len(block) * count
+            with open(sys.argv[1], "wb") as out:
+                out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0x0808, 8, 0, 0x21, 0, 0, 0, len(name), 0) + name)
+                for part in data: out.write(part)
+                out.write(struct.pack("<IIII", 0x08074B50, crc, compressed, size))
+                offset = 30 + len(name) + compressed + 16
+                directory = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0x0808, 8, 0, 0x21, crc, compressed, size,
+                                        len(name), 0, 0, 0, 0, 0, 0) + name
+                out.write(directory + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(directory), offset, 0))
+            """
+        try GTFSFixture.python(["-c", script, workspace.file("feed.zip")])
+        let process = try Self.launch(["import", "--db", "out.sqlite", "--model", "gtfs", "feed.zip"], in: workspace)
+        // Past the model's loading, into the read-ahead, which lasts seconds.
+        usleep(1_000_000)
+        try #require(process.isRunning, "the read-ahead ended before the signal; make the entry larger")
+        let signalled = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let stopTime = Date().timeIntervalSince(signalled)
+        let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr == "sluice: error: import into database 'out.sqlite' interrupted: nothing was written\n")
+        #expect(stopTime < 1, "stops within a second (took \(stopTime) s)")
+        #expect(workspace.contents == ["feed.zip"])
+    }
+
     /// Starts `sluice` with no standard input; stdout and stderr go to pipes (the output is
     /// short: read after it exits).
     static func launch(_ arguments: [String], in workspace: Workspace) throws -> Process {

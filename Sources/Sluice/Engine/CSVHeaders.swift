@@ -8,9 +8,12 @@ enum CSVHeaders {
     typealias Header = (input: String, fileNames: [String], header: Result<[String], SluiceError>)
 
     /// The header of each CSV input in the file at `path`. An input that cannot be read, or
-    /// has no header, is left out: the import says what is wrong with it.
+    /// has no header, is left out: the import says what is wrong with it. A cancellation
+    /// (`options.cancellation`) ends the read at the next entry or 64 KiB: the import that
+    /// follows stops at its first check.
     static func read(path: String, options: ImportOptions) -> [Header] {
         var headers: [Header] = []
+        let cancelled = { options.cancellation?.isCancelled == true }
         do {
             let source = try InputOpener.open(path: path)
             guard InputOpener.isZip(source) else {
@@ -21,7 +24,7 @@ enum CSVHeaders {
                 return headers
             }
             let archive = ZipReader(source: source)
-            while let entry = try archive.nextEntry() {
+            while !cancelled(), let entry = try archive.nextEntry() {
                 let fileName = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
                 if !entry.isDirectory, !entry.path.hasPrefix("__MACOSX/"), !fileName.hasPrefix("._"),
                    let format = InputFormat.named(entry.path, inArchive: true), format != .json,
@@ -29,7 +32,7 @@ enum CSVHeaders {
                     headers.append((entry.name, InputNames.fileNames(of: entry.path), header))
                 }
                 // The rest is the import's to read (and check): here it is only passed over.
-                try entry.skipUnchecked()
+                try entry.skipUnchecked(unless: cancelled)
             }
         } catch {
             // A damaged archive: what was read so far still counts; the import reports the damage.
@@ -44,7 +47,7 @@ enum CSVHeaders {
         let reader = CSVReader(sourceName: source.name, handler: FirstRowStop(), options: .init(
             separator: format.separator, maxValueBytes: options.maxValueBytes, invalidText: options.invalidText))
         var chunks = ChunkReader(source: source, chunkSize: 64 << 10)
-        while reader.header == nil {
+        while reader.header == nil, options.cancellation?.isCancelled != true {
             let chunk: UnsafeRawBufferPointer?
             do {
                 chunk = try chunks.next()

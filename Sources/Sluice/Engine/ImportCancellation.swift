@@ -5,8 +5,9 @@ import Synchronization
 /// Give one to `ImportOptions.cancellation`; `cancel()` makes the import stop at its next
 /// check and throw `SluiceError.Kind.interrupted` after rolling back, so the database is as it
 /// was (a new one is not created). The import checks between input chunks (1 MiB), between
-/// batches, and every few thousand SQLite VM steps inside a long statement (SQLite's progress
-/// handler), so it stops within milliseconds whatever it is doing. A `read` blocked on an
+/// batches, every few thousand SQLite VM steps inside a long statement (SQLite's progress
+/// handler), and `UnknownCSV.keep` every 64 KiB and zip entry of its read-ahead, so it stops
+/// within milliseconds whatever it is doing. A `read` blocked on an
 /// idle pipe or terminal gives up when a signal interrupts it (`EINTR`) and the import is
 /// cancelled: the `sluice` CLI installs its handlers without `SA_RESTART` for that.
 ///

@@ -76,21 +76,23 @@ final class ZipEntry: ByteSource {
     }
 
     /// Reads what is left of the entry and checks it (an entry no input wanted, or one whose
-    /// reader stopped before its end).
-    func drain() throws(SluiceError) {
+    /// reader stopped before its end); `stop`, asked every 64 KiB, ends it early (the archive
+    /// is then read no further).
+    func drain(unless stop: () -> Bool = { false }) throws(SluiceError) {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { scratch.deallocate() }
-        while try read(into: scratch) > 0 {}
+        while !stop(), try read(into: scratch) > 0 {}
     }
 
     /// Passes over what is left of the entry without inflating or checking it, when the local
     /// header gave its size and no data descriptor follows: for a look at the entries' first
     /// bytes ahead of the import (`CSVHeaders`), which reads the archive again. Otherwise its
     /// end can only be found by reading it, as `drain` does.
-    func skipUnchecked() throws(SluiceError) {
+    func skipUnchecked(unless stop: () -> Bool = { false }) throws(SluiceError) {
         guard !ended else { return }
-        guard let size = compressedSize, descriptor == nil else { return try drain() }
+        guard let size = compressedSize, descriptor == nil else { return try drain(unless: stop) }
         while compressedRead < size {
+            if stop() { return }
             if reader.available == 0, try !reader.refill() { throw truncated() }
             let count = Int(min(UInt64(reader.available), size - compressedRead))
             reader.consume(count)
