@@ -44,11 +44,21 @@ final class ModelTarget: ImportTarget {
     private let indexes: SecondaryIndexes
     private let capturesRejectedRecords: Bool
     private let root: Model.Root?
+    /// The key path of each root entry by its text (`"stops.txt"`, the first entry of a text):
+    /// an input's rows are found in one lookup per name, however many entries (files) there are.
+    private let rootPaths: [String: [String]]
+    /// `plan`'s event plan, made once for all the inputs (each an entry of an archive, maybe thousands).
+    private lazy var eventPlan = EventPlan.Storage(plan)
 
     init(plan: MappingPlan, writer: BatchWriter, model: Model, options: ImportOptions, indexes: SecondaryIndexes,
          capturesRejectedRecords: Bool) {
         self.plan = plan
         root = model.root
+        var rootPaths: [String: [String]] = [:]
+        if case .paths(let paths)? = model.root {
+            for entry in paths where rootPaths[entry.path.description] == nil { rootPaths[entry.path.description] = entry.path.keys }
+        }
+        self.rootPaths = rootPaths
         self.writer = writer
         hooked = options.hooks.isEmpty ? nil : HookedSink(writer: writer, model: model, hooks: options.hooks, values: plan.storeValues)
         self.options = options
@@ -59,7 +69,8 @@ final class ModelTarget: ImportTarget {
     func stream(for source: String, input: Int, plan inputPlan: MappingPlan?) -> any RecordEventHandler {
         writer.input = input
         hooked?.source = source
-        return RecordStream(plan: inputPlan ?? plan, sink: hooked ?? writer, maxValueBytes: options.maxValueBytes,
+        return RecordStream(plan: inputPlan ?? plan, eventPlan: inputPlan == nil ? eventPlan : nil, sink: hooked ?? writer,
+                            maxValueBytes: options.maxValueBytes,
                             capturesRejectedRecords: capturesRejectedRecords, fastPaths: options.fastPaths)
     }
 
@@ -70,9 +81,9 @@ final class ModelTarget: ImportTarget {
     func recordPath(forFileNames fileNames: [String]) -> [String]? {
         if options.entity != nil { return options.path.map { JSONKeyPath(parsing: $0).keys } ?? [] }
         switch root {
-        case .paths(let paths)?:
+        case .paths?:
             for name in fileNames {
-                if let match = paths.first(where: { $0.path.description == name }) { return match.path.keys }
+                if let keys = rootPaths[name] { return keys }
             }
             return nil
         case .entity?, nil:
@@ -147,6 +158,8 @@ final class FreeformTarget: ImportTarget {
     /// The import's table, then one per entry of a zip archive (`selectTable`), each made when
     /// its first input comes: an import of archives alone makes no table of its own.
     private var tables: [Table] = []
+    /// Each table's index in `tables` by its name in lowercase.
+    private var tableIndex: [String: Int] = [:]
     private let table: String
     private var selected: String
     private let makeTable: (String) throws(SluiceError) -> Table
@@ -160,10 +173,11 @@ final class FreeformTarget: ImportTarget {
     func stream(for source: String, input _: Int, plan _: MappingPlan?) throws(SluiceError) -> any RecordEventHandler {
         let current: Table
         // Names that differ only in case are one table, as they are in the database.
-        if let found = tables.first(where: { $0.name.lowercased() == selected.lowercased() }) {
-            current = found
+        if let found = tableIndex[selected.lowercased()] {
+            current = tables[found]
         } else {
             current = try makeTable(selected)
+            tableIndex[selected.lowercased()] = tables.count
             tables.append(current)
         }
         current.writer.source = source

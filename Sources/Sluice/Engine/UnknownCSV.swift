@@ -53,8 +53,14 @@ public struct UnknownCSV: Sendable {
 
     private init(model: Model, database: String) {
         self.model = model
-        storeNames = AddedNames(database: database, tables: DatabaseLayout(model).tables)
+        let tables = DatabaseLayout(model).tables
+        storeNames = AddedNames(database: database, tables: tables)
+        tableNames = Set(tables.map { Self.fold($0.name) } + model.entities.map { Self.fold($0.name) })
     }
+
+    /// The model's tables and entities, folded (`fold`), with each entity added: kept as they
+    /// grow, not made again for each file (5,000 files made it quadratic).
+    private var tableNames: Set<String>
 
     /// What the store can name.
     private var storeNames: AddedNames
@@ -119,6 +125,7 @@ public struct UnknownCSV: Sendable {
                 notKept.append("\(input): not kept: \(problem)")
             } else {
                 model.entities.append(Model.Entity(name: stem, attributes: []))
+                tableNames.insert(Self.fold(stem))
                 newEntities[stem] = model.entities.count - 1
                 addFields(header, toNewEntity: model.entities.count - 1, input: input)
                 files.append((input, stem))
@@ -242,8 +249,7 @@ public struct UnknownCSV: Sendable {
         let folded = Self.fold(stem)
         if stem.isEmpty { return "its name makes no table name" }
         if folded.hasPrefix("sqlite_") || folded.hasPrefix("sluice_") { return "table names beginning \(stem.prefix(7)) are reserved" }
-        let tables = DatabaseLayout(model).tables.map { Self.fold($0.name) }
-        if tables.contains(folded) || model.entities.contains(where: { Self.fold($0.name) == folded }) {
+        if tableNames.contains(folded) {
             return "a table \(ModelProblem.quote(stem)) is the model's (names ignore case): map the file with --root"
         }
         return nil

@@ -43,7 +43,8 @@ extension MappingPlan {
         storeValues = values
         var compiler = AttributeCompiler(matched: AttributeCompiler.matchedDeclarations(in: model), encoding: values.encoding)
         for entity in members {
-            let stored = storage.entities.firstIndex { $0.name == model.familyRoot(of: entity.name) }!
+            let root = model.familyRoot(of: entity.name)
+            let stored = storage.entities.firstIndex { $0.name == root }!
             shapes.append(buildShape(entity, storage: stored, model: model, compiler: &compiler,
                                      rawAttributes: rawAttributes))
         }

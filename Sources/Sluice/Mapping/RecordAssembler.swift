@@ -106,10 +106,12 @@ struct RecordAssembler: ~Copyable {
     var mapMember: (name: [UInt8], attribute: Int)?
     var spareWriters: [JSONTextWriter] = []
 
-    init(plan: MappingPlan, maxValueBytes: Int = 64 << 20, fastPaths: Bool = FastPaths.enabledByDefault) {
+    /// `eventPlan`: `plan`'s, when one is made already (an import of many inputs makes it once).
+    init(plan: MappingPlan, eventPlan: EventPlan.Storage? = nil, maxValueBytes: Int = 64 << 20,
+         fastPaths: Bool = FastPaths.enabledByDefault) {
         self.plan = plan
         self.fastPaths = fastPaths
-        eventPlanStorage = EventPlan.Storage(plan)
+        eventPlanStorage = eventPlan ?? EventPlan.Storage(plan)
         events = eventPlanStorage.plan
         envelope = RecordLocation(events)
         keys = KeyMatcher(events, triesLearnedKey: fastPaths)

@@ -68,7 +68,12 @@ extension Model {
     /// Whether the family of `root` has more than one member, so its table needs the
     /// `"entity"` column.
     func hasDescendants(_ root: String) -> Bool {
-        entities.contains { $0.name != root && $0.parent != nil && isSameOrDescendant($0.name, of: root) }
+        // A descendant's lineage passes through a child of `root`: looking for a child is enough.
+        // By index, reading the parent in place: an element handed to a closure is a copy of the
+        // whole entity (a retain and release of each of its arrays), which made this most of the
+        // compile of a model of 2,000 entities (a feed of as many files).
+        for index in entities.indices where entities[index].parent == root { return true }
+        return false
     }
 
     /// The attributes of an entity with the inherited ones: the root's first, each ancestor's

@@ -45,11 +45,15 @@ extension Model {
             model.rootMaps = [:]
             model.rootTable = nil
         }
+        // Each path's index, so that thousands of overrides (a zip's files) cost one lookup each.
+        var indexes: [JSONKeyPath: Int] = [:]
+        for (index, entry) in paths.enumerated() where indexes[entry.path] == nil { indexes[entry.path] = index }
         for override in overrides {
             let path = override.path
-            if let index = paths.firstIndex(where: { $0.path == path }) {
+            if let index = indexes[path] {
                 paths[index].entity = override.entity
             } else {
+                indexes[path] = paths.count
                 paths.append((path, override.entity))
             }
             model.rootMaps[path] = nil

@@ -34,7 +34,9 @@ public struct Model: Sendable, Equatable {
 
     /// The entity called `name`, or nil.
     public func entity(named name: String) -> Entity? {
-        entities.first { $0.name == name }
+        // By index, comparing names in place: `first(where:)` copies each entity it looks at.
+        for index in entities.indices where entities[index].name == name { return entities[index] }
+        return nil
     }
 }
 

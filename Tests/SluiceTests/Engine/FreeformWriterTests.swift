@@ -33,7 +33,8 @@ extension ZeroConfigTests {
         @Test func createsTheTableAndInsertsEveryRecordWithItsOwnTypes() throws {
             let connection = try Connection(path: directory.file("db.sqlite"))
             let writer = try FreeformWriter(table: "stops", connection: connection, onError: .abort)
-            #expect(try columns("stops", connection) == ["pk INTEGER"])
+            // Made with its first columns, not bare and then altered (an ALTER parses the whole schema).
+            #expect(try columns("stops", connection) == [])
             try write(#"[{"id": 1, "name": "A", "lat": 1.5, "tags": ["x"]}, {"id": 1, "name": "A", "lat": 1.5, "tags": ["x"]}]"#, to: writer)
             #expect(try columns("stops", connection) == ["pk INTEGER", "id", "name", "lat", "tags"])
             #expect(try connection.rows("SELECT pk, id, name, lat, tags, typeof(id), typeof(lat) FROM stops ORDER BY pk") == [

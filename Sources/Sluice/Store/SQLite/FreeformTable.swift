@@ -3,7 +3,11 @@ internal import CSQLite
 /// A zero-config table (`docs/cli.md`): `"pk" INTEGER PRIMARY KEY` and columns with no
 /// declared type, so SQLite keeps each value's own type (integer, real, text) as it comes.
 /// Columns are added as new keys appear, several in one schema change (`addColumns`); none is
-/// ever dropped or retyped.
+/// ever dropped or retyped. A table that does not exist yet is made with its first columns
+/// (`CREATE TABLE` with them, at the first `addColumns`, row or `flush`): an `ADD COLUMN`
+/// parses the whole schema again, so a table made bare and then given its columns cost time
+/// in proportion to the tables already there, and a zip of 5,000 small CSV entries, each its
+/// own table, took minutes.
 ///
 /// Each row is inserted with the columns it has, so a column it lacks gets the column's
 /// default (NULL for the columns Sluice adds). The INSERTs are cached by that column list;
@@ -20,6 +24,8 @@ final class FreeformTable {
     /// The keys earlier imports put in a column of another name (`FreeformColumns`).
     let renamedKeys: [String: String]
     private let connection: Connection
+    /// The table does not exist yet (`createIfWaiting`).
+    private var waitsForCreation: Bool
     /// INSERTs by the columns they set, in binding order; the last one used is kept apart to
     /// skip the hashing for a run of rows of the same shape.
     @exclusivity(unchecked) private var inserts: [[Int]: Statement] = [:]
@@ -41,12 +47,15 @@ final class FreeformTable {
     init(opening name: String, in connection: Connection) throws(SluiceError) {
         self.name = name
         self.connection = connection
-        columns = try Self.open(name, in: connection)
+        let existing = try Self.open(name, in: connection)
+        columns = existing ?? ["pk"]
+        waitsForCreation = existing == nil
         columnLimit = connection.columnLimit
         renamedKeys = try Self.renamedKeys(of: name, in: connection)
     }
 
-    private static func open(_ table: String, in connection: Connection) throws(SluiceError) -> [String] {
+    /// The columns of `table`; nil when it does not exist (nor anything else of its name).
+    private static func open(_ table: String, in connection: Connection) throws(SluiceError) -> [String]? {
         try SQLiteError.converting(database: connection.displayName) {
             let columns = try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(table)])
                 .map { $0[0].textValue ?? "" }
@@ -56,10 +65,20 @@ final class FreeformTable {
                 throw SluiceError(.cannotCreate, "cannot import into table \(quoteIdentifier(table)) of database "
                     + "'\(connection.displayName)': a \(kind) has that name")
             }
-            guard columns.isEmpty else { return columns }
-            try connection.execute("CREATE TABLE \(quoteIdentifier(table)) (\"pk\" INTEGER PRIMARY KEY)")
-            return ["pk"]
+            return columns.isEmpty ? nil : columns
         }
+    }
+
+    /// Makes the table, with `pk` and `columns` after it, when it does not exist yet.
+    func createIfWaiting(with columns: [String] = []) throws(SluiceError) {
+        guard waitsForCreation else { return }
+        do {
+            try connection.execute(Self.createSQL(name, columns: ["pk"] + columns))
+        } catch {
+            throw error.sluiceError(database: connection.displayName)
+        }
+        waitsForCreation = false
+        self.columns += columns
     }
 
     /// Adds columns with no declared type, after the others.
@@ -77,6 +96,13 @@ final class FreeformTable {
     /// by someone else) gets one `ADD COLUMN` per column.
     func addColumns(_ names: [String]) throws(SluiceError) {
         guard let first = names.first else { return }
+        if waitsForCreation {
+            try createIfWaiting(with: names)
+            inserts.removeAll()
+            lastColumns = nil
+            lastInsert = nil
+            return
+        }
         do {
             try connection.execute("ALTER TABLE \(quoteIdentifier(name)) ADD COLUMN \(quoteIdentifier(first))")
             columns.append(first)
@@ -168,6 +194,7 @@ final class FreeformTable {
     /// Inserts a row setting the columns numbered in `set`, in that order, to their values in
     /// `values` (indexed by column number; nil: NULL).
     func insert(_ values: [ColumnValue?], setting set: [Int]) throws(SluiceError) {
+        try createIfWaiting()
         let insert = try insertStatement(setting: set)
         do {
             var index: Int32 = 1

@@ -238,5 +238,6 @@ extension FreeformTable: FreeformTableStore {
         try insert(values, setting: set)
     }
 
-    func flush() {}
+    /// A table with no row still exists once the import has read its inputs.
+    func flush() throws(SluiceError) { try createIfWaiting() }
 }
