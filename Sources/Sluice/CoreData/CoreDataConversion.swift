@@ -164,11 +164,23 @@ struct CoreDataConversion {
         converted.relatedBy = relatedBy(of: relationship, to: target)
         // Core Data writes `ordered="YES"` on to-manys only; on a to-one it would mean nothing.
         if relationship.ordered != nil, relationship.isToMany { converted.ordered = true }
+        if let rule = relationship.deletionRule {
+            if let known = Self.deleteRules[rule.value] {
+                converted.deleteRule = known
+            } else {
+                notes.report("an unknown deletion rule \(ModelProblem.quote(rule.value)): the relationship nullifies", at: rule.location)
+            }
+        }
         for entry in relationship.userInfo where !Self.isKeyMapping(entry.key) && entry.key != "relatedByAttribute" {
             noteUnsupported(entry)
         }
         return converted
     }
+
+    /// Xcode's names of Core Data's deletion rules.
+    private static let deleteRules: [String: Model.DeleteRule] = [
+        "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny, "No Action": .noAction,
+    ]
 
     /// `inverseName`, when the destination has that relationship pointing back.
     private mutating func inverse(of relationship: CoreDataModel.Relationship, from entity: CoreDataModel.Entity,

@@ -36,7 +36,7 @@ private struct CoreDataModelReader {
         "preserveAfterDeletion", "elementID", "versionHashModifier", "renamingIdentifier", "customClassName",
     ]
     private static let skippedRelationshipAttributes: Set<String> = [
-        "optional", "minCount", "maxCount", "deletionRule", "syncable", "spotlightIndexingEnabled",
+        "optional", "minCount", "maxCount", "syncable", "spotlightIndexingEnabled",
         "storedInTruthFile", "storedInExternalRecord", "elementID", "versionHashModifier", "renamingIdentifier",
     ]
     /// Core Data rules an import does not apply, each with its note.
@@ -163,6 +163,7 @@ private struct CoreDataModelReader {
             case "minCount": relationship.minCount = Int(field.value) ?? 0
             case "maxCount": relationship.maxCount = Int(field.value) ?? 0
             case "versionHashModifier": relationship.versionHashModifier = field.value
+            case "deletionRule": relationship.deletionRule = field
             default: return false
             }
             return true

@@ -76,6 +76,9 @@ struct CoreDataModel: Sendable {
         var minCount = 0
         var maxCount = 0
         var versionHashModifier: String?
+        /// `deletionRule` as Xcode writes it (`Nullify`, `Cascade`, `Deny`, `No Action`); nil:
+        /// absent, which Core Data takes for Nullify.
+        var deletionRule: Field?
     }
 
     /// A `<fetchIndex>`: its name and elements (property name, `Binary` or `RTree`, ascending).

@@ -35,6 +35,10 @@ struct LinkPlan {
     var stubEntity: String?
     /// A to-one whose bare id the source's row holds too (`keyColumn(…)`): the column, else nil.
     var keyColumn: String?
+    /// What deleting a source row does to the rows it links (`TouchedRows`).
+    var deleteRule: Model.DeleteRule = .nullify
+    /// The same for the inverse relationship, deleting a target row; nil without an inverse.
+    var inverseDeleteRule: Model.DeleteRule?
 
     /// A to-one that links by id: its link may wait for the second pass in the source's row
     /// of waiting to-ones (`PendingLinkStore.addToOnes`).
@@ -80,7 +84,11 @@ struct LinkPlan {
                     positionColumn: layout.positionColumn(of: relationship, in: entity),
                     stubEntity: relationship.storedEntityName,
                     keyColumn: hooks ? nil : keyColumn(of: relationship, in: entity, entity: entityIndex, mapping: mapping,
-                                                       relatedBy: mapped.relatedBy.map { target.attributes[$0.attribute] })))
+                                                       relatedBy: mapped.relatedBy.map { target.attributes[$0.attribute] }),
+                    deleteRule: relationship.deleteRule,
+                    inverseDeleteRule: relationship.inverse.flatMap { name in
+                        model.entity(named: relationship.entity)?.relationships.first { $0.name == name }?.deleteRule
+                    }))
                 id += 1
             }
             result.append(plans)

@@ -86,6 +86,7 @@ enum ModelWriter {
         if relationship.ordered { members.append(.init("ordered", .bool(true))) }
         if relationship.merge != .add { members.append(.init("merge", .string(relationship.merge.rawValue))) }
         if relationship.unresolved != .null { members.append(.init("unresolved", .string(relationship.unresolved.rawValue))) }
+        if relationship.deleteRule != .nullify { members.append(.init("deleteRule", .string(relationship.deleteRule.rawValue))) }
         return .object(members)
     }
 

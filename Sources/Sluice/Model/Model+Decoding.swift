@@ -367,7 +367,7 @@ struct ModelDecoder {
         }
         guard let fields = fields(of: value, at: location, allowed: [
             "entity", "toMany", "key", "relatedBy", "inverse", "column", "merge", "unresolved", "map", "position",
-            "ordered",
+            "ordered", "deleteRule",
         ]) else { return draft }
         if let field = fields["entity"] {
             draft.entityLocation = field.location
@@ -418,6 +418,12 @@ struct ModelDecoder {
             if let policy: Model.UnresolvedPolicy = namedPolicy(text, kind: "unresolved", expected: "null, stub or fail",
                                                                 at: field.location) {
                 relationship.unresolved = policy
+            }
+        }
+        if let field = fields["deleteRule"], let text = string(field.value, at: field.location) {
+            if let rule: Model.DeleteRule = namedPolicy(text, kind: "deleteRule", expected: "nullify, cascade, deny or noAction",
+                                                        at: field.location) {
+                relationship.deleteRule = rule
             }
         }
         draft.relationship = relationship

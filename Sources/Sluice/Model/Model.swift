@@ -203,6 +203,20 @@ extension Model {
         case replace
     }
 
+    /// What deleting a row (`--delete-missing`) does to the rows a relationship of it links
+    /// (`docs/import-semantics.md`, deleting): Core Data's deletion rules, a relationship's
+    /// `deleteRule` in a model file (`docs/model.md`), a Core Data model's `deletionRule`.
+    public enum DeleteRule: String, Sendable {
+        /// The links to the deleted row are removed (its targets' columns or join rows).
+        case nullify
+        /// The rows it links are deleted too, and theirs, by their own rules.
+        case cascade
+        /// A row that still links a row the import keeps is not deleted: the import is refused.
+        case deny
+        /// The other side is left as it is, still naming the deleted row's key.
+        case noAction
+    }
+
     /// What a reference still missing at the end of the import does (`--unresolved`).
     public enum UnresolvedPolicy: String, Sendable, CaseIterable {
         /// The link is left empty, and counted as unresolved in the report.
@@ -244,6 +258,8 @@ extension Model {
         /// A to-many whose links keep the order of the input's array, in a position column
         /// (`docs/model.md`, ordered relationships).
         public var ordered: Bool
+        /// What deleting a row of this entity does to the rows this relationship links.
+        public var deleteRule: DeleteRule = .nullify
         /// In a `storageModel`, where `entity` is the target's family root: the entity the
         /// relationship names, whose name a row made for one of its ids (a stub) takes in the
         /// family's `"entity"` column. nil when the target's table has no such column.

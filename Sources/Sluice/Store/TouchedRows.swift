@@ -1,6 +1,6 @@
 /// `--delete-missing` (`docs/import-semantics.md`): remembers which rows of the root entities with identity this
 /// import mentioned — in a temporary table, not in memory — and at the end deletes the
-/// others, with every link to them. The same statements serve both stores, through their
+/// others, as each relationship's deletion rule says (`Model.DeleteRule`). The same statements serve both stores, through their
 /// `SQLRunning` and its `dialect`.
 final class TouchedRows: TouchedRowStore {
     private let sql: any SQLRunning
@@ -43,53 +43,39 @@ final class TouchedRows: TouchedRowStore {
 
     private static let rowsPerInsert = SQLParameters.maxPerStatement / 2
 
-    /// Deletes the rows not mentioned and unlinks everything that pointed at them; returns
-    /// the number deleted per entity. `willDelete` is told each entity first.
+    /// Deletes the rows not mentioned, and what each relationship's deletion rule adds to them
+    /// (`TouchedRows+DeleteRules.swift`), and unlinks what pointed at them; returns the number
+    /// deleted per entity. `willDelete` is told each entity first.
     func deleteUntouched(plans: [[LinkPlan]], tables: [String], willDelete: (Int) -> Void = { _ in })
         throws(SluiceError) -> [Int: Int]
     {
-        var deleted: [Int: Int] = [:]
-        try sql.execute("CREATE TEMP TABLE IF NOT EXISTS \"sluice_gone\" (\"pk\" \(sql.dialect.integer) PRIMARY KEY)")
+        try sql.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS "sluice_gone" ("entity" INTEGER, "pk" \(sql.dialect.integer), \
+            PRIMARY KEY ("entity", "pk"))\(sql.dialect.keyOnlyTable)
+            """)
+        try sql.run("DELETE FROM \"sluice_gone\"", [])
         for entity in entities.sorted() {
-            willDelete(entity)
             let table = quoteIdentifier(tables[entity])
             let key = sql.keys.quoted(tables[entity])
-            try sql.run("DELETE FROM \"sluice_gone\"", [])
             // The family's column naming each row's entity, as the layout names it (`TableKeys`).
             let members = (onlyMembers[entity] ?? []).map { sql.keys.entityColumn(of: tables[entity], entity: $0) }
             let ofMembers = members.first.map { member in
                 " AND \(quoteIdentifier(member.column)) IN (\(SQLParameters.placeholders(members.count)))"
             } ?? ""
             try sql.run("""
-                INSERT INTO "sluice_gone" SELECT \(key) FROM \(table)
+                INSERT INTO "sluice_gone" SELECT \(entity), \(key) FROM \(table)
                 WHERE \(key) NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)
                 """, [.integer(Int64(entity))] + members.map(\.value))
-            let gone = "(SELECT \"pk\" FROM \"sluice_gone\")"
-            // An ordered to-many's places go with its links, before the to-one's own plan
-            // clears the column they are found by.
-            for plan in plans.joined() where plan.source == entity {
-                guard case .inverseColumn(_, let name) = plan.storage, let position = plan.positionColumn else { continue }
-                try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL, "
-                    + "\(quoteIdentifier(position)) = NULL WHERE \(quoteIdentifier(name)) IN \(gone)", [])
-            }
-            for plan in plans.joined() where plan.target == entity || plan.source == entity {
-                switch plan.storage {
-                case .column(_, let name) where plan.target == entity:
-                    try sql.run("UPDATE \(quoteIdentifier(plan.sourceTable)) SET \(quoteIdentifier(name)) = NULL "
-                        + "WHERE \(quoteIdentifier(name)) IN \(gone)", [])
-                case .inverseColumn(_, let name) where plan.source == entity:
-                    try sql.run("UPDATE \(quoteIdentifier(plan.targetTable)) SET \(quoteIdentifier(name)) = NULL "
-                        + "WHERE \(quoteIdentifier(name)) IN \(gone)", [])
-                case .joinTable(let joinTable, let sourceColumn, let targetColumn):
-                    // Both sides for a many-to-many of an entity with itself.
-                    for (side, column) in [(plan.source, sourceColumn), (plan.target, targetColumn)] where side == entity {
-                        try sql.run("DELETE FROM \(quoteIdentifier(joinTable)) WHERE \(quoteIdentifier(column)) IN \(gone)", [])
-                    }
-                default:
-                    break
-                }
-            }
-            deleted[entity] = try sql.run("DELETE FROM \(table) WHERE \(key) IN \(gone)", [])
+        }
+        let rules = DeleteRules(sql: sql, plans: Array(plans.joined()), tables: tables)
+        try rules.cascade()
+        try rules.refuseDenied()
+        var deleted: [Int: Int] = [:]
+        for entity in try rules.entitiesWithRowsGone() {
+            willDelete(entity)
+            try rules.unlink(entity)
+            deleted[entity] = try sql.run("DELETE FROM \(quoteIdentifier(tables[entity])) WHERE \(sql.keys.quoted(tables[entity])) IN "
+                                          + DeleteRules.gone(entity), [])
         }
         return deleted
     }

@@ -315,8 +315,11 @@ import Testing
                 <relationship name="cache" optional="YES" transient="YES" maxCount="1" destinationEntity="Route"/>
             </entity>
             """)
+        // `deletionRule` is the relationship's `deleteRule` (absent: Nullify).
+        var trips = Model.Relationship(name: "trips", entity: "Trip", toMany: true, inverse: "route")
+        trips.deleteRule = .cascade
         #expect(model.entities[0].relationships == [
-            Model.Relationship(name: "trips", entity: "Trip", toMany: true, inverse: "route"),
+            trips,
             Model.Relationship(name: "stops", entity: "Stop", toMany: true, inverse: "routes", ordered: true),
         ])
         #expect(model.entities[1].relationships.map(\.ordered) == [false])

@@ -255,6 +255,11 @@ enum CompiledCoreDataModel {
                         relationship.inverseEntity = .init(value: destination, location: place)
                     }
                     (relationship.isOptional, relationship.minCount, relationship.maxCount) = (isOptional, Int(minCount), Int(maxCount))
+                    // The raw value of `NSDeleteRule`, named as the XML names it.
+                    if case .integer(let rule)? = property["NSDeleteRule"] {
+                        let names = [0: "No Action", 1: "Nullify", 2: "Cascade", 3: "Deny"]
+                        relationship.deletionRule = .init(value: names[Int(rule)] ?? String(rule), location: place)
+                    }
                     entity.relationships.append(relationship)
                 default:
                     throw fail("\(what) is a kind of property Sluice does not read")
