@@ -110,6 +110,7 @@ struct CoreDataImportLayout: TableLayout {
                 tableFinishing.append("DROP INDEX IF EXISTS \(quoteIdentifier(table.name + "_identity"))")
             }
         }
+        let oneToOnes = CoreDataOneToOnes(layout, model: coreDataModel)
         let versioning = CoreDataVersioning(
             tables: tables.map { table in .init(name: table.name, columns: table.columns.map(\.name).filter { $0 != "Z_PK" && $0 != "Z_OPT" }) },
             links: links, joinTables: Set(layout.joinTables.map(\.name)))
@@ -124,7 +125,7 @@ struct CoreDataImportLayout: TableLayout {
         values = StoreValues(encoding: .coreData, entity: Model.EntityColumn(
             name: "Z_ENT", numbers: Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.name, Int64($0.number)) })))
         file = Self.file(layout, storeUUID: storeUUID, sourceName: sourceName, finishing: finishing, identityIndexes: identityIndexes,
-                         versioning: versioning)
+                         versioning: versioning, oneToOnes: oneToOnes)
     }
 
     func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> DatabaseLayout.RelationshipStorage {
@@ -188,11 +189,15 @@ struct CoreDataImportLayout: TableLayout {
     }
 
     /// `identityIndexes`: the uniqueness constraints that are identities, made with the tables
-    /// (the batches look rows up by them); the other indexes are built after the load.
+    /// (the batches look rows up by them), as are the indexes of one-to-ones' columns (their
+    /// triggers do); the other indexes are built after the load.
     private static func file(_ layout: CoreDataStoreLayout, storeUUID: String, sourceName: String,
-                             finishing: [String], identityIndexes: Set<String>, versioning: CoreDataVersioning) -> LayoutFile {
+                             finishing: [String], identityIndexes: Set<String>, versioning: CoreDataVersioning,
+                             oneToOnes: CoreDataOneToOnes) -> LayoutFile {
         let indexes = zip(layout.indexes, layout.indexStatements)
-        let madeFirst = indexes.filter { identityIndexes.contains($0.0.name) }.map(\.1)
+        let triggered = Set(oneToOnes.columns.map { "\($0.table).\($0.column)" })
+        let isTriggered = { (index: CoreDataStoreLayout.Index) in index.columns.count == 1 && triggered.contains("\(index.table).\(index.columns[0])") }
+        let madeFirst = indexes.filter { identityIndexes.contains($0.0.name) || isTriggered($0.0) }.map(\.1)
         let primaryKeyRows = layout.primaryKeyRows.map { (sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
                                                           values: $0) }
         let metadata = (sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)",
@@ -207,7 +212,7 @@ struct CoreDataImportLayout: TableLayout {
             markerTable: "Z_METADATA",
             creation: (layout.dataTableStatements + madeFirst + CoreDataStoreLayout.bookkeepingStatements).map { (sql: $0, values: []) }
                 + primaryKeyRows + [metadata],
-            deferredIndexes: indexes.filter { !identityIndexes.contains($0.0.name) }.map { index, sql in
+            deferredIndexes: indexes.filter { !identityIndexes.contains($0.0.name) && !isTriggered($0.0) }.map { index, sql in
                 SecondaryIndexes.Deferred(name: index.name, table: index.table, columns: index.columns, sql: sql)
             },
             identityIndexes: indexes.filter { identityIndexes.contains($0.0.name) }.map { index, sql in
@@ -221,7 +226,7 @@ struct CoreDataImportLayout: TableLayout {
             issuedKeysQuery: roots.isEmpty ? "SELECT NULL, 0 WHERE 0"
                 : "SELECT CASE Z_ENT \(tableOfRoot) END, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0",
             keyedTables: versioning.tables.map(\.name),
-            setup: { lastKeys in versioning.setup(lastKeys: lastKeys) },
+            setup: { lastKeys in versioning.setup(lastKeys: lastKeys) + oneToOnes.triggers },
             finishing: finishing,
             journalMode: "DELETE")
     }
