@@ -56,15 +56,15 @@ extension StoreScenarioTests {
         #expect(try db.rows(Self.orderedTracks) == ["a1|t2|0", "a1|t1|1", "a1|t3|2"])
     }
 
-    /// `check` has nothing to note, and `convert-model` writes `ordered`, which gives the same
-    /// tables.
+    /// `check` has nothing to note, and `convert-model` writes `ordered` (and the deletion
+    /// rule), which gives the same tables.
     @Test func convertModelWritesOrdered() throws {
         let workspace = Workspace()
         let check = try workspace.sluice("check", "--model", Self.orderedCoreDataModel)
         #expect(check.status == 0 && !check.stderr.contains("note:"), "\(check)")
         let converted = try workspace.sluice("convert-model", Self.orderedCoreDataModel)
         #expect(converted.status == 0, "\(converted)")
-        #expect(converted.stdout.contains(#""tracks": { "entity": "Track", "toMany": true, "inverse": "album", "ordered": true }"#),
+        #expect(converted.stdout.contains(#""tracks": { "entity": "Track", "toMany": true, "inverse": "album", "ordered": true, "deleteRule": "cascade" }"#),
                 "\(converted.stdout)")
         try workspace.write(converted.stdout, to: "converted.json")
         let fromJSON = try workspace.sluice("schema", "--model", "converted.json")

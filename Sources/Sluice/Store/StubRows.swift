@@ -24,7 +24,7 @@ enum StubRows {
     private static func literal(_ value: ColumnValue) -> String {
         switch value {
         case .integer(let number): return String(number)
-        case .text(let text): return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        case .text(let text): return quoteText(text)
         default: preconditionFailure("an entity is named by text or a number")
         }
     }

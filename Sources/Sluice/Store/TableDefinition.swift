@@ -161,6 +161,11 @@ func quoteIdentifier(_ name: String) -> String {
     "\"" + name.replacing("\"", with: "\"\"") + "\""
 }
 
+/// An SQL text literal in single quotes, any `'` inside doubled: `it's` → `'it''s'`.
+func quoteText(_ text: String) -> String {
+    "'" + text.replacing("'", with: "''") + "'"
+}
+
 extension TableDefinition {
     /// Why an existing table whose unique index `index` covers `existing` does not fit this
     /// table's identity, with the SQL that makes it fit: one line for the error both stores give.

@@ -111,11 +111,12 @@ struct CoreDataImportLayout: TableLayout {
             }
         }
         let oneToOnes = CoreDataOneToOnes(layout, model: coreDataModel)
+        let orderKeys = CoreDataOrderKeys(layout, model: coreDataModel)
         let versioning = CoreDataVersioning(
             tables: tables.map { table in .init(name: table.name, columns: table.columns.map(\.name).filter { $0 != "Z_PK" && $0 != "Z_OPT" }) },
             links: links, joinTables: Set(layout.joinTables.map(\.name)))
-        // The destination entity columns first: their changes are rows' changes too.
-        finishing += versioning.raise + tableFinishing
+        // The destination entity columns and order keys first: their changes are rows' changes too.
+        finishing += orderKeys.finishing + versioning.raise + tableFinishing
         self.model = renamed
         self.sourceName = sourceName
         self.tables = tables
@@ -125,7 +126,7 @@ struct CoreDataImportLayout: TableLayout {
         values = StoreValues(encoding: .coreData, entity: Model.EntityColumn(
             name: "Z_ENT", numbers: Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.name, Int64($0.number)) })))
         file = Self.file(layout, storeUUID: storeUUID, sourceName: sourceName, finishing: finishing, identityIndexes: identityIndexes,
-                         versioning: versioning, oneToOnes: oneToOnes)
+                         versioning: versioning, oneToOnes: oneToOnes, orderKeys: orderKeys)
     }
 
     func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> DatabaseLayout.RelationshipStorage {
@@ -193,7 +194,7 @@ struct CoreDataImportLayout: TableLayout {
     /// triggers do); the other indexes are built after the load.
     private static func file(_ layout: CoreDataStoreLayout, storeUUID: String, sourceName: String,
                              finishing: [String], identityIndexes: Set<String>, versioning: CoreDataVersioning,
-                             oneToOnes: CoreDataOneToOnes) -> LayoutFile {
+                             oneToOnes: CoreDataOneToOnes, orderKeys: CoreDataOrderKeys) -> LayoutFile {
         let indexes = zip(layout.indexes, layout.indexStatements)
         let triggered = Set(oneToOnes.columns.map { "\($0.table).\($0.column)" })
         let isTriggered = { (index: CoreDataStoreLayout.Index) in index.columns.count == 1 && triggered.contains("\(index.table).\(index.columns[0])") }
@@ -226,7 +227,7 @@ struct CoreDataImportLayout: TableLayout {
             issuedKeysQuery: roots.isEmpty ? "SELECT NULL, 0 WHERE 0"
                 : "SELECT CASE Z_ENT \(tableOfRoot) END, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0",
             keyedTables: versioning.tables.map(\.name),
-            setup: { lastKeys in versioning.setup(lastKeys: lastKeys) + oneToOnes.triggers },
+            setup: { lastKeys in versioning.setup(lastKeys: lastKeys) + oneToOnes.triggers + orderKeys.setup },
             finishing: finishing,
             journalMode: "DELETE")
     }

@@ -44,7 +44,7 @@ struct CoreDataVersioning: Sendable {
         // found first).
         func record(_ table: String, _ key: String, when condition: String) -> String {
             guard let last = lastKeys[table] else { return "" }
-            return "INSERT OR IGNORE INTO \(Self.changedTable) SELECT \(literal(table)), \(key) "
+            return "INSERT OR IGNORE INTO \(Self.changedTable) SELECT \(quoteText(table)), \(key) "
                 + "WHERE \(key) <= \(last)\(condition.isEmpty ? "" : " AND " + condition); "
         }
         let changedTables = Set(tables.map(\.name)).union(joinTables)
@@ -76,11 +76,7 @@ struct CoreDataVersioning: Sendable {
     var raise: [String] {
         tables.map { table in
             "UPDATE main.\(quoteIdentifier(table.name)) SET Z_OPT = ifnull(Z_OPT, 0) + 1 "
-                + "WHERE Z_PK IN (SELECT pk FROM temp.\(Self.changedTable) WHERE tbl = \(literal(table.name)))"
+                + "WHERE Z_PK IN (SELECT pk FROM temp.\(Self.changedTable) WHERE tbl = \(quoteText(table.name)))"
         }
-    }
-
-    private func literal(_ text: String) -> String {
-        "'" + text.replacing("'", with: "''") + "'"
     }
 }
