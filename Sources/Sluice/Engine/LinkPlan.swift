@@ -30,6 +30,9 @@ struct LinkPlan {
     var positionColumn: String?
     /// An ordered to-many (`LinkWriter+ToMany.swift`).
     var ordered: Bool { positionColumn != nil }
+    /// An ordered to-many stored by its inverse whose moved links' places the layout's
+    /// triggers may empty (`TableLayout.triggersEmptyMovedPlaces`): set again after a move.
+    var placesAgainAfterMove = false
     /// The entity a stub row of the target names in its family's `"entity"` column (nil: the
     /// target's table has none).
     var stubEntity: String?
@@ -82,6 +85,7 @@ struct LinkPlan {
                     relatedByIsIdentity: mapped.relatedBy.map { target.identity == [$0.attribute] } ?? false,
                     merge: relationship.merge, unresolved: relationship.unresolved,
                     positionColumn: layout.positionColumn(of: relationship, in: entity),
+                    placesAgainAfterMove: layout.triggersEmptyMovedPlaces,
                     stubEntity: relationship.storedEntityName,
                     keyColumn: hooks ? nil : keyColumn(of: relationship, in: entity, entity: entityIndex, mapping: mapping,
                                                        relatedBy: mapped.relatedBy.map { target.attributes[$0.attribute] }),

@@ -214,4 +214,12 @@ protocol TableLayout {
     func storage(of relationship: Model.Relationship, in entity: Model.Entity) -> DatabaseLayout.RelationshipStorage
     /// The column keeping an ordered to-many's order; nil for any other relationship.
     func positionColumn(of relationship: Model.Relationship, in entity: Model.Entity) -> String?
+    /// Whether triggers of the layout's own may empty the place of a link that an ordered
+    /// to-many's side moves from another source (Core Data's order keys, `CoreDataOrderKeys`):
+    /// the store then sets the place again after the move (`LinkPlan.placesAgainAfterMove`).
+    var triggersEmptyMovedPlaces: Bool { get }
+}
+
+extension DatabaseLayout {
+    var triggersEmptyMovedPlaces: Bool { false }
 }

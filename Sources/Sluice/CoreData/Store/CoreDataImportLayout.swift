@@ -24,6 +24,7 @@ struct CoreDataImportLayout: TableLayout {
     let problems: [ModelProblem]
     /// The model's path, for messages.
     let sourceName: String
+    let triggersEmptyMovedPlaces: Bool
     private let storages: [String: DatabaseLayout.RelationshipStorage]
     private let positions: [String: String]
 
@@ -122,6 +123,7 @@ struct CoreDataImportLayout: TableLayout {
         self.tables = tables
         self.storages = storages
         self.positions = positions
+        triggersEmptyMovedPlaces = !orderKeys.toOnes.isEmpty
         self.problems = problems
         values = StoreValues(encoding: .coreData, entity: Model.EntityColumn(
             name: "Z_ENT", numbers: Dictionary(uniqueKeysWithValues: layout.entities.map { ($0.name, Int64($0.number)) })))

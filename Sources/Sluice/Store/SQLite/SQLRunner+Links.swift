@@ -57,10 +57,10 @@ extension SQLRunner: LinkStore {
             let new = try run(link, arguments)
             if new > 0 {
                 made += new
-                // A link moved from another source keeps the place given: a layout's trigger
-                // may have taken it back (Core Data's order keys, `CoreDataOrderKeys`, when
-                // the place is the one the row had). Writes nothing where it is kept.
-                if case .inverseColumn = plan.storage { _ = try run(place, arguments) }
+                // A link moved from another source keeps the place given: the layout's
+                // trigger may have emptied it (Core Data's order keys, `CoreDataOrderKeys`,
+                // when the place is the one the row had). Writes nothing where it is kept.
+                if plan.placesAgainAfterMove { _ = try run(place, arguments) }
                 continue
             }
             let moved = try run(place, arguments)
