@@ -17,6 +17,13 @@ import Testing
         #expect(fromCompiled.metadata() == fromXML.metadata())
         #expect(fromCompiled.primaryKeyRows == fromXML.primaryKeyRows)
         #expect(compiled.versionIdentifier == "")
+        // Each relationship's deletion rule (`NSDeleteRule`), named as the XML names it.
+        func rules(_ model: CoreDataModel) -> [String] {
+            model.entities.flatMap { entity in entity.relationships.map { "\(entity.name).\($0.name) \($0.deletionRule?.value ?? "-")" } }
+                .sorted()
+        }
+        #expect(rules(compiled) == rules(xml))
+        #expect(rules(xml).contains("CDCart.items Cascade"))
     }
 
     /// A key the archives seen do not hold (here an entity's `NSIsAbstract`) is refused, not skipped.

@@ -72,6 +72,23 @@ import Testing
         ])
     }
 
+    /// `deleteRule` takes Core Data's four rules by name; anything else is a problem at its place.
+    @Test func deleteRules() throws {
+        let text = """
+            {"entities": {
+              "Trip": {"identity": "tripID", "attributes": {"tripID": "string"},
+                       "relationships": {"stops": {"entity": "Stop", "toMany": true, "deleteRule": "%@"},
+                                         "first": {"entity": "Stop", "deleteRule": "noAction"}}},
+              "Stop": {"identity": "stopID", "attributes": {"stopID": "string"}}}}
+            """
+        let model = try Model.parse(Array(text.replacing("%@", with: "cascade").utf8), sourceName: "model.json")
+        #expect(model.entities[0].relationships.map(\.deleteRule) == [.cascade, .noAction])
+        #expect(model.entities[1].relationships.isEmpty)
+        #expect(modelProblems(text.replacing("%@", with: "explode")) == [
+            #"entities.Trip.relationships.stops.deleteRule: unknown deleteRule policy "explode" (expected nullify, cascade, deny or noAction)"#,
+        ])
+    }
+
     @Test func unknownFieldsAtEveryLevel() {
         let problems = modelProblems("""
             {
