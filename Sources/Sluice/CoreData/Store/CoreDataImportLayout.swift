@@ -229,7 +229,7 @@ struct CoreDataImportLayout: TableLayout {
             issuedKeysQuery: roots.isEmpty ? "SELECT NULL, 0 WHERE 0"
                 : "SELECT CASE Z_ENT \(tableOfRoot) END, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0",
             keyedTables: versioning.tables.map(\.name),
-            setup: { lastKeys in versioning.setup(lastKeys: lastKeys) + oneToOnes.triggers + orderKeys.setup },
+            setup: { lastKeys in versioning.setup(lastKeys: lastKeys) + oneToOnes.triggers + orderKeys.setup(lastKeys: lastKeys) },
             finishing: finishing,
             journalMode: "DELETE")
     }
