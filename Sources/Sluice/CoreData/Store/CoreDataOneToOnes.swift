@@ -26,13 +26,16 @@ struct CoreDataOneToOnes: Sendable {
 
     let sides: [Side]
 
-    /// The sides of `layout`'s one-to-ones, each once (a relationship that is its own inverse
-    /// is one side).
+    /// The sides of `model`'s one-to-ones as `layout` stores them, each once (a relationship
+    /// that is its own inverse is one side).
     init(_ layout: CoreDataStoreLayout, model: CoreDataModel) {
         var sides: [Side] = []
         for entity in model.entities {
             for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
+                // Both sides name each other (a to-one that names a to-one whose own inverse is
+                // another relationship is no one-to-one).
                 guard let inverse = relationship.inverseName?.value, let destination = relationship.destinationEntity?.value,
+                      Self.relationship(inverse, of: destination, in: model)?.inverseName?.value == relationship.name,
                       case .toOne(let table, let column, _, _)? = layout.storage(ofRelationship: relationship.name, in: entity.name),
                       case .toOne(let otherTable, let otherColumn, _, _)? = layout.storage(ofRelationship: inverse, in: destination),
                       !sides.contains(where: { $0.table == table && $0.column == column })
@@ -41,6 +44,17 @@ struct CoreDataOneToOnes: Sendable {
             }
         }
         self.sides = sides
+    }
+
+    /// The relationship `name` of `entity` or of its nearest ancestor declaring it.
+    private static func relationship(_ name: String, of entity: String, in model: CoreDataModel) -> CoreDataModel.Relationship? {
+        var current: String? = entity
+        for _ in 0...model.entities.count {
+            guard let found = model.entities.first(where: { $0.name == current }) else { return nil }
+            if let relationship = found.relationships.first(where: { $0.name == name }) { return relationship }
+            current = found.parentEntity?.value
+        }
+        return nil
     }
 
     /// The columns whose indexes the triggers need from the start: (table, column).
