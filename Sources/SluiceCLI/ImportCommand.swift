@@ -126,6 +126,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the summary's figures as JSON to this file.", valueName: "file"))
     var stats: String?
 
+    @Flag(name: .long, help: "End the import, writing nothing, when every FILE is byte for byte what the last committed import read (same names, sizes, SHA-256) through the same model (standard input is always imported).")
+    var skipUnchanged = false
+
     @Flag(name: .long, help: "Run ANALYZE before committing, so the query planner's statistics include the new rows.")
     var analyze = false
 
@@ -253,6 +256,18 @@ struct ImportCommand: ParsableCommand {
             }
         } else {
             importer = try Importer(databasePath: db, table: table ?? Self.defaultTable(for: files), options: options)
+        }
+        if skipUnchanged {
+            if let unchanged = try importer.skipIfUnchanged(files: inputs) {
+                if !quiet {
+                    Diagnostics.writeLine("sluice: note: \(inputs.joined(separator: ", ")) unchanged since import \(unchanged.number) "
+                                            + "of \(unchanged.finishedAt): nothing written")
+                }
+                return
+            }
+            if !quiet, inputs.contains("-") {
+                Diagnostics.writeLine("sluice: note: --skip-unchanged: standard input is always imported (it is read once)")
+            }
         }
         if !quiet { Diagnostics.sayWhenReadingTheTerminal(inputs) }
         for (index, input) in inputs.enumerated() {

@@ -36,6 +36,9 @@ protocol ImportStore: AnyObject {
     func dropCreatedTablesLeftEmpty() throws(SluiceError)
     /// Writes the `sluice_imports` row, inside the import's transaction.
     func log(_ record: ImportRecord) throws(SluiceError)
+    /// The last committed import as the log recorded it (`--skip-unchanged`); nil when there
+    /// was none.
+    func lastImport() throws(SluiceError) -> LoggedImport?
     /// `--analyze`: refreshes the query planner's statistics before the commit.
     func analyze() throws(SluiceError)
     /// Makes the import permanent; on failure nothing of it is left and the error is thrown.

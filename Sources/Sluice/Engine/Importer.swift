@@ -29,10 +29,14 @@ public final class Importer {
     private let rejects: RejectsFile?
     /// Indexes built after the load; nil only before the schema is migrated.
     private var indexes: SecondaryIndexes?
-    private let modelSHA256: String
+    let modelSHA256: String
     private let startedAt: UnixTime
     private let clock = MonotonicClock()
     private var sources: [String] = []
+    /// What was read of each input (`sluice_imports.inputs`).
+    private var inputDigests: [InputDigest] = []
+    /// The `feed_version` of the input being read, once its `feed_info.txt` was read.
+    private var feedVersion: String?
     private var bytes: Int64 = 0
     /// Bytes of the finished inputs as stored (compressed for gzip), for progress.
     private var storedBytes: Int64 = 0
@@ -269,28 +273,30 @@ public final class Importer {
         if let rejects {
             try OutputPathCheck.check([.init(option: "the rejects file", path: rejects.path)], database: nil, inputs: [path])
         }
+        let digest: DigestingSource
         let source: ByteSource
         do {
-            source = try InputOpener.open(path: path, stopsWhenInterrupted: stopsWhenInterrupted)
+            digest = DigestingSource(try InputOpener.file(path: path, stopsWhenInterrupted: stopsWhenInterrupted))
+            source = try InputOpener.decompressing(digest)
         } catch {
             // Ctrl-C while a FIFO waits for its writer is the interruption, not a bad input.
             guard options.cancellation?.isCancelled == true else { throw error }
             cancel()
             throw interruptedIfCancelled(error)
         }
-        try run(source)
+        try run(source, digest: digest)
     }
 
     /// Imports standard input.
     public func importStandardInput() throws(SluiceError) {
         let input = FileSource.standardInput()
         input.stopsWhenInterrupted = stopsWhenInterrupted
-        try run(InputOpener.decompressing(input))
+        try run(digesting: input)
     }
 
     /// Imports bytes held in memory (a `Data`, an array, any collection of bytes).
     public func importBytes(_ bytes: some Collection<UInt8>, name: String = "<memory>") throws(SluiceError) {
-        try run(InputOpener.decompressing(MemorySource(bytes, name: name)))
+        try run(digesting: MemorySource(bytes, name: name))
     }
 
     /// Imports a file (`-` is standard input) whose records are all of `entity`, at `path`
@@ -330,7 +336,7 @@ public final class Importer {
     /// Imports the bytes of a source the library made (`ChunkChannelSource`); gzip is detected
     /// by its magic bytes.
     func importSource(_ source: ByteSource) throws(SluiceError) {
-        try run(InputOpener.decompressing(source))
+        try run(digesting: source)
     }
 
     /// Writes what is left, records the import in `sluice_imports` and commits.
@@ -361,7 +367,8 @@ public final class Importer {
                 startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
                 inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
-                rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256)
+                rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256,
+                inputs: InputDigest.json(inputDigests))
             try database.log(log)
             if options.analyze {
                 enter(.analyzing)
@@ -413,11 +420,40 @@ public final class Importer {
         try? rejects?.place()
     }
 
-    private func run(_ source: ByteSource) throws(SluiceError) {
+    /// Ends an import that wrote nothing (`skipIfUnchanged`): the database is left as it was,
+    /// and so is the rejects file's path.
+    func abandon() {
+        guard !finished else { return }
+        finished = true
+        target?.close()
+        target = nil
+        database.rollback()
+        rejects?.discard()
+    }
+
+    /// Reads `source` as it comes, its bytes digested beneath the decoders (`DigestingSource`).
+    private func run(digesting source: ByteSource) throws(SluiceError) {
+        let digest = DigestingSource(source)
+        try run(InputOpener.decompressing(digest), digest: digest)
+    }
+
+    /// Reads `source` (decoded), then records what was read of it (`digest`, its raw bytes).
+    private func run(_ source: ByteSource, digest: DigestingSource) throws(SluiceError) {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
-        if InputOpener.isZip(source) { return try readArchive(source) }
-        let format = options.format ?? InputFormat.named(source.name) ?? .json
-        try read(source, format: format, fileNames: InputNames.fileNames(of: source.name), inArchive: false)
+        feedVersion = nil
+        if InputOpener.isZip(source) {
+            try readArchive(source)
+        } else {
+            let format = options.format ?? InputFormat.named(source.name) ?? .json
+            try read(source, format: format, fileNames: InputNames.fileNames(of: source.name), inArchive: false)
+        }
+        do {
+            let (bytes, sha256) = try digest.finish()
+            inputDigests.append(InputDigest(name: source.name, bytes: bytes, sha256: sha256, feedVersion: feedVersion))
+        } catch {
+            cancel()
+            throw error
+        }
     }
 
     /// Reads a zip archive's entries in archive order, each an input of the format its name
@@ -488,6 +524,7 @@ public final class Importer {
             let recordsBefore = stream.recordCount
             var json: JSONParser?
             var csv: CSVReader?
+            var tap: FeedVersionTap?
             var jsonHandler: (any JSONEventHandler)?
             // A JSON input under a file name's root entry: one array is the records, else each
             // value is one (NDJSON); the first byte that is not whitespace tells.
@@ -504,7 +541,9 @@ public final class Importer {
                 json = parser
                 jsonHandler = handler
             } else {
-                let reader = CSVReader(sourceName: source.name, handler: stream, options: .init(
+                // A feed's `feed_info.txt`: its version is recorded with the input (`InputDigest`).
+                tap = FeedVersionTap.wanted(for: fileNames) ? FeedVersionTap(inner: stream) : nil
+                let reader = CSVReader(sourceName: source.name, handler: tap ?? stream, options: .init(
                     separator: format.separator, maxValueBytes: options.maxValueBytes, invalidText: options.invalidText))
                 stream.parser = reader
                 csv = reader
@@ -541,6 +580,7 @@ public final class Importer {
                 try Envelope.close(recordPath, in: jsonHandler!, array: envelope.array)
             } else {
                 try csv!.finish()
+                if let version = tap?.version { feedVersion = version }
                 try Envelope.close(recordPath, in: stream)
             }
             bytes += reader.bytesRead

@@ -6,9 +6,14 @@ enum InputOpener {
     /// `-` is standard input; anything else a path. Gzip data is inflated transparently.
     /// - Parameter stopsWhenInterrupted: see `FileSource.stopsWhenInterrupted`.
     static func open(path: String, stopsWhenInterrupted: (@Sendable () -> Bool)? = nil) throws(SluiceError) -> ByteSource {
+        try decompressing(file(path: path, stopsWhenInterrupted: stopsWhenInterrupted))
+    }
+
+    /// The file (or standard input) `open` reads, not yet decoded.
+    static func file(path: String, stopsWhenInterrupted: (@Sendable () -> Bool)? = nil) throws(SluiceError) -> FileSource {
         let file = path == "-" ? FileSource.standardInput() : try FileSource(path: path, stopsWhenInterrupted: stopsWhenInterrupted)
         file.stopsWhenInterrupted = stopsWhenInterrupted
-        return try decompressing(file)
+        return file
     }
 
     /// What a zip archive starts with: a local file header, or (empty) the end of the central

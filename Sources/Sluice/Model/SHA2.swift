@@ -29,21 +29,42 @@ struct SHA2<Parameters: SHA2Parameters> {
 
     /// The digest of `bytes` as lowercase hex (what `sha256sum` prints).
     static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        digest(of: bytes).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        var hash = Self()
+        hash.update(bytes)
+        return hash.finishHex()
     }
 
     mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            pending.append(byte)
-            length &+= 1
-            if pending.count == Self.blockBytes {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in update(UnsafeRawBufferPointer(buffer)) }
+        if done == nil { update(Array(bytes)) }
+    }
+
+    /// Whole blocks are compressed where they lie; only a block split between calls is copied
+    /// (an input's digest runs over every 1 MiB chunk read, `InputDigester`).
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var rest = bytes[...]
+        length &+= UInt64(bytes.count)
+        if !pending.isEmpty {
+            let taken = rest.prefix(Self.blockBytes - pending.count)
+            pending += taken
+            rest = rest.dropFirst(taken.count)
+            guard pending.count == Self.blockBytes else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
         }
+        while rest.count >= Self.blockBytes {
+            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(Self.blockBytes)))
+            rest = rest.dropFirst(Self.blockBytes)
+        }
+        pending += rest
+    }
+
+    /// The digest as lowercase hex.
+    mutating func finishHex() -> String {
+        finish().map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
     }
 
     /// The digest; padding as FIPS 180-4 §5.1 says: a 1 bit, zeros, and the message's length
@@ -54,38 +75,47 @@ struct SHA2<Parameters: SHA2Parameters> {
         pending.append(0x80)
         if pending.count > lengthStart {
             pending += [UInt8](repeating: 0, count: Self.blockBytes - pending.count)
-            compress(pending)
+            pending.withUnsafeBytes { compress($0) }
             pending.removeAll(keepingCapacity: true)
         }
         // The length takes 64 bits of SHA-256's block and 128 of SHA-512's, whose high 64
         // stay zero: nothing hashed here is 2^61 bytes long.
         pending += [UInt8](repeating: 0, count: Self.blockBytes - 8 - pending.count)
         pending += bigEndian(bits)
-        compress(pending)
+        pending.withUnsafeBytes { compress($0) }
         return state.flatMap(bigEndian)
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [Word](repeating: 0, count: Parameters.k.count)
-        for i in 0..<16 {
-            for j in 0..<Self.wordBytes { w[i] = w[i] << 8 | Word(block[Self.wordBytes * i + j]) }
+    /// One block; the message schedule lives on the stack (an array a block cost an allocation
+    /// every 64 bytes).
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        let rounds = Parameters.k.count
+        withUnsafeTemporaryAllocation(of: Word.self, capacity: rounds) { w in
+            for i in 0..<16 {
+                var word: Word = 0
+                for j in 0..<Self.wordBytes { word = word << 8 | Word(block[Self.wordBytes * i + j]) }
+                w[i] = word
+            }
+            let (σ0, σ1, Σ0, Σ1) = (Parameters.σ0, Parameters.σ1, Parameters.Σ0, Parameters.Σ1)
+            for i in 16..<rounds {
+                let s0 = rotate(w[i - 15], σ0.0) ^ rotate(w[i - 15], σ0.1) ^ (w[i - 15] >> σ0.shift)
+                let s1 = rotate(w[i - 2], σ1.0) ^ rotate(w[i - 2], σ1.1) ^ (w[i - 2] >> σ1.shift)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            Parameters.k.withUnsafeBufferPointer { k in
+                for i in 0..<rounds {
+                    let s1 = rotate(e, Σ1.0) ^ rotate(e, Σ1.1) ^ rotate(e, Σ1.2)
+                    let choice = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                    let s0 = rotate(a, Σ0.0) ^ rotate(a, Σ0.1) ^ rotate(a, Σ0.2)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+                }
+            }
+            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        let (σ0, σ1, Σ0, Σ1) = (Parameters.σ0, Parameters.σ1, Parameters.Σ0, Parameters.Σ1)
-        for i in 16..<w.count {
-            let s0 = rotate(w[i - 15], σ0.0) ^ rotate(w[i - 15], σ0.1) ^ (w[i - 15] >> σ0.shift)
-            let s1 = rotate(w[i - 2], σ1.0) ^ rotate(w[i - 2], σ1.1) ^ (w[i - 2] >> σ1.shift)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<w.count {
-            let s1 = rotate(e, Σ1.0) ^ rotate(e, Σ1.1) ^ rotate(e, Σ1.2)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Parameters.k[i] &+ w[i]
-            let s0 = rotate(a, Σ0.0) ^ rotate(a, Σ0.1) ^ rotate(a, Σ0.2)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
-        }
-        for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] &+= value }
     }
 
     private func rotate(_ word: Word, _ count: Int) -> Word {

@@ -162,6 +162,7 @@ public struct DatabaseLayout: Sendable, TableLayout {
             .init(name: "rejected", sqlType: "INTEGER"),
             .init(name: "unresolved", sqlType: "INTEGER"),
             .init(name: "model_sha256", sqlType: "TEXT"),
+            .init(name: "inputs", sqlType: "TEXT"),
         ],
         primaryKey: ["id"])
 

@@ -15,4 +15,17 @@ struct ImportRecord: Sendable, Equatable {
     var unresolved: Int64
     /// Hex SHA-256 of the model file's bytes (empty for zero-config imports).
     var modelSHA256: String
+    /// What was read of each input, as compact JSON (`InputDigest.json`): name, size, SHA-256
+    /// of the bytes as read, a GTFS feed's `feed_version`.
+    var inputs = ""
+}
+
+/// What the import log keeps of the last committed import that `--skip-unchanged` needs.
+struct LoggedImport: Sendable, Equatable {
+    /// `sluice_imports.id` (in a Core Data store, the count of Sluice's imports into it).
+    var number: Int64
+    var finishedAt: String
+    var modelSHA256: String
+    /// `ImportRecord.inputs`; nil when that import recorded none (before the column existed).
+    var inputs: String?
 }

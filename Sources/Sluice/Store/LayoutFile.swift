@@ -34,4 +34,16 @@ struct LayoutFile: Sendable {
     var finishing: [String]
     /// The journal mode the file is left in.
     var journalMode: String
+    /// Where the layout keeps what Sluice's keeps in `sluice_imports`.
+    var importLog: ImportLogPlace
+
+    /// A place of the layout's own for the import log (Core Data's: a key of the store's
+    /// metadata), read with `query` and rewritten whole.
+    struct ImportLogPlace: Sendable {
+        var query: String
+        /// The last import, as the rows of `query` record it.
+        var last: @Sendable (_ rows: [[ColumnValue]]) -> LoggedImport?
+        /// The statement that records `record` (the rows of `query` as they were).
+        var record: @Sendable (_ rows: [[ColumnValue]], _ record: ImportRecord) -> (sql: String, values: [ColumnValue])?
+    }
 }

@@ -231,7 +231,8 @@ struct CoreDataImportLayout: TableLayout {
             keyedTables: versioning.tables.map(\.name),
             setup: { lastKeys in versioning.setup(lastKeys: lastKeys) + oneToOnes.triggers + orderKeys.setup(lastKeys: lastKeys) },
             finishing: finishing,
-            journalMode: "DELETE")
+            journalMode: "DELETE",
+            importLog: CoreDataImportLog.place)
     }
 }
 

@@ -107,13 +107,11 @@ final class PostgresStore: ImportStore {
     }
 
     func log(_ record: ImportRecord) throws(SluiceError) {
-        try connection.query("""
-            INSERT INTO "sluice_imports" ("started_at", "finished_at", "sources", "bytes", "records", \
-            "inserted", "updated", "unchanged", "rejected", "unresolved", "model_sha256") \
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-            """, [record.startedAt, record.finishedAt, record.sources, String(record.bytes), String(record.records),
-                  String(record.inserted), String(record.updated), String(record.unchanged), String(record.rejected),
-                  String(record.unresolved), record.modelSHA256])
+        try ImportLog.insert(record, into: runner)
+    }
+
+    func lastImport() throws(SluiceError) -> LoggedImport? {
+        try ImportLog.last(in: runner)
     }
 
     func analyze() throws(SluiceError) {

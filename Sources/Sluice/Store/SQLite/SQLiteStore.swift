@@ -93,10 +93,18 @@ final class SQLiteStore: ImportStore {
         }
     }
 
-    /// A layout of its own keeps no `sluice_imports` (Core Data's store holds only its tables).
+    /// A layout of its own keeps no `sluice_imports` (Core Data's store holds only its tables),
+    /// but a place of its own (`LayoutFile.importLog`).
     func log(_ record: ImportRecord) throws(SluiceError) {
-        guard file == nil else { return }
-        try ImportLog.insert(record, into: database.connection)
+        guard let place = file?.importLog else { return try ImportLog.insert(record, into: runner) }
+        if let statement = place.record(try runner.rows(place.query, []), record) {
+            try runner.run(statement.sql, statement.values)
+        }
+    }
+
+    func lastImport() throws(SluiceError) -> LoggedImport? {
+        guard let place = file?.importLog else { return try ImportLog.last(in: runner) }
+        return place.last(try runner.rows(place.query, []))
     }
 
     func analyze() throws(SluiceError) { try database.analyze() }
