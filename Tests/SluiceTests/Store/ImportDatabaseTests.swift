@@ -260,16 +260,20 @@ extension StoreTests {
             let record = ImportRecord(
                 startedAt: "2024-05-01T10:00:00Z", finishedAt: "2024-05-01T10:00:05Z", sources: "stops.json",
                 bytes: 1234, records: 10, inserted: 7, updated: 2, unchanged: 1, rejected: 0, unresolved: 3,
-                modelSHA256: String(repeating: "ab", count: 32))
-            let id = try ImportLog.insert(record, into: database.connection)
-            #expect(id == 1)
+                modelSHA256: String(repeating: "ab", count: 32), inputs: #"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#)
+            let runner = SQLRunner(connection: database.connection, databaseName: path)
+            try ImportLog.insert(record, into: runner)
+            #expect(try ImportLog.last(in: runner) == LoggedImport(
+                number: 1, finishedAt: "2024-05-01T10:00:05Z", modelSHA256: String(repeating: "ab", count: 32),
+                inputs: #"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#))
+            runner.finalizeStatements()
             try database.commit()
 
             let check = try Connection(path: path)
             #expect(try check.rows("SELECT * FROM sluice_imports") == [[
                 .integer(1), .text("2024-05-01T10:00:00Z"), .text("2024-05-01T10:00:05Z"), .text("stops.json"),
                 .integer(1234), .integer(10), .integer(7), .integer(2), .integer(1), .integer(0), .integer(3),
-                .text(String(repeating: "ab", count: 32)),
+                .text(String(repeating: "ab", count: 32)), .text(#"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#),
             ]])
             #expect(try SchemaMigration.plan(check, tables: layout.tables).statements.isEmpty)
         }

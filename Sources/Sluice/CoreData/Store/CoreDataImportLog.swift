@@ -2,7 +2,7 @@
 /// store's metadata (`Z_METADATA.Z_PLIST`), `SluiceLastImport`, a dictionary of the last
 /// import (its number, times, model digest and inputs as `sluice_imports` records them).
 /// Core Data keeps keys an app sets in the metadata (`setMetadata(_:for:)`) and writes them
-/// back with its own, so the store stays Core Data's (`docs/coredata-store.md#import-log`).
+/// back with its own, so the store stays Core Data's (`docs/coredata-store.md#sluices-import-log`).
 enum CoreDataImportLog {
     static let key = "SluiceLastImport"
 
