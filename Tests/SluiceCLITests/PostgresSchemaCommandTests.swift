@@ -78,7 +78,8 @@ import Testing
           "unchanged" bigint,
           "rejected" bigint,
           "unresolved" bigint,
-          "model_sha256" text
+          "model_sha256" text,
+          "inputs" text
         );
 
         """

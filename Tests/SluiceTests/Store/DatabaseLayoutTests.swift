@@ -65,7 +65,8 @@ extension StoreTests {
                   "unchanged" INTEGER,
                   "rejected" INTEGER,
                   "unresolved" INTEGER,
-                  "model_sha256" TEXT
+                  "model_sha256" TEXT,
+                  "inputs" TEXT
                 );
 
                 """
