@@ -27,6 +27,20 @@ extension ByteSource {
     var waitsForInput: Bool { true }
 }
 
+/// A source that passes another's bytes on (`ReplaySource`, `DigestingSource`): its name, sizes
+/// and way of waiting are those of the source underneath.
+protocol ByteSourceLayer: ByteSource {
+    var source: ByteSource { get }
+}
+
+extension ByteSourceLayer {
+    var name: String { source.name }
+    var expectedSize: Int64? { source.expectedSize }
+    var storedSize: Int64? { source.storedSize }
+    var storedBytesRead: Int64 { source.storedBytesRead }
+    var waitsForInput: Bool { source.waitsForInput }
+}
+
 extension SluiceError {
     /// `read error on '<name>': <strerror>` (exit 74).
     static func readError(on name: String, errno code: Int32) -> SluiceError {

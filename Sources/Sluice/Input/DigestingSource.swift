@@ -2,8 +2,8 @@
 /// they pass: what `sluice_imports.inputs` records of an input (`InputDigest`). It sits under
 /// the decoders, so the hashing runs on the thread that reads the file (`ReadAhead`'s, for a
 /// regular file), not on the one that parses.
-final class DigestingSource: ByteSource {
-    private let source: ByteSource
+final class DigestingSource: ByteSourceLayer {
+    let source: ByteSource
     private var hash = SHA256()
     /// Bytes that went through so far.
     private(set) var bytesRead: Int64 = 0
@@ -11,12 +11,6 @@ final class DigestingSource: ByteSource {
     init(_ source: ByteSource) {
         self.source = source
     }
-
-    var name: String { source.name }
-    var expectedSize: Int64? { source.expectedSize }
-    var storedSize: Int64? { source.storedSize }
-    var storedBytesRead: Int64 { source.storedBytesRead }
-    var waitsForInput: Bool { source.waitsForInput }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SluiceError) -> Int {
         let count = try source.read(into: buffer)
