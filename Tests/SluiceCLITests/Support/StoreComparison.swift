@@ -17,8 +17,17 @@ enum StoreComparison {
             for name in try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap(\.first?.text) {
                 let columns = try connection.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(name)]).compactMap(\.first?.text)
                 let order = (1...max(columns.count, 1)).map(String.init).joined(separator: ", ")
-                tables[name] = (columns, try connection.rows("SELECT * FROM \"\(name)\" ORDER BY \(order)"))
+                let rows = try connection.rows("SELECT * FROM \"\(name)\" ORDER BY \(order)")
+                tables[name] = (columns, name == "Z_METADATA" ? rows.map { $0.map(Self.withoutImportLog) } : rows)
             }
+        }
+
+        /// A metadata property list without Sluice's import log (`CoreDataImportLog`), which
+        /// records every import, one that changes no object too.
+        private static func withoutImportLog(_ value: ColumnValue) -> ColumnValue {
+            guard case .blob(let bytes) = value, case .dictionary(let members)? = try? BinaryPropertyList.read(bytes),
+                  members.contains(where: { $0.key == CoreDataImportLog.key }) else { return value }
+            return .blob(BinaryPropertyList.write(.dictionary(members.filter { $0.key != CoreDataImportLog.key })))
         }
 
         /// The first difference from `other`, taken after this one.
