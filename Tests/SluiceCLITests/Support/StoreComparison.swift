@@ -23,10 +23,11 @@ enum StoreComparison {
         }
 
         /// A metadata property list without Sluice's import log (`CoreDataImportLog`), which
-        /// records every import, one that changes no object too.
+        /// records every import, one that changes no object too; written again by Sluice's
+        /// writer either way, so that what is compared is the values, not Core Data's encoding
+        /// of them (the log's import writes the whole list again).
         private static func withoutImportLog(_ value: ColumnValue) -> ColumnValue {
-            guard case .blob(let bytes) = value, case .dictionary(let members)? = try? BinaryPropertyList.read(bytes),
-                  members.contains(where: { $0.key == CoreDataImportLog.key }) else { return value }
+            guard case .blob(let bytes) = value, case .dictionary(let members)? = try? BinaryPropertyList.read(bytes) else { return value }
             return .blob(BinaryPropertyList.write(.dictionary(members.filter { $0.key != CoreDataImportLog.key })))
         }
 
