@@ -95,4 +95,40 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(try rows(workspace) == ["I i1 2 -"])
     }
+
+    /// Where one side's entity has sub-entities, the other side's column has an entity column
+    /// beside it (`Z<n>RECIPE`): the mirrored link names the partner's entity too, and an
+    /// emptied link empties it, or Core Data would fault the partner as the wrong entity.
+    @Test func theEntityColumnFollowsTheKey() throws {
+        let workspace = Workspace()
+        let family = Self.model.replacingOccurrences(of: "</model>", with: """
+                <entity name="SpecialRecipe" representedClassName="SpecialRecipe" parentEntity="Recipe">
+                    <attribute name="chef" optional="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """)
+        try workspace.writeCoreDataModel(family, to: "Food.xcdatamodel")
+        func import_(_ input: String) throws {
+            let result = try workspace.sluice(["import", "--db", "Seed.sqlite", "--layout", "coredata", "--model", "Food.xcdatamodel",
+                                               "--root", "recipes=Recipe", "--root", "special=SpecialRecipe", "--root", "images=Image", "-"],
+                                              stdin: Array(input.utf8))
+            #expect(result.status == 0, "\(result)")
+        }
+        /// (image, its recipe's id, the entity its entity column names), by key.
+        func images() throws -> [String] {
+            let db = try workspace.database("Seed.sqlite")
+            let entityColumn = try #require(try db.rows("SELECT name FROM pragma_table_info('ZIMAGE')").compactMap { $0[0].text }
+                .first { $0 != "ZRECIPE" && $0.hasSuffix("RECIPE") })
+            return try db.rows("""
+                SELECT i.ZIMAGEID || ' ' || ifnull(r.ZRECIPEID, '-') || ' ' || ifnull(e.Z_NAME, '-') FROM ZIMAGE i
+                LEFT JOIN ZRECIPE r ON r.Z_PK = i.ZRECIPE LEFT JOIN Z_PRIMARYKEY e ON e.Z_ENT = i.\(entityColumn) ORDER BY i.Z_PK
+                """).map { $0[0].text ?? "?" }
+        }
+        // Linked from the recipe side (with the row, and in the second pass).
+        try import_(#"{"recipes": [{"recipeID": "r1", "imageID": "i1"}], "special": [{"recipeID": "s1", "imageID": "i2"}], "images": [{"imageID": "i1"}, {"imageID": "i2"}]}"#)
+        #expect(try images() == ["i1 r1 Recipe", "i2 s1 SpecialRecipe"])
+        // Relinked from the image side: i1 loses r1, key and entity both.
+        try import_(#"{"images": [{"imageID": "i2", "recipeID": "r1"}]}"#)
+        #expect(try images() == ["i1 - -", "i2 r1 Recipe"])
+    }
 }

@@ -14,14 +14,20 @@
 /// change (`Z_OPT`). The mirrored writes fire the other side's trigger, whose own writes find
 /// the columns already in step; SQLite does not fire a trigger again from within itself
 /// (`recursive_triggers` is off). Each column's index (Core Data's `<TABLE>_<COL>_INDEX`) is
-/// made with the tables, since every trigger looks a column up by its value.
+/// made with the tables, since every trigger looks a column up by its value. Where a side's
+/// destination has sub-entities its column has an entity column beside it (`Z<n>IMAGE`,
+/// naming the partner's `Z_ENT`): it is set and emptied with the key, or Core Data would fault
+/// the partner as the wrong entity.
 struct CoreDataOneToOnes: Sendable {
     /// One side of a one-to-one: its column, and the column of the other side.
     struct Side: Sendable {
         var table: String
         var column: String
+        /// The entity column beside `column`, where the other side's entity has sub-entities.
+        var entityColumn: String?
         var otherTable: String
         var otherColumn: String
+        var otherEntityColumn: String?
     }
 
     let sides: [Side]
@@ -36,11 +42,12 @@ struct CoreDataOneToOnes: Sendable {
                 // another relationship is no one-to-one).
                 guard let inverse = relationship.inverseName?.value, let destination = relationship.destinationEntity?.value,
                       Self.relationship(inverse, of: destination, in: model)?.inverseName?.value == relationship.name,
-                      case .toOne(let table, let column, _, _)? = layout.storage(ofRelationship: relationship.name, in: entity.name),
-                      case .toOne(let otherTable, let otherColumn, _, _)? = layout.storage(ofRelationship: inverse, in: destination),
+                      case .toOne(let table, let column, let entityColumn, _)? = layout.storage(ofRelationship: relationship.name, in: entity.name),
+                      case .toOne(let otherTable, let otherColumn, let otherEntityColumn, _)? = layout.storage(ofRelationship: inverse, in: destination),
                       !sides.contains(where: { $0.table == table && $0.column == column })
                 else { continue }
-                sides.append(Side(table: table, column: column, otherTable: otherTable, otherColumn: otherColumn))
+                sides.append(Side(table: table, column: column, entityColumn: entityColumn, otherTable: otherTable,
+                                  otherColumn: otherColumn, otherEntityColumn: otherEntityColumn))
             }
         }
         self.sides = sides
@@ -68,9 +75,19 @@ struct CoreDataOneToOnes: Sendable {
             let (own, column) = (quoteIdentifier(side.table), quoteIdentifier(side.column))
             let (other, otherColumn) = (quoteIdentifier(side.otherTable), quoteIdentifier(side.otherColumn))
             let name = "sluice_one_to_one_\(side.table)_\(side.column)"
-            let takeOver = "UPDATE \(own) SET \(column) = NULL WHERE \(column) = new.\(column) AND Z_PK <> new.Z_PK; "
-                + "UPDATE \(other) SET \(otherColumn) = new.Z_PK WHERE Z_PK = new.\(column) AND \(otherColumn) IS NOT new.Z_PK; "
-            let leave = "UPDATE \(other) SET \(otherColumn) = NULL WHERE Z_PK = old.\(column) AND \(otherColumn) = new.Z_PK; "
+            // `, Z<n>X = value` where the column has an entity column beside it, else nothing.
+            func alsoEntity(_ entityColumn: String?, _ value: String) -> String {
+                entityColumn.map { ", \(quoteIdentifier($0)) = \(value)" } ?? ""
+            }
+            // The other side already names this row (and, where it has one, this row's entity).
+            let otherInStep = "\(otherColumn) IS new.Z_PK"
+                + (side.otherEntityColumn.map { " AND \(quoteIdentifier($0)) IS new.Z_ENT" } ?? "")
+            let takeOver = "UPDATE \(own) SET \(column) = NULL\(alsoEntity(side.entityColumn, "NULL")) "
+                + "WHERE \(column) = new.\(column) AND Z_PK <> new.Z_PK; "
+                + "UPDATE \(other) SET \(otherColumn) = new.Z_PK\(alsoEntity(side.otherEntityColumn, "new.Z_ENT")) "
+                + "WHERE Z_PK = new.\(column) AND NOT (\(otherInStep)); "
+            let leave = "UPDATE \(other) SET \(otherColumn) = NULL\(alsoEntity(side.otherEntityColumn, "NULL")) "
+                + "WHERE Z_PK = old.\(column) AND \(otherColumn) = new.Z_PK; "
             return [
                 "CREATE TEMP TRIGGER \(quoteIdentifier(name + "_update")) AFTER UPDATE OF \(column) ON main.\(own) "
                     + "WHEN old.\(column) IS NOT new.\(column) BEGIN \(leave)\(takeOver)END",
