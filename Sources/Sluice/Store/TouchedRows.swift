@@ -54,7 +54,12 @@ final class TouchedRows: TouchedRowStore {
             PRIMARY KEY ("entity", "pk"))\(sql.dialect.keyOnlyTable)
             """)
         try sql.run("DELETE FROM \"sluice_gone\"", [])
+        // Each root entity is told as its rows are sought (the long scan), whether or not any
+        // go; an entity only a cascade reaches, as its rows are deleted.
+        var told = Set<Int>()
         for entity in entities.sorted() {
+            willDelete(entity)
+            told.insert(entity)
             let table = quoteIdentifier(tables[entity])
             let key = sql.keys.quoted(tables[entity])
             // The family's column naming each row's entity, as the layout names it (`TableKeys`).
@@ -72,7 +77,7 @@ final class TouchedRows: TouchedRowStore {
         try rules.refuseDenied()
         var deleted: [Int: Int] = [:]
         for entity in try rules.entitiesWithRowsGone() {
-            willDelete(entity)
+            if told.insert(entity).inserted { willDelete(entity) }
             try rules.unlink(entity)
             deleted[entity] = try sql.run("DELETE FROM \(quoteIdentifier(tables[entity])) WHERE \(sql.keys.quoted(tables[entity])) IN "
                                           + DeleteRules.gone(entity), [])

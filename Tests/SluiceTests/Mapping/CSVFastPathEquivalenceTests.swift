@@ -27,8 +27,9 @@ import Testing
         """#
 
     /// Quoted fields (separators, line breaks and doubled quotes inside), ragged rows (fewer
-    /// and more fields than the header), empty fields (missing), empty lines, CRLF, a repeated
-    /// column, a BOM, invalid UTF-8, values that do not convert.
+    /// and more fields than the header), empty fields (missing), empty lines, CRLF, unnamed
+    /// columns (a name given twice is an input error, `CSVImportTests`; an empty one may repeat),
+    /// a BOM, invalid UTF-8, values that do not convert.
     static let inputs: [[UInt8]] = [
         Array("""
             trip_id,stop_id,seq,dist,note,alt,route_id,tag,extra
@@ -42,7 +43,7 @@ import Testing
             t8,s8,8,2.5,"",alt only,12,c,
             """.utf8) + Array("t9,s\u{e9},9\nt9,s".utf8) + [0xC3, 0x28] + Array(",10\nt10,s10,10".utf8),
         [0xEF, 0xBB, 0xBF] + Array("trip_id,stop_id,seq\nt1,s1,1\nt2,s2,2\n".utf8),
-        Array("stop_id,trip_id,seq,trip_id\ns1,t1,1,t1b\ns2,,2,t2\ns3,t3,3\n".utf8),
+        Array("stop_id,,trip_id,seq,\ns1,x,t1,1,t1b\ns2,,,2,t2\ns3,y,t3,3\n".utf8),
         Array("unmapped,seq,trip_id\nu,1,t1\n,2,t2\nu,3,\n".utf8),
     ]
 
