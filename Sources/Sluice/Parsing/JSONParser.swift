@@ -113,6 +113,10 @@ final class JSONParser: EventReader {
     /// Total bytes fed so far.
     var bytesParsed: Int64 { chunkStart + Int64(chunk.count) }
 
+    /// Bytes yajl's lexer read again from its buffer of a token that spans chunks: a few per
+    /// chunk boundary inside a token, so lexing one is linear in its length (tests read it).
+    var bytesRelexed: Int { handle.map { Int(sluice_yajl_bytes_relexed($0)) } ?? 0 }
+
     /// Parses the next chunk of input. The chunk need only stay valid during the call.
     func parse(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         try parse(bytes, scan: scanner.scan(bytes))

@@ -33,4 +33,13 @@ static inline size_t sluice_yajl_offset_in_chunk(yajl_handle h) {
     return ((const struct sluice_yajl_handle_prefix *)(const void *)h)->bytesConsumed;
 }
 
+// Bytes yajl's lexer read again from its buffer of a token spanning chunks (src/yajl_lex.c):
+// with the lexer resuming such a token where it stopped, a few per chunk boundary, not the
+// token so far at every chunk. Tests read it to show that lexing a long token is linear.
+size_t sluice_yajl_lex_bytes_relexed(const void *lexer);
+
+static inline size_t sluice_yajl_bytes_relexed(yajl_handle h) {
+    return sluice_yajl_lex_bytes_relexed(((const struct sluice_yajl_handle_prefix *)(const void *)h)->lexer);
+}
+
 #endif

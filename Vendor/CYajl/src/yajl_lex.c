@@ -90,13 +90,50 @@ struct yajl_lexer_t {
     /* shall we validate utf8 inside strings? */
     unsigned int validateUTF8;
 
+    /* Sluice: where a string or number that the last chunk ended inside goes on, so that a
+     * token spanning many chunks is lexed once, not again from its first byte at every chunk
+     * (quadratic in its length). resumeState says what was lexed up to resumeOff (one of
+     * the yajl_resume_* values; yajl_resume_none: lex again from the first byte), resumeOff
+     * is an offset in buf, or while resumeInText is set an offset in the chunk being lexed,
+     * made one in buf when that chunk's bytes are appended to it (at `lexed:`). */
+    unsigned int resumeState;
+    size_t resumeOff;
+    unsigned int resumeInText;
+
+    /* Sluice: bytes read again from buf, for tests that lexing a long token is linear. */
+    size_t bytesRelexed;
+
     yajl_alloc_funcs * alloc;
 };
 
+/* Sluice: counts the bytes read from buf (bytesRelexed). */
 #define readChar(lxr, txt, off)                      \
     (((lxr)->bufInUse && yajl_buf_len((lxr)->buf) && lxr->bufOff < yajl_buf_len((lxr)->buf)) ? \
-     (*((const unsigned char *) yajl_buf_data((lxr)->buf) + ((lxr)->bufOff)++)) : \
+     ((lxr)->bytesRelexed++, *((const unsigned char *) yajl_buf_data((lxr)->buf) + ((lxr)->bufOff)++)) : \
      ((txt)[(*(off))++]))
+
+/* Sluice: what was lexed up to a resume point (struct yajl_lexer_t's resumeState). */
+enum {
+    yajl_resume_none = 0,
+    yajl_resume_string,              /* inside a string, between characters */
+    yajl_resume_string_with_escapes, /* likewise, after an escape */
+    yajl_resume_integer_digits,      /* after a digit of the integer part, not a leading 0 */
+    yajl_resume_fraction_digits,     /* after a digit of the fraction */
+    yajl_resume_exponent_digits      /* after a digit of the exponent */
+};
+
+/* Sluice: the token may go on at `off` in the chunk (or in buf, when inBuf) in `state`. */
+static void
+yajl_lex_set_resume(yajl_lexer lxr, unsigned int state, size_t off, int inBuf)
+{
+    lxr->resumeState = state;
+    lxr->resumeOff = off;
+    lxr->resumeInText = !inBuf;
+}
+
+/* Sluice: whether readChar reads from buf. */
+#define readingBuf(lxr) \
+    ((lxr)->bufInUse && yajl_buf_len((lxr)->buf) && (lxr)->bufOff < yajl_buf_len((lxr)->buf))
 
 #define unreadChar(lxr, off) ((*(off) > 0) ? (*(off))-- : ((lxr)->bufOff--))
 
@@ -266,10 +303,14 @@ yajl_string_scan(const unsigned char * buf, size_t len, int utf8check)
 
 static yajl_tok
 yajl_lex_string(yajl_lexer lexer, const unsigned char * jsonText,
-                size_t jsonTextLen, size_t * offset)
+                size_t jsonTextLen, size_t * offset, unsigned int resume)
 {
     yajl_tok tok = yajl_tok_error;
-    int hasEscapes = 0;
+    /* Sluice: resumed after an escape, or not (resume), and the last point between
+     * characters, where lexing resumes if this chunk ends inside the string. */
+    int hasEscapes = (resume == yajl_resume_string_with_escapes);
+    size_t cleanOff = 0;
+    int cleanInBuf = 0, cleanEscapes = 0;
 
     for (;;) {
         unsigned char curChar;
@@ -286,7 +327,9 @@ yajl_lex_string(yajl_lexer lexer, const unsigned char * jsonText,
                 p = ((const unsigned char *) yajl_buf_data(lexer->buf) +
                      (lexer->bufOff));
                 len = yajl_buf_len(lexer->buf) - lexer->bufOff;
-                lexer->bufOff += yajl_string_scan(p, len, lexer->validateUTF8);
+                len = yajl_string_scan(p, len, lexer->validateUTF8);
+                lexer->bufOff += len;
+                lexer->bytesRelexed += len;
             }
             else if (*offset < jsonTextLen)
             {
@@ -295,6 +338,11 @@ yajl_lex_string(yajl_lexer lexer, const unsigned char * jsonText,
                 *offset += yajl_string_scan(p, len, lexer->validateUTF8);
             }
         }
+
+        /* Sluice: between characters, whatever comes next. */
+        cleanInBuf = readingBuf(lexer);
+        cleanOff = cleanInBuf ? lexer->bufOff : *offset;
+        cleanEscapes = hasEscapes;
 
         STR_CHECK_EOF;
 
@@ -356,6 +404,13 @@ yajl_lex_string(yajl_lexer lexer, const unsigned char * jsonText,
         /* accept it, and move on */
     }
   finish_string_lex:
+    /* Sluice: the next chunk goes on from the last point between characters (at most an
+     * escape or a UTF-8 sequence before this chunk's end). */
+    if (tok == yajl_tok_eof) {
+        yajl_lex_set_resume(lexer, cleanEscapes ? yajl_resume_string_with_escapes
+                                                : yajl_resume_string,
+                            cleanOff, cleanInBuf);
+    }
     /* tell our buddy, the parser, wether he needs to process this string
      * again */
     if (hasEscapes && tok == yajl_tok_string) {
@@ -367,17 +422,33 @@ yajl_lex_string(yajl_lexer lexer, const unsigned char * jsonText,
 
 #define RETURN_IF_EOF if (*offset >= jsonTextLen) return yajl_tok_eof;
 
+/* Sluice: an end of the chunk in a run of digits, where the next chunk goes on. */
+#define RETURN_IF_EOF_RESUMING(state) \
+    if (*offset >= jsonTextLen) { \
+        yajl_lex_set_resume(lexer, (state), *offset, 0); \
+        return yajl_tok_eof; \
+    }
+
 static yajl_tok
 yajl_lex_number(yajl_lexer lexer, const unsigned char * jsonText,
-                size_t jsonTextLen, size_t * offset)
+                size_t jsonTextLen, size_t * offset, unsigned int resume)
 {
     /** XXX: numbers are the only entities in json that we must lex
      *       _beyond_ in order to know that they are complete.  There
      *       is an ambiguous case for integers at EOF. */
 
     unsigned char c;
+    int numRd = 0;
 
     yajl_tok tok = yajl_tok_integer;
+
+    /* Sluice: go on in the run of digits the last chunk ended in. */
+    switch (resume) {
+        case yajl_resume_integer_digits: goto integer_digits;
+        case yajl_resume_fraction_digits: numRd = 1; goto fraction_digits;
+        case yajl_resume_exponent_digits: goto exponent_digits;
+        default: break;
+    }
 
     RETURN_IF_EOF;
     c = readChar(lexer, jsonText, offset);
@@ -394,7 +465,8 @@ yajl_lex_number(yajl_lexer lexer, const unsigned char * jsonText,
         c = readChar(lexer, jsonText, offset);
     } else if (c >= '1' && c <= '9') {
         do {
-            RETURN_IF_EOF;
+          integer_digits:
+            RETURN_IF_EOF_RESUMING(yajl_resume_integer_digits);
             c = readChar(lexer, jsonText, offset);
         } while (c >= '0' && c <= '9');
     } else {
@@ -405,14 +477,13 @@ yajl_lex_number(yajl_lexer lexer, const unsigned char * jsonText,
 
     /* optional fraction (indicates this is floating point) */
     if (c == '.') {
-        int numRd = 0;
-
         RETURN_IF_EOF;
         c = readChar(lexer, jsonText, offset);
 
         while (c >= '0' && c <= '9') {
             numRd++;
-            RETURN_IF_EOF;
+          fraction_digits:
+            RETURN_IF_EOF_RESUMING(yajl_resume_fraction_digits);
             c = readChar(lexer, jsonText, offset);
         }
 
@@ -437,7 +508,8 @@ yajl_lex_number(yajl_lexer lexer, const unsigned char * jsonText,
 
         if (c >= '0' && c <= '9') {
             do {
-                RETURN_IF_EOF;
+              exponent_digits:
+                RETURN_IF_EOF_RESUMING(yajl_resume_exponent_digits);
                 c = readChar(lexer, jsonText, offset);
             } while (c >= '0' && c <= '9');
         } else {
@@ -506,6 +578,20 @@ yajl_lex_lex(yajl_lexer lexer, const unsigned char * jsonText,
 
     *outBuf = NULL;
     *outLen = 0;
+
+    /* Sluice: a string or number the last chunk ended inside goes on where its lexing
+     * stopped (an empty chunk keeps the resume point for the next one). */
+    if (lexer->bufInUse && lexer->resumeState != yajl_resume_none && *offset < jsonTextLen) {
+        unsigned int resume = lexer->resumeState;
+        lexer->resumeState = yajl_resume_none;
+        lexer->bufOff = lexer->resumeOff;
+        if (resume == yajl_resume_string || resume == yajl_resume_string_with_escapes) {
+            tok = yajl_lex_string(lexer, jsonText, jsonTextLen, offset, resume);
+        } else {
+            tok = yajl_lex_number(lexer, jsonText, jsonTextLen, offset, resume);
+        }
+        goto lexed;
+    }
 
     for (;;) {
         assert(*offset <= jsonTextLen);
@@ -595,7 +681,7 @@ yajl_lex_lex(yajl_lexer lexer, const unsigned char * jsonText,
             }
             case '"': {
                 tok = yajl_lex_string(lexer, (const unsigned char *) jsonText,
-                                      jsonTextLen, offset);
+                                      jsonTextLen, offset, yajl_resume_none);
                 goto lexed;
             }
             case '-':
@@ -604,7 +690,7 @@ yajl_lex_lex(yajl_lexer lexer, const unsigned char * jsonText,
                 /* integer parsing wants to start from the beginning */
                 unreadChar(lexer, offset);
                 tok = yajl_lex_number(lexer, (const unsigned char *) jsonText,
-                                      jsonTextLen, offset);
+                                      jsonTextLen, offset, yajl_resume_none);
                 goto lexed;
             }
             case '/':
@@ -649,6 +735,11 @@ yajl_lex_lex(yajl_lexer lexer, const unsigned char * jsonText,
     if (tok == yajl_tok_eof || lexer->bufInUse) {
         if (!lexer->bufInUse) yajl_buf_clear(lexer->buf);
         lexer->bufInUse = 1;
+        /* Sluice: a resume point in this chunk becomes one in buf. */
+        if (tok == yajl_tok_eof && lexer->resumeState != yajl_resume_none && lexer->resumeInText) {
+            lexer->resumeOff = yajl_buf_len(lexer->buf) + (lexer->resumeOff - startOffset);
+            lexer->resumeInText = 0;
+        }
         yajl_buf_append(lexer->buf, jsonText + startOffset, *offset - startOffset);
         lexer->bufOff = 0;
 
@@ -750,6 +841,10 @@ yajl_tok yajl_lex_peek(yajl_lexer lexer, const unsigned char * jsonText,
     size_t bufLen = yajl_buf_len(lexer->buf);
     size_t bufOff = lexer->bufOff;
     unsigned int bufInUse = lexer->bufInUse;
+    /* Sluice: the resume point too. */
+    unsigned int resumeState = lexer->resumeState;
+    size_t resumeOff = lexer->resumeOff;
+    unsigned int resumeInText = lexer->resumeInText;
     yajl_tok tok;
 
     tok = yajl_lex_lex(lexer, jsonText, jsonTextLen, &offset,
@@ -757,7 +852,17 @@ yajl_tok yajl_lex_peek(yajl_lexer lexer, const unsigned char * jsonText,
 
     lexer->bufOff = bufOff;
     lexer->bufInUse = bufInUse;
+    lexer->resumeState = resumeState;
+    lexer->resumeOff = resumeOff;
+    lexer->resumeInText = resumeInText;
     yajl_buf_truncate(lexer->buf, bufLen);
 
     return tok;
+}
+
+/* Sluice: bytes this lexer read again from its buffer of a token spanning chunks. */
+size_t
+sluice_yajl_lex_bytes_relexed(const void * lexer)
+{
+    return lexer ? ((const struct yajl_lexer_t *) lexer)->bytesRelexed : 0;
 }

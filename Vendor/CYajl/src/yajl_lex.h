@@ -114,4 +114,8 @@ size_t yajl_lex_current_line(yajl_lexer lexer);
  *  \n or \r */
 size_t yajl_lex_current_char(yajl_lexer lexer);
 
+/* Sluice: bytes the lexer read again from its buffer of a token spanning chunks (a
+ * yajl_lexer, or NULL before the first parse); declared for Swift in sluice_yajl.h. */
+size_t sluice_yajl_lex_bytes_relexed(const void * lexer);
+
 #endif
