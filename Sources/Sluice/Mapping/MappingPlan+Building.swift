@@ -43,10 +43,10 @@ extension MappingPlan {
         storeValues = values
         var compiler = AttributeCompiler(matched: AttributeCompiler.matchedDeclarations(in: model), encoding: values.encoding)
         for entity in members {
-            let root = model.familyRoot(of: entity.name)
-            let stored = storage.entities.firstIndex { $0.name == root }!
+            let stored = storage.position(ofEntity: model.familyRoot(of: entity.name))!
             shapes.append(buildShape(entity, storage: stored, model: model, compiler: &compiler,
                                      rawAttributes: rawAttributes))
+            if shapeIndexes[entity.name] == nil { shapeIndexes[entity.name] = shapes.count - 1 }
         }
         problems += compiler.problems
         // Relationships once every shape has its index and attributes.

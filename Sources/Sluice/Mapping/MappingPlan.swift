@@ -112,6 +112,9 @@ struct MappingPlan {
     /// `entities` (a family's root), then the other members. Each has its family's attributes
     /// and relationships, in the storage entity's order. Without inheritance, `entities`.
     var shapes: [EntityPlan] = []
+    /// Each name's first shape, so that a feed's thousands of root entries each find theirs in
+    /// one lookup (`shapeIndex`).
+    var shapeIndexes: [String: Int] = [:]
     /// The model as the store sees it (`Model.storageModel`).
     var storageModel = Model(entities: [])
     /// How the store's layout keeps values, and names a family row's entity.
@@ -125,7 +128,7 @@ struct MappingPlan {
     static let rootLocation = 0
 
     /// The shape of an entity of the model.
-    func shapeIndex(named name: String) -> Int? { shapes.firstIndex { $0.name == name } }
+    func shapeIndex(named name: String) -> Int? { shapeIndexes[name] }
 
     /// The storage entities whose records stand at record locations (the model's `root`,
     /// `--entity`).
@@ -135,18 +138,24 @@ struct MappingPlan {
     }
 }
 
-/// A node's child keys while the plan is built. Records have a handful of keys, so a list
-/// is enough; the assembler looks keys up in the flat copy `EventPlan` makes of it.
+/// A node's child keys while the plan is built, in the order added; the assembler looks keys
+/// up in the flat copy `EventPlan` makes of it. By name too: a record has a handful of keys,
+/// but the root of a feed has one per file, and a zip may hold thousands.
 struct KeyTable {
     private(set) var keys: [(bytes: [UInt8], node: Int)] = []
+    /// By their bytes, as the assembler compares keys (not as `String` compares: `é` written as
+    /// one scalar or as two are two keys).
+    private var nodes: [[UInt8]: Int] = [:]
 
     var isEmpty: Bool { keys.isEmpty }
 
     func lookup(_ key: String) -> Int? {
-        keys.first { $0.bytes.elementsEqual(key.utf8) }?.node
+        nodes[Array(key.utf8)]
     }
 
     mutating func insert(_ key: String, node: Int) {
-        keys.append((Array(key.utf8), node))
+        let bytes = Array(key.utf8)
+        keys.append((bytes, node))
+        if nodes[bytes] == nil { nodes[bytes] = node }
     }
 }

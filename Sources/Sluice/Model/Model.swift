@@ -7,7 +7,14 @@ public struct Model: Sendable, Equatable {
     /// which entity's records. nil when each import names its entity (a Core Data model).
     public var root: Root?
     /// The entities, in the model file's order.
-    public var entities: [Entity]
+    public var entities: [Entity] {
+        // Without reading `oldValue`: an element is then changed in place, not in a copy.
+        didSet { entityIndexCache = EntityIndexCache() }
+    }
+    /// `entities` by name and parent, made when first needed (`EntityIndex`).
+    private var entityIndexCache = EntityIndexCache()
+    /// `entities` by name and parent.
+    var entityIndex: EntityIndex { entityIndexCache.index(of: entities) }
     /// Record locations of `root` that are objects used as maps (`{"u1": {...}, "u2": {...}}`):
     /// each member's value is a record, and its name goes to this attribute of the entity.
     /// The empty key path is the top-level value.
@@ -34,9 +41,7 @@ public struct Model: Sendable, Equatable {
 
     /// The entity called `name`, or nil.
     public func entity(named name: String) -> Entity? {
-        // By index, comparing names in place: `first(where:)` copies each entity it looks at.
-        for index in entities.indices where entities[index].name == name { return entities[index] }
-        return nil
+        position(ofEntity: name).map { entities[$0] }
     }
 }
 
