@@ -40,6 +40,7 @@ struct ImportNotes {
     func notes(counts: [ImportReport.EntityCounts]) -> [String] {
         var result = notes
         let firstKeys = plan.firstKeyIndexes
+        let filledOtherwiseByShape = attributesFilledOtherwise()
         for (index, entity) in plan.entities.enumerated() where index < counts.count && counts[index].records > 0 {
             // A family's members read keys of their own, which another member's records lack.
             guard let declared = model.entity(named: entity.name), declared.parent == nil,
@@ -48,7 +49,7 @@ struct ImportNotes {
             let records = counts[index].records
             let all = plan.keyIndexes(below: shape.rootNode, firstKeyIndexes: firstKeys)
             guard !all.isEmpty else { continue }
-            let filledOtherwise = attributesFilledOtherwise(of: index)
+            let filledOtherwise = filledOtherwiseByShape[index] ?? []
             // Records that take a map member's name or a place hold that value at least.
             if filledOtherwise.isEmpty, !all.contains(where: { sightings.seen[$0] }) {
                 result.append(noKeysNote(entity: index, records: records, declared: declared))
@@ -95,18 +96,23 @@ struct ImportNotes {
         "\(count) \(entity) \(count == 1 ? "record" : "records")"
     }
 
-    /// Attributes of the shape that take a value without a key of their own: a map member's
+    /// Attributes of each shape that take a value without a key of their own: a map member's
     /// name, a place in an array (a relationship's `map` and `position`, a location's map).
-    private func attributesFilledOtherwise(of shape: Int) -> Set<String> {
-        var names: Set<String> = []
-        let attributes = plan.shapes[shape].attributes
-        for location in plan.locationNodes where location.entity == shape {
-            if let map = location.mapAttribute { names.insert(attributes[map].name) }
+    /// For all shapes in one pass over the plan: a model may have thousands (a feed's files).
+    private func attributesFilledOtherwise() -> [Int: Set<String>] {
+        var names: [Int: Set<String>] = [:]
+        for location in plan.locationNodes {
+            if let shape = location.entity, let map = location.mapAttribute {
+                names[shape, default: []].insert(plan.shapes[shape].attributes[map].name)
+            }
         }
         for source in plan.shapes {
-            for relationship in source.relationships where relationship.target == shape {
-                if let map = relationship.mapAttribute { names.insert(attributes[map].name) }
-                if let position = relationship.positionAttribute { names.insert(attributes[position].name) }
+            for relationship in source.relationships {
+                let attributes = plan.shapes[relationship.target].attributes
+                if let map = relationship.mapAttribute { names[relationship.target, default: []].insert(attributes[map].name) }
+                if let position = relationship.positionAttribute {
+                    names[relationship.target, default: []].insert(attributes[position].name)
+                }
             }
         }
         return names

@@ -104,4 +104,10 @@ struct KeyMatcher: ~Copyable {
 
     /// The keys found, indexed like `EventPlan.keys`.
     var seenKeys: [Bool] { seen.map { $0 != 0 } }
+
+    /// Sets `result[index]` for each key found (`seenKeys` without making an array: an import
+    /// of thousands of inputs, each with its matcher, adds them all up).
+    func markSeenKeys(in result: inout [Bool]) {
+        for index in seen.indices where seen[index] != 0 { result[index] = true }
+    }
 }

@@ -10,7 +10,7 @@ struct KeySightings {
 
     /// Adds what one input's stream saw.
     mutating func add(_ matched: borrowing KeyMatcher) {
-        for (index, wasSeen) in matched.seenKeys.enumerated() where wasSeen { seen[index] = true }
+        matched.markSeenKeys(in: &seen)
         for (node, keys) in matched.unmapped { unmapped[node, default: []].formUnion(keys) }
     }
 }
