@@ -12,6 +12,7 @@ extension Model {
         var children: [String: [Int]] = [:]
 
         init(_ entities: [Entity]) {
+            Model.indexMade?()
             positions.reserveCapacity(entities.count)
             for index in entities.indices {
                 // In place: an element handed to a closure or bound by `for in` is a copy of the
@@ -38,6 +39,10 @@ extension Model {
             }
         }
     }
+
+    /// Called for each index made while it is set: a test's measure of an import's work (a
+    /// model indexed again for each file of a feed would make the import quadratic again).
+    @TaskLocal static var indexMade: (@Sendable () -> Void)?
 
     /// The position of the entity called `name` in `entities`, or nil.
     func position(ofEntity name: String) -> Int? {

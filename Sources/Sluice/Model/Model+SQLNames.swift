@@ -21,7 +21,6 @@ extension ModelValidator {
     /// Runs on a model with no other problem: the layout of a model that refers to unknown
     /// entities or repeats columns is not the one the user will get once those are fixed.
     func validateSchemaNames(into problems: inout ModelProblemCollector) {
-        let model = draft.model
         let storage = model.storageModel
         var names: [SchemaName] = []
         for entity in draft.entities where entity.isObject && entity.parent == nil {

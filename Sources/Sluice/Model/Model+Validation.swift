@@ -7,16 +7,19 @@
 struct ModelValidator {
     let draft: ModelDraft
     let entities: [String: EntityDraft]
+    /// `draft`'s model, made once: each check that needs it would make it again from all the
+    /// entities.
+    let model: Model
 
     init(draft: ModelDraft) {
         self.draft = draft
+        model = draft.model
         // Entity names are unique: repeated keys were dropped while decoding.
         entities = Dictionary(draft.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     func validate(into problems: inout ModelProblemCollector) {
         validateRoot(into: &problems)
-        let model = draft.model
         validateInheritance(model, into: &problems)
         for entity in draft.entities where entity.isObject {
             validateIdentity(of: entity, into: &problems)
@@ -46,7 +49,7 @@ struct ModelValidator {
     private func validateMapAttribute(_ name: String, of entity: EntityDraft, at location: ModelLocation,
                                       into problems: inout ModelProblemCollector) {
         // Inherited attributes count (`docs/model.md#inheritance`).
-        let names = draft.model.inheritedAttributes(of: entity.name).map(\.name)
+        let names = model.inheritedAttributes(of: entity.name).map(\.name)
         guard entity.isObject, !names.contains(name) else { return }
         problems.report("\(ModelProblem.quote(name)) is not an attribute of \(entity.name)"
                             + NameSuggestion.didYouMean(name, among: names),
@@ -83,7 +86,6 @@ struct ModelValidator {
     /// The entities from `entity` through `relationship` and the to-ones of identities after it
     /// back to `entity`'s family, when there is such a path (`["Category", "Category"]`).
     private func identityCycle(from entity: String, through relationship: Model.Relationship) -> [String]? {
-        let model = draft.model
         let start = model.familyRoot(of: entity)
         var visited: Set<String> = []
         func search(_ name: String, _ path: [String]) -> [String]? {
