@@ -139,4 +139,14 @@ enum DocExamples {
         }
         return report
     }
+
+    static func unchangedInputs() throws {
+        let importer = try Importer(databasePath: "transit.sqlite", modelFile: ModelFile.load(path: "gtfs"))
+        if let last = try importer.skipIfUnchanged(files: ["feed.zip"]) {
+            print("unchanged since import \(last.number)")
+        } else {
+            try importer.importFile("feed.zip")
+            _ = try importer.finish()
+        }
+    }
 }
