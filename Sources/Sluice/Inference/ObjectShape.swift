@@ -98,9 +98,6 @@ struct KeyStatistics {
         self.identityRank = identityRank
         self.compositeRole = compositeRole
     }
-
-    /// Repeats among the values of an id-like key.
-    var identityRepeats: Bool { identityValues.count < identityCount }
 }
 
 /// Which keys are id-like, by name: `id`, `<entity>_id`, `<entity>Id`, `uuid`, `guid`

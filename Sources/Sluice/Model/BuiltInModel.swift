@@ -16,7 +16,7 @@ public enum BuiltInModel: String, CaseIterable, Sendable {
     }
 
     /// Where its readable model file is kept in the repository.
-    public var repositoryPath: String { "Sources/Sluice/Model/BuiltInModels/\(rawValue).json" }
+    var repositoryPath: String { "Sources/Sluice/Model/BuiltInModels/\(rawValue).json" }
 
     /// Decoded once, on first use.
     private static let gtfsText = String(decoding: PackageResources.gtfs_json, as: UTF8.self)

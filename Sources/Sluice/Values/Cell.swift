@@ -119,14 +119,3 @@ struct Cell: Sendable {
         }
     }
 }
-
-extension Array where Element == UInt8 {
-    /// `withUnsafeBytes` for a body that throws `SluiceError`.
-    func withArena<Result>(_ body: (UnsafeRawBufferPointer) throws(SluiceError) -> Result) throws(SluiceError) -> Result {
-        var outcome: Swift.Result<Result, SluiceError>!
-        withUnsafeBytes { bytes in
-            do throws(SluiceError) { outcome = .success(try body(bytes)) } catch { outcome = .failure(error) }
-        }
-        return try outcome.get()
-    }
-}

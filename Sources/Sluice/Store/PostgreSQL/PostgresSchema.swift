@@ -151,13 +151,9 @@ extension DatabaseLayout {
     /// What `sluice schema --dialect postgresql` prints (`docs/cli.md`): the statements an
     /// import into PostgreSQL runs on an empty schema, laid out as `ddl` is for SQLite. With
     /// `schema`, the script first creates that schema and makes it the session's
-    /// `search_path`, as an import with `--schema` does.
-    public func postgresDDL(schema: String? = nil) -> String {
-        postgresTables(schema: schema)
-    }
-
-    /// The same, refused as an import would refuse it (`docs/postgresql.md`, names): a name
-    /// PostgreSQL cannot take (over 63 bytes, empty, a system column's) is a usage error.
+    /// `search_path`, as an import with `--schema` does. Refused as an import would refuse it
+    /// (`docs/postgresql.md`, names): a name PostgreSQL cannot take (over 63 bytes, empty, a
+    /// system column's) is a usage error.
     public func checkedPostgresDDL(schema: String? = nil) throws(SluiceError) -> String {
         if let schema, let refusal = PostgresNames.schemaRefusal(schema) { throw refusal }
         if let refusal = PostgresNames.refusal(of: tables) { throw refusal }

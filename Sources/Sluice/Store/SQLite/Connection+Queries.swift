@@ -26,9 +26,6 @@ extension Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int64 { sqlite3_changes64(handle) }
 
-    /// Rows changed since the connection was opened.
-    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
-
     /// Whether the connection is inside an explicit transaction.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -43,7 +43,6 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     }
 
     static let error = ResultCode(rawValue: SQLITE_ERROR)
-    static let internalError = ResultCode(rawValue: SQLITE_INTERNAL)
     static let perm = ResultCode(rawValue: SQLITE_PERM)
     static let abort = ResultCode(rawValue: SQLITE_ABORT)
     static let busy = ResultCode(rawValue: SQLITE_BUSY)
@@ -58,7 +57,6 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
     static let tooBig = ResultCode(rawValue: SQLITE_TOOBIG)
     static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
     static let constraintUnique = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
-    static let constraintPrimaryKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (6 << 8))
     static let mismatch = ResultCode(rawValue: SQLITE_MISMATCH)
     static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
     static let range = ResultCode(rawValue: SQLITE_RANGE)
