@@ -167,7 +167,7 @@ import Testing
     /// The rules come from the model, whatever the layout and store: in Sluice's own layout,
     /// on SQLite and PostgreSQL, the same Core Data model cascades, leaves No Action's side,
     /// and denies alike (the statements are shared, `TouchedRows+DeleteRules.swift`).
-    @Test(arguments: StoreKind.allCases.filter(\.isAvailable))
+    @Test(arguments: StoreKind.allCases)
     func sluicesLayoutFollowsACoreDataModelsRules(_ store: StoreKind) throws {
         let workspace = Workspace()
         try workspace.writeCoreDataModel(Self.model, to: "Transit.xcdatamodel")

@@ -22,7 +22,7 @@ import Testing
             + "feed.zip:feed/vehicles.txt → vehicles",
     ]
 
-    @Test(arguments: StoreKind.allCases.filter(\.isAvailable))
+    @Test(arguments: StoreKind.allCases)
     func anExtraFieldAndFileAreKeptAndAReimportWritesNothing(_ kind: StoreKind) throws {
         let workspace = Workspace()
         try workspace.write(try Self.feed(), to: "feed.zip")
@@ -153,7 +153,7 @@ import Testing
     /// extension, or, where no key of the model's root can name the file (`my..notes.txt`,
     /// `.hidden.txt`: a root key is split at its dots), skipped with a note; never the whole
     /// feed refused (a name with two dots together was a usage error, exit 64).
-    @Test(arguments: StoreKind.allCases.filter(\.isAvailable))
+    @Test(arguments: StoreKind.allCases)
     func extraFilesOfOddNamesAreKeptOrSkippedWithANote(_ kind: StoreKind) throws {
         let workspace = Workspace()
         let long = String(repeating: "l", count: 40)
@@ -189,7 +189,7 @@ import Testing
     /// the whole feed, exit 64); into SQLite they are kept up to its 2,000 columns. In both, a
     /// file whose table or identity index would have another's name (ignoring case) is left
     /// out likewise (it was exit 64 in both).
-    @Test(arguments: StoreKind.allCases.filter(\.isAvailable))
+    @Test(arguments: StoreKind.allCases)
     func namesTheStoreCannotTakeAreLeftOutWithANote(_ kind: StoreKind) throws {
         let workspace = Workspace()
         let long = String(repeating: "x", count: 70)

@@ -26,7 +26,7 @@ import Testing
 
         """
 
-    static let stores = StoreKind.allCases.filter(\.isAvailable)
+    static let stores = StoreKind.allCases
 
     @Test(arguments: stores)
     func unresolvedNullReportsTheMissingReference(_ store: StoreKind) throws {

@@ -6,7 +6,7 @@ import Testing
 /// imports a document holding several record arrays; a model's own root is added to or
 /// overridden; what cannot work is a usage error. Through the binary, in every store.
 @Suite struct RootOptionTests {
-    static let stores = StoreKind.allCases.filter(\.isAvailable)
+    static let stores = StoreKind.allCases
 
     /// Two entities and no root: without `--entity` or `--root` no import can say where the records are.
     static let rootless = """

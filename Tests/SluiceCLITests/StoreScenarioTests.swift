@@ -7,7 +7,7 @@ import Testing
 /// type and its re-import, every kind of relationship with forward references, `merge:
 /// replace`, identities through the parent, and rejects.
 @Suite struct StoreScenarioTests {
-    static let stores = StoreKind.allCases.filter(\.isAvailable)
+    static let stores = StoreKind.allCases
 
     static let typesModel = """
         {"root": "V", "entities": {"V": {"table": "v", "identity": "id", "attributes": {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A throwaway PostgreSQL server for the tests: a cluster made with `initdb` in a temporary
 /// folder, listening on 127.0.0.1 at a free port and on a Unix socket in that folder, with
@@ -9,14 +10,16 @@ import Foundation
 ///
 /// PostgreSQL refuses to run as root: as root, the cluster is made and run as the `postgres`
 /// user (which the server package creates), through `runuser`. Where no server binaries exist,
-/// `isAvailable` is false and the PostgreSQL tests are skipped, saying so.
+/// `isAvailable` is false and every test that asks for the server (`started()`) is reported as
+/// skipped, with the reason: a test or a store argument never vanishes silently.
 public final class PostgresServer: @unchecked Sendable {
-    /// The folder of `initdb`, `pg_ctl`, `postgres` and `psql`: `$SLUICE_PG_BIN`, else the
-    /// first of Debian's and Homebrew's usual places that holds them.
+    /// The folder of `initdb`, `pg_ctl`, `postgres` and `psql`: `$SLUICE_PG_BIN` alone when it
+    /// is set (`SLUICE_PG_BIN=none swift test` shows what a machine without a server skips),
+    /// else the first of Debian's and Homebrew's usual places that holds them.
     public static let binaries: String? = {
-        var candidates = ["/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/17/bin",
-                          "/opt/homebrew/opt/postgresql@15/bin", "/usr/local/opt/postgresql@15/bin"]
-        if let chosen = ProcessInfo.processInfo.environment["SLUICE_PG_BIN"] { candidates.insert(chosen, at: 0) }
+        let candidates = ProcessInfo.processInfo.environment["SLUICE_PG_BIN"].map { [$0] }
+            ?? ["/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/17/bin",
+                "/opt/homebrew/opt/postgresql@15/bin", "/usr/local/opt/postgresql@15/bin"]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }
     }()
 
@@ -37,8 +40,16 @@ public final class PostgresServer: @unchecked Sendable {
 
     nonisolated(unsafe) public private(set) static var startFailure: String?
 
-    /// The shared server, or the reason it did not start.
+    /// The shared server, or the reason it did not start. Without server binaries the calling
+    /// test (or test case, for one argument of a parameterised test) records a warning saying
+    /// it is skipped (the console shows warnings; a cancelled case alone prints as passed) and
+    /// is cancelled; a server that fails to start is a failure.
     public static func started() throws -> PostgresServer {
+        if !isAvailable {
+            let reason: Comment = "skipped: no PostgreSQL server binaries (initdb, pg_ctl) on this machine; scripts/install-deps installs them"
+            Issue.record(reason, severity: .warning)
+            try Test.cancel(reason)
+        }
         guard let shared else { throw Failure("PostgreSQL did not start: \(startFailure ?? "?")") }
         return shared
     }

@@ -121,7 +121,7 @@ import Testing
 
     /// The store reads the rows after a key in key order, and keeps those the matcher pairs
     /// with a wanted record; PostgreSQL says it cannot (the engine then looks every row up).
-    @Test(arguments: ContractStore.available)
+    @Test(arguments: ContractStore.allCases)
     func rowsAfterAKeyAreReadInOrderAndMatchedByIdentity(_ kind: ContractStore) throws {
         let db = try ContractDatabase(kind)
         let pks = try db.insert("people", ["ann", "bob", "cy", "dan"])

@@ -12,13 +12,8 @@ enum ContractStore: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
-    /// Whether this store can run here (PostgreSQL needs its server binaries).
-    var isAvailable: Bool { self != .postgres || PostgresServer.isAvailable }
-
     /// The key column of the entity tables.
     var keyColumn: String { self == .sqliteZPK ? "Z_PK" : DatabaseLayout.keyColumn }
-
-    static let available = allCases.filter(\.isAvailable)
 }
 
 /// One store opened for one test, inside its import's transaction, with the contract's model

@@ -8,7 +8,7 @@ extension StoreTests {
     /// updates, links of every storage, waiting links and the second pass, the `unresolved`
     /// policies, `--delete-missing`, and nothing written when nothing changes.
     @Suite struct StoreContractTests {
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func rowsAreFoundByIdentityInsertedAndUpdated(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let pks = try db.insert("people", ["ann", "bob"])
@@ -49,7 +49,7 @@ extension StoreTests {
 
         /// A new table's to-one index, which leaves out NULL, is made with the table and kept
         /// until a batch's links fill its column; then it is dropped and built after the load.
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func aToOnesIndexIsMadeWithItsNewTableUntilItsColumnIsFilled(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             #expect(db.indexes.early.map(\.name).sorted() == ["people_employer_pk", "pets_owner_pk"])
@@ -69,7 +69,7 @@ extension StoreTests {
         /// A new table's unique identity index is made with it; deferred while the table is
         /// empty, it is gone until a lookup needs it (`ensure`) or the load ends (`createAll`),
         /// and is the same unique index then. The store says which tables the import created.
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func aNewTablesIdentityIndexMayWaitForALookupOrTheEndOfTheLoad(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let identity = try #require(db.indexes.identities.first { $0.table == "people" })
@@ -105,7 +105,7 @@ extension StoreTests {
         /// An early index (over a new table's to-one column, made with the table) that the
         /// writer keeps while its rows fill the column in order stays made until `willFill`
         /// says they no longer do; then it is dropped and built after the load as it was.
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func anEarlyIndexKeptInOrderStaysUntilItsColumnIsFilledOutOfOrder(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let early = try #require(db.indexes.early.first { $0.table == "people" })
@@ -122,7 +122,7 @@ extension StoreTests {
             #expect(try db.indexNames(of: "people").contains(early.name))
         }
 
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func linksOfEveryStorageAreMadeOnceAndAgainWriteNothing(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let people = try db.insert("people", ["ann", "bob", "cy"])
@@ -168,7 +168,7 @@ extension StoreTests {
             #expect(try db.rows(#"SELECT count(*) FROM "people" WHERE "employer_pk" IS NOT NULL"#) == ["0"])
         }
 
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func anOrderedToManyKeepsItsPlacesAndMovesOnlyWhatMoved(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let ann = try db.insert("people", ["ann"])["ann"]!
@@ -194,7 +194,7 @@ extension StoreTests {
             #expect(try db.rows(listed) == ["s3|0", "s2|1", "s1|2"])
         }
 
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func waitingLinksAreLinkedInTheSecondPass(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let ann = try db.insert("people", ["ann"])["ann"]!
@@ -227,7 +227,7 @@ extension StoreTests {
             #expect(try db.rows(#"SELECT "source_pk", "\#(place)" FROM "people_playlist""#) == ["\(ann)|4"])
         }
 
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func aLaterRecordOfTheSameRowDecidesItsToOnes(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let people = try db.insert("people", ["ann", "bob"])
@@ -253,7 +253,7 @@ extension StoreTests {
                 == ["ann|", "bob|acme"])
         }
 
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func aLaterListForgetsTheIdsAnEarlierOneLeftWaiting(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let people = try db.insert("people", ["ann", "bob"])
@@ -275,7 +275,7 @@ extension StoreTests {
                 == ["ann|w", "bob|z"])
         }
 
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func whatIsStillMissingFollowsTheUnresolvedPolicy(_ kind: ContractStore) throws {
             for policy in Model.UnresolvedPolicy.allCases {
                 let db = try ContractDatabase(kind)
@@ -320,7 +320,7 @@ extension StoreTests {
             }
         }
 
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func deleteMissingDeletesTheRowsNotMentionedAndTheirLinks(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let people = try db.insert("people", ["ann", "bob"])
