@@ -45,6 +45,40 @@ import Testing
         #expect(try BinaryPropertyList.read(BinaryPropertyList.write(metadata)) == metadata)
     }
 
+    /// Read and written again, the metadata Core Data wrote is the same bytes: the writer's
+    /// object order, uniquing and sizes are Core Foundation's.
+    @Test(arguments: FixtureStore.all)
+    func everyRealStoresMetadataIsWrittenAsCoreDataWroteIt(_ fixture: FixtureStore) throws {
+        let directory = TemporaryDirectory()
+        let connection = try Connection(path: try fixture.copy(into: directory), mode: .readOnly)
+        defer { connection.close() }
+        guard case .blob(let bytes)? = try connection.rows("SELECT Z_PLIST FROM Z_METADATA").first?.first else {
+            Issue.record("no metadata")
+            return
+        }
+        #expect(BinaryPropertyList.write(try BinaryPropertyList.read(bytes)) == bytes)
+    }
+
+    /// Core Foundation's uniquing: an equal string or number is one object, an integer never a
+    /// real's; a UID or boolean is written at each place and referenced at its first; equal
+    /// containers are two objects.
+    @Test func equalObjectsAreUniquedAsCoreFoundationDoes() throws {
+        let bytes = BinaryPropertyList.write(.array([.string("a"), .string("a"), .integer(1), .real(1), .integer(1), .uid(3), .uid(3),
+                                                     .bool(true), .bool(true), .array([]), .array([])]))
+        // The array, "a", 1, 1.0, UID 3, UID 3 again, true, true again, [], []: ten objects.
+        #expect(Array(bytes[8..<20]) == [0xAB, 1, 1, 2, 3, 2, 4, 4, 6, 6, 8, 9])
+        #expect(Array(bytes.suffix(32).prefix(16)) == [0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 10])
+    }
+
+    /// References and offsets take the fewest bytes, 3 included: 65,536 objects need 3-byte
+    /// references, as Core Foundation writes them.
+    @Test func referencesTakeTheFewestBytes() throws {
+        let value = PropertyList.array((0..<65_535).map { .integer(Int64($0) + 1_000_000) })
+        let bytes = BinaryPropertyList.write(value)
+        #expect(bytes[bytes.count - 26] == 3 && bytes[bytes.count - 25] == 3)
+        #expect(try BinaryPropertyList.read(bytes) == value)
+    }
+
     /// Truncated, corrupted or hostile bytes are an error, never a crash or a hang.
     @Test func damagedBytesAreAnErrorNotACrash() throws {
         let good = BinaryPropertyList.write(Self.values[0])

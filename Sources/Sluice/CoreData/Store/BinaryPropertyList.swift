@@ -157,75 +157,141 @@ enum BinaryPropertyList {
 
     // MARK: Writing
 
-    /// The value as a binary property list; strings of ASCII characters as ASCII, others as UTF-16.
+    /// The value as a binary property list, byte for byte as Core Foundation writes it
+    /// (`__CFBinaryPlistWriteToStream`), so that a keyed archive is the one Apple's
+    /// `NSKeyedArchiver` writes (`KeyedArchive`): the objects in the order a depth-first walk
+    /// meets them (a dictionary's keys, then its values), strings of ASCII characters as ASCII,
+    /// others as UTF-16; references and offsets in the fewest bytes that hold the object count
+    /// and the offset table's offset.
+    ///
+    /// Uniquing follows Core Foundation's: an equal string, number, date or data is the object
+    /// written first (an integer never equals a real), arrays and dictionaries never are. A UID
+    /// or boolean is written again at each occurrence but every reference names its first:
+    /// Core Foundation keys its reference table by pointer, the archiver keeps one UID object
+    /// per value and there is one `true` and one `false`.
     static func write(_ value: PropertyList) -> [UInt8] {
-        var writer = Writer(referenceSize: byteCount(for: UInt64(objectCount(of: value))))
-        _ = writer.add(value)
+        var flattened = Flattener()
+        _ = flattened.add(value)
+        let referenceSize = byteCount(for: UInt64(flattened.objects.count))
         var output = Array("bplist00".utf8)
         var offsets: [Int] = []
-        for object in writer.objects {
+        offsets.reserveCapacity(flattened.objects.count)
+        for object in flattened.objects {
             offsets.append(output.count)
-            output += object
+            append(object, referenceSize: referenceSize, to: &output)
         }
         let table = output.count
         let offsetSize = byteCount(for: UInt64(table))
         for offset in offsets { output += bigEndian(UInt64(offset), size: offsetSize) }
-        output += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(writer.referenceSize)]
-        output += bigEndian(UInt64(writer.objects.count), size: 8) + bigEndian(0, size: 8) + bigEndian(UInt64(table), size: 8)
+        output += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
+        output += bigEndian(UInt64(flattened.objects.count), size: 8) + bigEndian(0, size: 8) + bigEndian(UInt64(table), size: 8)
         return output
     }
 
-    private static func objectCount(of value: PropertyList) -> Int {
-        switch value {
-        case .array(let elements): return 1 + elements.reduce(0) { $0 + objectCount(of: $1) }
-        case .dictionary(let members): return 1 + members.reduce(0) { $0 + 1 + objectCount(of: $1.value) }
-        default: return 1
-        }
+    /// One object to write: a leaf, or a container with the indexes of what it holds.
+    private enum Flat {
+        case leaf(PropertyList)
+        case array([Int])
+        /// Keys, then values.
+        case dictionary([Int])
     }
 
-    private struct Writer {
-        let referenceSize: Int
-        var objects: [[UInt8]] = []
+    /// What Core Foundation uniques by value, with its equality: a string by its characters
+    /// (never Unicode equivalence), a number by its value within integers or within reals.
+    private enum UniqueKey: Hashable {
+        case string([UInt8])
+        case integer(Int64)
+        case real(Double)
+        case date(Double)
+        case data([UInt8])
+        /// Written at each occurrence, referenced at its first.
+        case uid(UInt64)
+        case bool(Bool)
+    }
 
-        /// Adds the object and what it holds; returns its index.
+    private struct Flattener {
+        var objects: [Flat] = []
+        var first: [UniqueKey: Int] = [:]
+
+        /// Adds the object and what it holds, as Core Foundation walks it; returns the index
+        /// a reference to it names.
         mutating func add(_ value: PropertyList) -> Int {
-            let index = objects.count
-            objects.append([])
+            let key: UniqueKey?
             switch value {
-            case .bool(let flag):
-                objects[index] = [flag ? 0x09 : 0x08]
-            case .integer(let number):
-                objects[index] = BinaryPropertyList.integer(number)
-            case .real(let number):
-                objects[index] = [0x23] + bigEndian(number.bitPattern, size: 8)
-            case .date(let seconds):
-                objects[index] = [0x33] + bigEndian(seconds.bitPattern, size: 8)
-            case .data(let bytes):
-                objects[index] = header(0x40, bytes.count) + bytes
-            case .string(let text):
-                if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                    objects[index] = header(0x50, text.utf8.count) + Array(text.utf8)
-                } else {
-                    let units = Array(text.utf16)
-                    objects[index] = header(0x60, units.count) + units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+            case .string(let text): key = .string(Array(text.utf8))
+            case .integer(let number): key = .integer(number)
+            case .real(let number): key = .real(number)
+            case .date(let seconds): key = .date(seconds)
+            case .data(let bytes): key = .data(bytes)
+            case .uid(let number): key = .uid(number)
+            case .bool(let flag): key = .bool(flag)
+            case .array, .dictionary: key = nil
+            }
+            let index = objects.count
+            if let key {
+                if let earlier = first[key] {
+                    switch key {
+                    case .uid, .bool: objects.append(.leaf(value))
+                    default: break
+                    }
+                    return earlier
                 }
-            case .uid(let number):
-                let size = byteCount(for: number)
-                objects[index] = [0x80 | UInt8(size - 1)] + bigEndian(number, size: size)
+                first[key] = index
+                objects.append(.leaf(value))
+                return index
+            }
+            objects.append(.leaf(value))
+            switch value {
             case .array(let elements):
                 let references = elements.map { add($0) }
-                objects[index] = header(0xA0, references.count) + references.flatMap { bigEndian(UInt64($0), size: referenceSize) }
+                objects[index] = .array(references)
             case .dictionary(let members):
                 let keys = members.map { add(.string($0.key)) }
                 let values = members.map { add($0.value) }
-                objects[index] = header(0xD0, members.count) + (keys + values).flatMap { bigEndian(UInt64($0), size: referenceSize) }
+                objects[index] = .dictionary(keys + values)
+            default:
+                break
             }
             return index
         }
+    }
 
-        private func header(_ marker: UInt8, _ count: Int) -> [UInt8] {
-            count < 15 ? [marker | UInt8(count)] : [marker | 0x0F] + BinaryPropertyList.integer(Int64(count))
+    private static func append(_ object: Flat, referenceSize: Int, to output: inout [UInt8]) {
+        switch object {
+        case .array(let references):
+            output += header(0xA0, references.count)
+            for reference in references { output += bigEndian(UInt64(reference), size: referenceSize) }
+        case .dictionary(let references):
+            output += header(0xD0, references.count / 2)
+            for reference in references { output += bigEndian(UInt64(reference), size: referenceSize) }
+        case .leaf(.bool(let flag)):
+            output.append(flag ? 0x09 : 0x08)
+        case .leaf(.integer(let number)):
+            output += integer(number)
+        case .leaf(.real(let number)):
+            output += [0x23] + bigEndian(number.bitPattern, size: 8)
+        case .leaf(.date(let seconds)):
+            output += [0x33] + bigEndian(seconds.bitPattern, size: 8)
+        case .leaf(.data(let bytes)):
+            output += header(0x40, bytes.count) + bytes
+        case .leaf(.string(let text)):
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                output += header(0x50, text.utf8.count) + Array(text.utf8)
+            } else {
+                let units = Array(text.utf16)
+                output += header(0x60, units.count)
+                for unit in units { output += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+            }
+        case .leaf(.uid(let number)):
+            let size = number < 0x100 ? 1 : number < 0x1_0000 ? 2 : number < 0x1_0000_0000 ? 4 : 8
+            output += [0x80 | UInt8(size - 1)] + bigEndian(number, size: size)
+        case .leaf(.array), .leaf(.dictionary):
+            preconditionFailure("containers are flattened")
         }
+    }
+
+    private static func header(_ marker: UInt8, _ count: Int) -> [UInt8] {
+        count < 15 ? [marker | UInt8(count)] : [marker | 0x0F] + integer(Int64(count))
     }
 
     /// An integer object: the fewest of 1, 2, 4 bytes (unsigned) or 8 (signed) that hold it.
@@ -238,8 +304,9 @@ enum BinaryPropertyList {
         }
     }
 
+    /// The bytes `value` needs, any of 1 to 8 (Core Foundation's sizes of references and offsets).
     private static func byteCount(for value: UInt64) -> Int {
-        value < 0x100 ? 1 : value < 0x1_0000 ? 2 : value < 0x1_0000_0000 ? 4 : 8
+        max(1, (64 - value.leadingZeroBitCount + 7) / 8)
     }
 
     private static func bigEndian(_ value: UInt64, size: Int) -> [UInt8] {
