@@ -30,6 +30,9 @@ extension CoreDataConversion {
         }
         var attribute = Model.Attribute(name: source.name, type: type, keys: keys(of: source.name, in: source.userInfo),
                                         optional: source.isOptional, bits: Self.integerBits[typeField.value])
+        if typeField.value == "Transformable", let name = source.valueTransformerName, !KeyedArchive.defaultTransformers.contains(name) {
+            attribute.customTransformer = name
+        }
         for entry in source.userInfo where !Self.isKeyMapping(entry.key) {
             switch entry.key {
             case "dateFormat":

@@ -51,6 +51,12 @@ private struct CoreDataModelReader {
         "derived": "not derived: the attribute is read from the JSON like any other",
         "derivationExpression": "not derived: the attribute is read from the JSON like any other",
     ]
+    /// The same, for an attribute whose transformer is one of Core Data's defaults, whose
+    /// archive Sluice writes.
+    private static let notedAttributeAttributesWithDefaultTransformer = notedAttributeAttributes.merging([
+        "valueTransformerName": "not applied: Sluice's layout stores the value as JSON text; in Core Data's store "
+            + "(--layout coredata) the value is written as the keyed archive this transformer reads",
+    ]) { $1 }
 
     // MARK: Elements
 
@@ -124,7 +130,10 @@ private struct CoreDataModelReader {
     {
         // Core Data writes `optional="YES"` and `transient="YES"`; a missing one means NO.
         var attribute = CoreDataModel.Attribute(name: name, location: location, isOptional: false, isTransient: false)
-        fields(of: element, at: location, skipped: Self.skippedAttributeAttributes, noted: Self.notedAttributeAttributes) { name, field in
+        let transformer = element.attributes.first { $0.name == "valueTransformerName" }?.value
+        let noted = transformer.map(KeyedArchive.defaultTransformers.contains) == true
+            ? Self.notedAttributeAttributesWithDefaultTransformer : Self.notedAttributeAttributes
+        fields(of: element, at: location, skipped: Self.skippedAttributeAttributes, noted: noted) { name, field in
             switch name {
             case "attributeType": attribute.attributeType = field
             case "optional": attribute.isOptional = field.value == "YES"

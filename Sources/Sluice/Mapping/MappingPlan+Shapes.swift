@@ -49,7 +49,8 @@ extension MappingPlan {
             var result: (converter: ValueConverter, defaultValue: ColumnValue?)
             do {
                 result = (try ValueConverter(type: attribute.type, dateFormat: attribute.dateFormat, bits: attribute.bits,
-                                             canonical: matched.contains(key), encoding: encoding), nil)
+                                             canonical: matched.contains(key), encoding: encoding,
+                                             customTransformer: attribute.customTransformer != nil), nil)
             } catch {
                 let field = attribute.bits != nil && attribute.dateFormat == nil ? "bits" : "dateFormat"
                 problems.append(ModelProblem(path: "\(path).\(field)", message: error.message))

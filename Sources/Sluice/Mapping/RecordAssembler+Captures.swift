@@ -48,16 +48,23 @@ extension RecordAssembler {
             captures.removeLast()
             let limit = maxValueBytes
             for target in events.targets(of: events.keyNodes[capture.node]) where attribute(Int(target.index)).type == .json {
-                // An identity's value is matched by its canonical text (`CanonicalJSON`).
                 let first = Int(events.entities[records.last.entity].firstAttribute)
-                let canonical = events.converters[first + Int(target.index)].canonical
-                let transformable = events.converters[first + Int(target.index)].encoding == .coreData
+                let converter = events.converters[first + Int(target.index)]
                 set(Int(target.index), priority: Int(target.priority)) { arena throws(ConversionError) in
-                    guard !transformable else { throw ConversionError.transformable }
+                    guard !converter.customTransformer else { throw ConversionError.transformable }
                     guard !capture.overflowed else {
                         throw ConversionError(message: "a json value larger than \(limit) bytes (--max-value-bytes)")
                     }
-                    if canonical {
+                    // Core Data's store: a transformable attribute's value as its keyed archive.
+                    if converter.encoding == .coreData {
+                        // The writer's own compact text of a subtree the input's parse took: it parses.
+                        guard let value = try? JSONValue.parse(capture.writer.bytes, sourceName: "") else {
+                            throw ConversionError("the value's JSON text did not parse again")
+                        }
+                        return Cell(try converter.archived(value), in: &arena)
+                    }
+                    // An identity's value is matched by its canonical text (`CanonicalJSON`).
+                    if converter.canonical {
                         return CanonicalJSON.text(of: capture.writer.bytes).withUnsafeBytes { Cell.bytes(.text, $0, in: &arena) }
                     }
                     return capture.writer.bytes.withUnsafeBytes { Cell.bytes(.text, $0, in: &arena) }

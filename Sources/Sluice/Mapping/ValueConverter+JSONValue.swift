@@ -13,6 +13,7 @@ extension ValueConverter {
                 let kind = if case .array = value { "an array" } else { "an object" }
                 throw ConversionError("cannot convert \(kind) to \(type.rawValue)")
             }
+            if encoding == .coreData { return try archived(value) }
             var writer = JSONTextWriter()
             writer.write(value)
             guard canonical else { return .text(writer.text) }
@@ -54,6 +55,18 @@ extension JSONTextWriter {
                 write(member.value)
             }
             endObject()
+        }
+    }
+}
+
+extension JSONValue {
+    /// A scalar held in memory, its bytes copied.
+    init(_ scalar: Scalar) {
+        switch scalar {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .number(let bytes): self = .number(String(decoding: bytes, as: UTF8.self))
+        case .string(let bytes): self = .string(String(decoding: bytes, as: UTF8.self))
         }
     }
 }

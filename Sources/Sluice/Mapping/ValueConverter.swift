@@ -40,8 +40,9 @@
 /// when whole, as SQLite keeps them in Core Data's TIMESTAMP columns, else `.real`), a
 /// uuid its 16 bytes (`.blob`), a decimal a number (`.integer` when whole and within 64 bits,
 /// else the nearest `.real`; one beyond the double range is an error), and a json value (a
-/// transformable attribute's) an error: Core Data keeps it as its value transformer's archive,
-/// which Sluice does not write. The other types are stored alike.
+/// Transformable attribute's) the keyed archive Core Data's default value transformers read
+/// (`KeyedArchive`, a `.blob`), or, for a transformer of the app's own (`customTransformer`),
+/// an error: only the app can write its archive. The other types are stored alike.
 ///
 /// Decided details: numeric strings follow the JSON number grammar exactly (no surrounding
 /// whitespace, no leading `+` or zeros, no hex, `inf` or `nan`), so `"007"` is not an integer;
@@ -62,15 +63,18 @@ struct ValueConverter: Sendable {
     /// A decimal's or json value's text is its value's one spelling (see above); in the
     /// padding beside `bits`.
     let canonical: Bool
-    /// How the store keeps dates, uuids and decimals; in the padding too.
+    /// How the store keeps dates, uuids, decimals and json values; in the padding too.
     let encoding: ValueEncoding
+    /// A json value goes through a value transformer of the app's own in Core Data's store
+    /// (`Model.Attribute.customTransformer`): a value is an error. In the padding too.
+    let customTransformer: Bool
     let dateInput: DateInput
 
     /// The longest canonical decimal, in bytes.
     static let canonicalDecimalLimit = 1_000
 
     init(type: AttributeType, dateFormat: String? = nil, bits: Int? = nil, canonical: Bool = false,
-         encoding: ValueEncoding = .sluice) throws(ConversionError) {
+         encoding: ValueEncoding = .sluice, customTransformer: Bool = false) throws(ConversionError) {
         if dateFormat != nil && type != .date {
             throw ConversionError("dateFormat applies only to date attributes, not \(type.rawValue)")
         }
@@ -84,6 +88,7 @@ struct ValueConverter: Sendable {
         self.bits = UInt8(bits ?? 64)
         self.canonical = canonical && (type == .decimal || type == .json)
         self.encoding = encoding
+        self.customTransformer = customTransformer && type == .json
         self.dateInput = try DateInput(dateFormat: dateFormat)
     }
 
@@ -100,8 +105,8 @@ struct ValueConverter: Sendable {
         case .binary: return try toBinary(scalar)
         case .json:
             // In Core Data's store only a transformable attribute is `json` (`CoreDataConversion`).
-            guard encoding != .coreData else { throw .transformable }
-            return toJSON(scalar)
+            guard encoding == .coreData else { return toJSON(scalar) }
+            return try archived(JSONValue(scalar))
         }
     }
 
@@ -360,6 +365,13 @@ struct ValueConverter: Sendable {
         }
         guard let data = Base64Decoding.decode(bytes) else { throw fail(scalar, "not base64") }
         return .blob(data)
+    }
+
+    /// A Transformable attribute's value in Core Data's store: the keyed archive of Core Data's
+    /// default value transformers, or an error for a transformer of the app's own.
+    func archived(_ value: JSONValue) throws(ConversionError) -> ColumnValue {
+        guard !customTransformer else { throw .transformable }
+        return .blob(try KeyedArchive.archive(value))
     }
 
     private func toJSON(_ scalar: Scalar) -> ColumnValue {

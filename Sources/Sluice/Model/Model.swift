@@ -154,6 +154,11 @@ extension Model {
         /// `integer` only: the signed width values must fit, 16 or 32 (Core Data's Integer 16
         /// and 32; `docs/model.md#attribute`); a value outside it is a record error. nil is 64.
         public var bits: Int?
+        /// A Core Data Transformable attribute's value transformer of the app's own (not one of
+        /// Core Data's defaults, whose keyed archive Sluice writes): in Core Data's store a
+        /// value for it is a record error, as only the app can run it. Set by the conversion
+        /// of a Core Data model; nil otherwise.
+        var customTransformer: String?
 
         /// An attribute built in code; `keys` defaults to the name as a key path, `column` to the name.
         public init(name: String, type: AttributeType, keys: [JSONKeyPath]? = nil, column: String? = nil,
