@@ -56,7 +56,15 @@ extension ModelFile {
         var conversion = CoreDataConversion(source, notes: notes)
         let converted = conversion.model()
         // Validated as the model file `sluice convert-model` prints would be.
-        let model = try Model(decoding: ModelWriter.document(converted), sourceName: sourceName)
+        var model = try Model(decoding: ModelWriter.document(converted), sourceName: sourceName)
+        // What a model file does not say: the transformers of the app's own.
+        for entity in converted.entities {
+            for attribute in entity.attributes where attribute.customTransformer != nil {
+                guard let e = model.entities.firstIndex(where: { $0.name == entity.name }),
+                      let a = model.entities[e].attributes.firstIndex(where: { $0.name == attribute.name }) else { continue }
+                model.entities[e].attributes[a].customTransformer = attribute.customTransformer
+            }
+        }
         return (model, conversion.notes.problems)
     }
 

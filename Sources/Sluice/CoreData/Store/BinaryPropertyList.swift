@@ -168,9 +168,11 @@ enum BinaryPropertyList {
     /// written first (an integer never equals a real), arrays and dictionaries never are. A UID
     /// or boolean is written again at each occurrence but every reference names its first:
     /// Core Foundation keys its reference table by pointer, the archiver keeps one UID object
-    /// per value and there is one `true` and one `false`.
-    static func write(_ value: PropertyList) -> [UInt8] {
-        var flattened = Flattener()
+    /// per value and there is one `true` and one `false`. A string of `unsharedStrings` is
+    /// written at each of its places: Core Foundation's uniquing meets it as distinct objects
+    /// (`KeyedArchive` says when).
+    static func write(_ value: PropertyList, unsharedStrings: Set<String> = []) -> [UInt8] {
+        var flattened = Flattener(unsharedStrings: unsharedStrings)
         _ = flattened.add(value)
         let referenceSize = byteCount(for: UInt64(flattened.objects.count))
         var output = Array("bplist00".utf8)
@@ -210,6 +212,7 @@ enum BinaryPropertyList {
     }
 
     private struct Flattener {
+        let unsharedStrings: Set<String>
         var objects: [Flat] = []
         var first: [UniqueKey: Int] = [:]
 
@@ -218,7 +221,7 @@ enum BinaryPropertyList {
         mutating func add(_ value: PropertyList) -> Int {
             let key: UniqueKey?
             switch value {
-            case .string(let text): key = .string(Array(text.utf8))
+            case .string(let text): key = unsharedStrings.contains(text) ? nil : .string(Array(text.utf8))
             case .integer(let number): key = .integer(number)
             case .real(let number): key = .real(number)
             case .date(let seconds): key = .date(seconds)

@@ -18,6 +18,13 @@
 /// shares with a real, nor `true` with 1), and arrays and dictionaries never do. An app whose
 /// own value held two distinct string objects of equal text gets two slots from Apple's
 /// encoder, and one here: the same value when read.
+///
+/// In the property list, too, Apple's archiver shares a string by identity, not by value: a
+/// class name is a new string each time it is asked for, unless it is short enough for a
+/// tagged pointer (`NSArray`, `NSNull`, `NSObject`, and every key the archiver writes, which
+/// are constants), so `NSDictionary` is written twice, as `$classname` and as the first of
+/// `$classes` (as in every real archive of a dictionary we have), and a string of the value
+/// equal to it is a third. Other equal strings are written once.
 enum KeyedArchive {
     /// The classes an archive of a JSON value holds, as `$classes` names them.
     static let arrayClass = "NSArray", dictionaryClass = "NSDictionary", nullClass = "NSNull"
@@ -37,7 +44,7 @@ enum KeyedArchive {
         return BinaryPropertyList.write(.dictionary([
             ("$version", .integer(100_000)), ("$objects", .array(archiver.objects)),
             ("$archiver", .string("NSKeyedArchiver")), ("$top", .dictionary([("root", .uid(root))])),
-        ]))
+        ]), unsharedStrings: [dictionaryClass])
     }
 
     /// The JSON value an archive of property list objects holds (what Core Data's default
