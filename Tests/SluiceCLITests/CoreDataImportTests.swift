@@ -293,20 +293,17 @@ import Testing
         ])
     }
 
-    /// A transformable attribute keeps its column, and a value for it is a record error naming
-    /// it: Core Data would read its value through the app's transformer.
-    @Test func aValueForATransformableAttributeIsARecordError() throws {
+    /// A transformable attribute with no transformer named keeps its value as Core Data's
+    /// default transformer does: the keyed archive (`CoreDataTransformableTests` has the rest).
+    @Test func aValueForATransformableAttributeIsItsKeyedArchive() throws {
         let workspace = try workspaceWithModel()
-        let result = try importInput(workspace, #"{"stops": [{"stopID": "s1", "tags": ["a", "b"]}]}"#)
-        #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines.last?.hasSuffix("Stop.tags: a transformable attribute: Core Data's store keeps its value as the "
-            + "value transformer's archive, which Sluice does not write") == true, "\(result)")
-        #expect(!FileManager.default.fileExists(atPath: workspace.file("Seed.sqlite")))
-        let scalar = try importInput(workspace, #"{"stops": [{"stopID": "s1", "tags": "a"}]}"#)
-        #expect(scalar.status == 65, "\(scalar)")
-        let none = try importInput(workspace, #"{"stops": [{"stopID": "s1", "tags": null}]}"#)
-        #expect(none.status == 0, "\(none)")
-        #expect(try workspace.database("Seed.sqlite").rows("SELECT ZTAGS FROM ZSTOP") == [[.null]])
+        let result = try importInput(workspace, #"{"stops": [{"stopID": "s1", "tags": ["a", "b"]}, {"stopID": "s2", "tags": "a"}, "#
+                                     + #"{"stopID": "s3", "tags": null}]}"#)
+        #expect(result.status == 0, "\(result)")
+        #expect(try workspace.database("Seed.sqlite").rows("SELECT ZTAGS FROM ZSTOP ORDER BY ZSTOPID") == [
+            [.blob(try KeyedArchive.archive(.array([.string("a"), .string("b")])))], [.blob(try KeyedArchive.archive(.string("a")))],
+            [.null],
+        ])
     }
 
     /// A real store Core Data wrote (CartKit's) takes an import through its model: the hashes

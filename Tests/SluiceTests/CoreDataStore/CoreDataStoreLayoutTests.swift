@@ -325,10 +325,18 @@ import Testing
         #expect(try! ValueConverter(type: .date, encoding: .coreData).convert(JSONValue.null) == .null)
     }
 
-    /// A transformable attribute's value (a json attribute in the converted model) is refused.
-    @Test func transformableValuesAreRefused() {
-        let converter = try! ValueConverter(type: .json, encoding: .coreData)
-        #expect(throws: ConversionError.transformable) { try converter.convert(JSONValue.string("a")) }
-        #expect(try! converter.convert(JSONValue.null) == .null)
+    /// A transformable attribute's value (a json attribute in the converted model) is the keyed
+    /// archive of Core Data's default transformers, or refused for a transformer of the app's own.
+    @Test func transformableValuesAreArchivedOrRefused() throws {
+        let archived = try ValueConverter(type: .json, encoding: .coreData)
+        #expect(try archived.convert(JSONValue.string("a")) == .blob(try KeyedArchive.archive(.string("a"))))
+        #expect(try archived.convert(JSONValue.array([.number("1")])) == .blob(try KeyedArchive.archive(.array([.number("1")]))))
+        #expect(try archived.convert(JSONValue.null) == .null)
+        let custom = try ValueConverter(type: .json, encoding: .coreData, customTransformer: true)
+        #expect(throws: ConversionError.transformable) { try custom.convert(JSONValue.string("a")) }
+        #expect(throws: ConversionError.transformable) { try custom.convert(JSONValue.array([])) }
+        #expect(try custom.convert(JSONValue.null) == .null)
+        // Sluice's layout keeps the JSON text, whatever the transformer.
+        #expect(try ValueConverter(type: .json, customTransformer: true).convert(JSONValue.string("a")) == .text(#""a""#))
     }
 }
