@@ -10,7 +10,7 @@ public enum OptionNames: Sendable, Equatable {
 
     /// An option a message names.
     enum Option {
-        case batchSize, chunkSize, maxValueBytes, header, mapKey, roots, entity, path, unresolved, deleteMissing, model
+        case batchSize, chunkSize, maxValueBytes, header, mapKey, roots, entity, path, unresolved, deleteMissing, model, feed, removeFeed
     }
 
     /// The option as a message names it: `ImportOptions.mapKey` or `--map-key`.
@@ -29,6 +29,8 @@ public enum OptionNames: Sendable, Equatable {
             case .unresolved: "ImportOptions.unresolved"
             case .deleteMissing: "ImportOptions.deleteMissing"
             case .model: "a model"
+            case .feed: "ImportOptions.feed"
+            case .removeFeed: "ImportOptions.removeFeed"
             }
         case .commandLine:
             switch option {
@@ -43,6 +45,8 @@ public enum OptionNames: Sendable, Equatable {
             case .unresolved: "--unresolved"
             case .deleteMissing: "--delete-missing"
             case .model: "--model"
+            case .feed: "--feed"
+            case .removeFeed: "--remove"
             }
         }
     }

@@ -114,6 +114,12 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Delete rows of the root entities (with identity) that this import did not mention.")
     var deleteMissing = false
 
+    @Option(name: .long, help: ArgumentHelp("The feed this import belongs to, for several feeds in one database: its rows carry NAME in the column sluice_feed, ids and links resolve within it, --delete-missing and --skip-unchanged concern it alone (needs --model).", valueName: "name"))
+    var feed: String?
+
+    @Flag(name: .long, help: "With --feed: read no input and delete every row of that feed, as --delete-missing deletes (its deletion rules apply).")
+    var remove = false
+
     @Option(name: .long, help: ArgumentHelp("Write each rejected record as one JSON line to this file.", valueName: "file"))
     var rejects: String?
 
@@ -170,6 +176,9 @@ struct ImportCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
+        if remove, !files.isEmpty {
+            throw ValidationError("--remove reads no input: give no FILE (it deletes the rows of --feed \(feed ?? ""))")
+        }
         if model != nil {
             guard table == nil else {
                 throw ValidationError("--table is only for imports without --model; a model names its own tables")
@@ -201,6 +210,8 @@ struct ImportCommand: ParsableCommand {
         options.invalidText = invalidText
         options.unresolved = unresolved
         options.deleteMissing = deleteMissing
+        options.feed = feed
+        options.removeFeed = remove
         options.analyze = analyze
         options.vacuum = vacuum
         options.rejectsPath = rejects
@@ -237,7 +248,8 @@ struct ImportCommand: ParsableCommand {
         options.cancellation = Interruption.install(clearsLine: bar != nil)
         defer { Interruption.uninstall() }
 
-        let inputs = files.isEmpty ? ["-"] : files
+        // `--remove` reads nothing, standard input neither.
+        let inputs = remove ? [] : files.isEmpty ? ["-"] : files
         let importer: Importer
         var keptNotes: [String] = []
         if let model = effectiveModel {
@@ -278,6 +290,10 @@ struct ImportCommand: ParsableCommand {
         report.notes = (layoutNote.map { [$0] } ?? []) + keptNotes + report.notes
         bar?.clear()
         if let statsFile { try StatsFile.write(report, to: statsFile) }
+        if remove, let feed {
+            if !quiet { Diagnostics.writeLine(Summary.removal(of: feed, from: ImportStores.displayName(of: db), report: report)) }
+            return
+        }
         if !quiet {
             Diagnostics.writeLine(Summary.text(of: report))
             for note in report.notes { Diagnostics.writeLine("sluice: note: \(note)") }

@@ -34,6 +34,15 @@ enum Summary {
         return lines.joined(separator: "\n")
     }
 
+    /// `--remove`'s one line: the rows deleted, in all and per entity that lost any
+    /// (`sluice: removed feed 'A' from t.sqlite: 12 rows deleted (Stop 8, Trip 4) in 0.01 s`).
+    static func removal(of feed: String, from database: String, report: ImportReport) -> String {
+        let entities = report.entities.filter { $0.deleted > 0 }.map { "\($0.entity) \(Format.grouped($0.deleted))" }
+        return "sluice: removed feed '\(feed)' from \(database): \(Format.grouped(report.deleted)) "
+            + "\(report.deleted == 1 ? "row" : "rows") deleted"
+            + (entities.isEmpty ? "" : " (\(entities.joined(separator: ", ")))") + " in \(Format.seconds(report.seconds))"
+    }
+
     /// The table's lines: a header, a row per entity, and `total` under several entities.
     /// Names are left-aligned, numbers right-aligned under their headers.
     static func table(of report: ImportReport) -> [String] {

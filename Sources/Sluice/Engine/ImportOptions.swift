@@ -44,6 +44,13 @@ public struct ImportOptions: Sendable {
     /// `--delete-missing`: rows of root entities with identity that this import did not
     /// mention are deleted, and links to them removed.
     public var deleteMissing = false
+    /// `--feed`: the feed this import's rows belong to (`docs/import-semantics.md#feeds`): its
+    /// rows carry it (`Model.feedColumn`), identities and links resolve among its rows, and
+    /// `deleteMissing` deletes only its rows. nil: the database holds one feed, as without it.
+    public var feed: String?
+    /// `--remove` (with `feed`): the import reads no input and deletes every row of the feed,
+    /// as `deleteMissing` deletes rows no input mentioned (the deletion rules apply).
+    public var removeFeed = false
     /// Run `ANALYZE` before committing, so the query planner knows the new data.
     public var analyze = false
     /// Run `VACUUM` after committing, to give freed pages back. A new SQLite database is then
@@ -122,6 +129,12 @@ public struct ImportOptions: Sendable {
             throw SluiceError(.usage, "\(name(.header)) and \(name(.mapKey)) cannot be used together: "
                 + "a location is a map or a table, not both")
         }
+        if let feed, feed.isEmpty || feed.utf8.contains(0) {
+            throw SluiceError(.usage, "\(name(.feed)) must name the feed: a name of at least one character, without NUL")
+        }
+        if removeFeed, feed == nil {
+            throw SluiceError(.usage, "\(name(.removeFeed)) needs \(name(.feed)): it removes the rows of one feed")
+        }
         for root in roots {
             guard root.hasValidKey, !root.entity.isEmpty else {
                 throw SluiceError(.usage, "\(name.root(root.key + "=" + root.entity, quoted: true)): expected KEY=ENTITY, "
@@ -142,6 +155,9 @@ public struct ImportOptions: Sendable {
             }
             guard entity == nil else {
                 throw SluiceError(.usage, "\(name(.entity)) needs \(name(.model)): without a model, the records go to one table")
+            }
+            guard feed == nil else {
+                throw SluiceError(.usage, "\(name(.feed)) needs \(name(.model)): without a model, the records go to one table")
             }
             guard unresolved == nil, !deleteMissing else {
                 throw SluiceError(.usage, "\(name(.unresolved)) and \(name(.deleteMissing)) need \(name(.model)): "

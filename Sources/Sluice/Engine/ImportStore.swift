@@ -14,6 +14,9 @@ protocol ImportStore: AnyObject {
     var owner: ThreadOwner { get set }
     /// The links of a batch, and the ids they name looked up (`LinkStore`).
     var links: any LinkStore { get }
+    /// `--feed`: the feed the import's lookups by id and deletions stay within (`TableKeys.feed`);
+    /// set before `migrate(to:)`.
+    var feed: String? { get set }
     /// Makes long statements stop once `shouldStop` returns true (nil: never).
     func setInterruptCheck(_ shouldStop: (() -> Bool)?)
     /// Brings the schema up to `tables` (`docs/database-layout.md`, existing databases); returns

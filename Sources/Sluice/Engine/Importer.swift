@@ -129,8 +129,14 @@ public final class Importer {
         if let coreData, !coreData.problems.isEmpty {
             throw SluiceError(loading: ModelError(source: coreData.sourceName, problems: coreData.problems))
         }
+        if options.feed != nil, coreData != nil {
+            throw SluiceError(.usage, "\(options.optionNames(.feed)) needs Sluice's layout or PostgreSQL: a Core Data store's "
+                + "tables have no column for the feed; import each feed into a store of its own")
+        }
         // Core Data's store names tables and columns its own way (`ZSTOP`, `ZNAME`).
-        let stored = coreData?.model ?? model
+        var scoped = coreData?.model ?? model
+        if let feed = options.feed { scoped = try scoped.scoped(toFeed: feed, names: options.optionNames) }
+        let stored = scoped
         let plan: MappingPlan
         do {
             plan = try MappingPlan(model: stored, locations: .init(entity: options.entity, path: options.path.map(JSONKeyPath.init(parsing:)),
@@ -163,10 +169,11 @@ public final class Importer {
             }
             let links = LinkWriter(plans: linkPlans, links: store.links, pending: store.pendingLinks(), indexes: indexes,
                                    fastPaths: options.fastPaths)
-            let touched = options.deleteMissing
-                ? try store.touchedRows(entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
+            // Removing a feed deletes every row of it: of every table, none mentioned.
+            let touched = options.removeFeed ? try store.touchedRows(entities: Set(plan.entities.indices))
+                : options.deleteMissing ? try store.touchedRows(entities: Set(plan.rootEntities.filter { !plan.entities[$0].identity.isEmpty }))
                 : nil
-            touched?.onlyMembers = DeleteMissing.candidates(plan: plan, model: model)
+            if !options.removeFeed { touched?.onlyMembers = DeleteMissing.candidates(plan: plan, model: model) }
             let writer = BatchWriter(writers: writers, links: links, touched: touched, store: store,
                                      batchSize: options.batchSize, onError: options.onError,
                                      rejects: rejects, cancellation: options.cancellation,
@@ -252,6 +259,7 @@ public final class Importer {
                 database.setInterruptCheck { cancellation.isCancelled }
             }
             try checkCancellation()
+            database.feed = options.feed
             // Plain indexes of the tables created now are built after the load (`finish()`).
             indexes = try database.migrate(to: tables)
             target = try makeTarget(database, rejects, indexes!)
@@ -368,7 +376,7 @@ public final class Importer {
                 sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
                 inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
                 rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256,
-                inputs: InputDigest.json(inputDigests))
+                inputs: InputDigest.json(inputDigests), feed: options.feed)
             try database.log(log)
             if options.analyze {
                 enter(.analyzing)
@@ -440,6 +448,9 @@ public final class Importer {
     /// Reads `source` (decoded), then records what was read of it (`digest`, its raw bytes).
     private func run(_ source: ByteSource, digest: DigestingSource) throws(SluiceError) {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
+        guard !options.removeFeed else {
+            throw SluiceError(.usage, "\(options.optionNames(.removeFeed)) reads no input: it removes the feed's rows")
+        }
         feedVersion = nil
         if InputOpener.isZip(source) {
             try readArchive(source)

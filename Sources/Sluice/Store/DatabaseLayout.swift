@@ -163,6 +163,7 @@ public struct DatabaseLayout: Sendable, TableLayout {
             .init(name: "unresolved", sqlType: "INTEGER"),
             .init(name: "model_sha256", sqlType: "TEXT"),
             .init(name: "inputs", sqlType: "TEXT"),
+            .init(name: "feed", sqlType: "TEXT"),
         ],
         primaryKey: ["id"])
 

@@ -5,8 +5,8 @@
 enum ImportLog {
     static let insertSQL = """
         INSERT INTO "sluice_imports" ("started_at", "finished_at", "sources", "bytes", "records", \
-        "inserted", "updated", "unchanged", "rejected", "unresolved", "model_sha256", "inputs") \
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        "inserted", "updated", "unchanged", "rejected", "unresolved", "model_sha256", "inputs", "feed") \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insert(_ record: ImportRecord, into runner: some SQLRunning) throws(SluiceError) {
@@ -15,15 +15,17 @@ enum ImportLog {
             .integer(record.bytes), .integer(record.records), .integer(record.inserted),
             .integer(record.updated), .integer(record.unchanged), .integer(record.rejected),
             .integer(record.unresolved), .text(record.modelSHA256), .text(record.inputs),
+            record.feed.map(ColumnValue.text) ?? .null,
         ])
     }
 
-    /// The last committed import: what `--skip-unchanged` compares the inputs with. Nil in a
-    /// table without rows.
-    static func last(in runner: some SQLRunning) throws(SluiceError) -> LoggedImport? {
+    /// The last committed import of `feed` (nil: of no feed): what `--skip-unchanged` compares
+    /// the inputs with. Nil when there was none.
+    static func last(in runner: some SQLRunning, feed: String?) throws(SluiceError) -> LoggedImport? {
         let rows = try runner.rows("""
-            SELECT "id", "finished_at", "model_sha256", "inputs" FROM "sluice_imports" ORDER BY "id" DESC LIMIT 1
-            """, [])
+            SELECT "id", "finished_at", "model_sha256", "inputs" FROM "sluice_imports" \
+            WHERE "feed" \(feed == nil ? "IS NULL" : "= ?") ORDER BY "id" DESC LIMIT 1
+            """, feed.map { [.text($0)] } ?? [])
         guard let row = rows.first, row.count == 4, let id = row[0].integerValue else { return nil }
         return LoggedImport(number: id, finishedAt: row[1].textValue ?? "", modelSHA256: row[2].textValue ?? "",
                             inputs: row[3].textValue)

@@ -18,6 +18,8 @@ struct ImportRecord: Sendable, Equatable {
     /// What was read of each input, as compact JSON (`InputDigest.json`): name, size, SHA-256
     /// of the bytes as read, a GTFS feed's `feed_version`.
     var inputs = ""
+    /// `--feed`: the feed imported (or removed); nil without it.
+    var feed: String?
 }
 
 /// What the import log keeps of the last committed import that `--skip-unchanged` needs.

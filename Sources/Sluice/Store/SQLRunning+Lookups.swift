@@ -4,7 +4,7 @@ extension SQLRunning {
     func pks(of keys: [ColumnValue], in table: String, column: String) throws(SluiceError) -> KnownIDs {
         var found = KnownIDs()
         try rowsInSlices(of: keys) { placeholders in
-            "SELECT \(quoteIdentifier(column)), \(self.keys.quoted(table)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(placeholders))"
+            "SELECT \(quoteIdentifier(column)), \(self.keys.quoted(table)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(column)) IN (\(placeholders))\(self.keys.inFeed())"
         } each: { row in
             if case .integer(let pk) = row[1] { found.set(row[0], pk) }
         }
@@ -14,7 +14,7 @@ extension SQLRunning {
     /// `LinkStore.ids(after:limit:in:column:)`: one read in key order.
     func ids(after: Int64?, limit: Int, in table: String, column: String) throws(SluiceError) -> [(id: ColumnValue, pk: Int64)] {
         let key = keys.quoted(table)
-        let rows = try rows("SELECT \(quoteIdentifier(column)), \(key) FROM \(quoteIdentifier(table)) WHERE \(key) > ? ORDER BY \(key) LIMIT ?",
+        let rows = try rows("SELECT \(quoteIdentifier(column)), \(key) FROM \(quoteIdentifier(table)) WHERE \(key) > ?\(keys.inFeed()) ORDER BY \(key) LIMIT ?",
                             [.integer(after ?? .min), .integer(Int64(limit))])
         return rows.compactMap { row in
             guard case .integer(let pk) = row[1] else { return nil }

@@ -13,6 +13,10 @@ enum StubRows {
             columns.append(quoteIdentifier(column))
             values.append(literal(value))
         }
+        if let feed = keys.feed {
+            columns.append(quoteIdentifier(Model.feedColumn))
+            values.append(quoteText(feed))
+        }
         for (column, fill) in keys.filled(of: table) {
             columns.append(quoteIdentifier(column))
             values.append(fill.insertedSQL)

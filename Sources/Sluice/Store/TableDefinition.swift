@@ -170,6 +170,7 @@ extension TableDefinition {
     /// Why an existing table whose unique index `index` covers `existing` does not fit this
     /// table's identity, with the SQL that makes it fit: one line for the error both stores give.
     func identityMismatch(existing: [String], index: String) -> String {
+        if let feed = feedMismatch(existing: existing) { return feed }
         func list(_ columns: [String]) -> String { "(" + columns.map(quoteIdentifier).joined(separator: ", ") + ")" }
         let differs = uniqueIndex.isEmpty
             ? "has the identity \(list(existing)), the model has none"
@@ -180,5 +181,31 @@ extension TableDefinition {
         }
         return "table \(quoteIdentifier(name)) \(differs) (its unique index \(quoteIdentifier(index))); "
             + "import into a new database, or make the table fit the model first: \(migration.joined(separator: " "))"
+    }
+
+    /// An existing identity that differs from this one by `Model.feedColumn` alone: the table
+    /// was written with `--feed` and this import is without, or the reverse. A database holds
+    /// one feed or named feeds, never both (`docs/import-semantics.md#feeds`).
+    private func feedMismatch(existing: [String]) -> String? {
+        let feed = Model.feedColumn
+        if existing.first == feed, Array(existing.dropFirst()) == uniqueIndex {
+            return Self.feedMismatchStart + "holds named feeds (table \(quoteIdentifier(name)) has the column \(feed)): "
+                + "import with --feed NAME"
+        }
+        if uniqueIndex.first == feed, Array(uniqueIndex.dropFirst()) == existing {
+            return Self.feedMismatchStart + "was imported without --feed (table \(quoteIdentifier(name)) has no column \(feed)): "
+                + "import without --feed, or import each feed with --feed into a new database"
+        }
+        return nil
+    }
+
+    private static let feedMismatchStart = "was written "
+
+    /// The refusal of a migration whose `problems` include a feed mismatch: that one alone, a
+    /// usage error (the option, not the database, is what to change).
+    static func feedRefusal(among problems: [String], database: String) -> SluiceError? {
+        problems.first { $0.hasPrefix(feedMismatchStart) }.map { problem in
+            SluiceError(.usage, "database '\(database)' " + problem.dropFirst(feedMismatchStart.count))
+        }
     }
 }

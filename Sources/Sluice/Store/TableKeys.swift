@@ -9,10 +9,14 @@ struct TableKeys: Sendable {
     private var entityColumns: [String: Model.EntityColumn] = [:]
     /// The largest key a layout records as issued per table, beyond the rows (Core Data's `Z_MAX`).
     var issuedKeys: [String: Int64] = [:]
+    /// `--feed`: the feed whose rows the import reads and writes; every entity table then holds
+    /// `Model.feedColumn`. nil: the rows of every table are the import's.
+    var feed: String?
 
     init() {}
 
-    init(_ tables: [TableDefinition]) {
+    init(_ tables: [TableDefinition], feed: String? = nil) {
+        self.feed = feed
         for table in tables {
             if let key = table.keyColumn { keys[table.name] = key }
             let filled = table.columns.compactMap { column in column.fill.map { (column.name, $0) } }
@@ -39,6 +43,16 @@ struct TableKeys: Sendable {
     /// The largest key issued in `table` before the import; 0 when the layout records none.
     func issued(in table: String) -> Int64 {
         issuedKeys[table] ?? 0
+    }
+
+    /// The condition that keeps a statement among the rows of the import's feed, with `AND`
+    /// before it (`t."sluice_feed" = 'A'` when `qualifier` is `t`); empty without a feed. A
+    /// lookup by a bare id, the second pass and `--delete-missing` add it to the entity table
+    /// they read, so that a feed's links and deletions never reach another feed's rows. The
+    /// name is a literal, the same in every statement of the import (prepared once).
+    func inFeed(_ qualifier: String? = nil) -> String {
+        guard let feed else { return "" }
+        return " AND \(qualifier.map { $0 + "." } ?? "")\(quoteIdentifier(Model.feedColumn)) = \(quoteText(feed))"
     }
 
     /// The column of `table` naming a row's entity, and its value for `entity`.

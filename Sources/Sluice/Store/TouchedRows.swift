@@ -69,7 +69,7 @@ final class TouchedRows: TouchedRowStore {
             } ?? ""
             try sql.run("""
                 INSERT INTO "sluice_gone" SELECT \(entity), \(key) FROM \(table)
-                WHERE \(key) NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)
+                WHERE \(key) NOT IN (SELECT "pk" FROM "sluice_touched" WHERE "entity" = ?)\(ofMembers)\(sql.keys.inFeed())
                 """, [.integer(Int64(entity))] + members.map(\.value))
         }
         let rules = DeleteRules(sql: sql, plans: Array(plans.joined()), tables: tables)

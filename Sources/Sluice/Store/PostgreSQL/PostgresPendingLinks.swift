@@ -162,7 +162,7 @@ final class PostgresPendingLinks: PendingLinkStore {
             let target = quoteIdentifier(plan.targetTable)
             let relatedBy = quoteIdentifier(column)
             let missing = "FROM \(latest(plan)) AS p WHERE p.\"key\" IS NOT NULL AND NOT EXISTS "
-                + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\")"
+                + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\"\(keys.inFeed("t")))"
             let count = Int(try connection.execute("SELECT count(*) \(missing)").text(0, 0)) ?? 0
             guard count > 0 else { continue }
             switch policy(plan) {
@@ -201,7 +201,7 @@ final class PostgresPendingLinks: PendingLinkStore {
             let targetKey = keys.quoted(plan.targetTable)
             let order = plan.relatedByIsIdentity ? "" : " ORDER BY p.\"source_pk\", t.\(targetKey)"
             let found = "(SELECT \(one)p.\"source_pk\", t.\(targetKey) AS \"pk\" FROM \(latest(plan)) AS p JOIN \(quoteIdentifier(plan.targetTable)) AS t "
-                + "ON t.\(quoteIdentifier(relatedBy)) = p.\"key\"\(order)) AS l\(index)"
+                + "ON t.\(quoteIdentifier(relatedBy)) = p.\"key\"\(keys.inFeed("t"))\(order)) AS l\(index)"
             let foundPK = "l\(index).\"source_pk\""
             if from.isEmpty {
                 from = found
@@ -245,7 +245,7 @@ final class PostgresPendingLinks: PendingLinkStore {
         linked(waiting(plan))
         if outcome.linked == waiting(plan) { return outcome }
 
-        let missing = "FROM \(pending) AS p WHERE NOT EXISTS (SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\")"
+        let missing = "FROM \(pending) AS p WHERE NOT EXISTS (SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\"\(keys.inFeed("t")))"
         let count = Int(try connection.execute("SELECT count(*) \(missing)").text(0, 0)) ?? 0
         guard count > 0 else { return outcome }
         switch policy {
@@ -274,14 +274,14 @@ final class PostgresPendingLinks: PendingLinkStore {
                 return try connection.execute("""
                     UPDATE \(target) AS t SET \(column) = p."source_pk", \(place) = p."position"
                     FROM \(pending) AS p
-                    WHERE t.\(relatedBy) = p."key" AND (t.\(column) IS DISTINCT FROM p."source_pk" OR \(
+                    WHERE t.\(relatedBy) = p."key"\(keys.inFeed("t")) AND (t.\(column) IS DISTINCT FROM p."source_pk" OR \(
                         plan.merge == .replace ? "t.\(place) IS DISTINCT FROM p.\"position\"" : "t.\(place) IS NULL"))
                     """).changes
             }
             return try connection.execute("""
                 UPDATE \(target) AS t SET \(column) = p."source_pk"
                 FROM \(pending) AS p
-                WHERE t.\(relatedBy) = p."key" AND t.\(column) IS DISTINCT FROM p."source_pk"
+                WHERE t.\(relatedBy) = p."key"\(keys.inFeed("t")) AND t.\(column) IS DISTINCT FROM p."source_pk"
                 """).changes
         case .joinTable(let table, let sourceColumn, let targetColumn):
             if let position = plan.positionColumn {
@@ -294,18 +294,18 @@ final class PostgresPendingLinks: PendingLinkStore {
                 let condition = plan.merge == .replace ? "j.\(place) IS DISTINCT FROM p.\"position\"" : "j.\(place) IS NULL"
                 let inserted = try connection.execute("""
                     INSERT INTO \(join) (\(sourceName), \(targetName), \(place))
-                    SELECT p."source_pk", t."pk", p."position" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                    SELECT p."source_pk", t."pk", p."position" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"\(keys.inFeed("t"))
                     ON CONFLICT DO NOTHING
                     """).changes
                 return try inserted + connection.execute("""
                     UPDATE \(join) AS j SET \(place) = p."position"
-                    FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                    FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"\(keys.inFeed("t"))
                     WHERE j.\(sourceName) = p."source_pk" AND j.\(targetName) = t."pk" AND \(condition)
                     """).changes
             }
             return try connection.execute("""
                 INSERT INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
-                SELECT p."source_pk", t."pk" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                SELECT p."source_pk", t."pk" FROM \(pending) AS p JOIN \(target) AS t ON t.\(relatedBy) = p."key"\(keys.inFeed("t"))
                 ON CONFLICT DO NOTHING
                 """).changes
         }

@@ -114,6 +114,7 @@ enum PostgresSchema {
                 statements += table.indexDefinitions.map { createIndexSQL($0, on: table.name) }
             }
         }
+        if let refusal = TableDefinition.feedRefusal(among: problems, database: runner.connection.displayName) { throw refusal }
         guard problems.isEmpty else {
             throw SluiceError(.cannotCreate, "database '\(runner.connection.displayName)' does not fit the model: "
                 + problems.joined(separator: "; "))

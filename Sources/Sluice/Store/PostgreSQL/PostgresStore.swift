@@ -63,10 +63,15 @@ final class PostgresStore: ImportStore {
         watcher = connection.cancelWatcher(shouldStop)
     }
 
+    var feed: String? {
+        get { runner.keys.feed }
+        set { runner.keys.feed = newValue }
+    }
+
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
         if let refusal = PostgresNames.refusal(of: tables) { throw refusal }
         for table in tables { self.tables[table.name] = table }
-        runner.keys = TableKeys(tables)
+        runner.keys = TableKeys(tables, feed: runner.keys.feed)
         let plan = try PostgresSchema.plan(runner, schema: schema, tables: tables)
         for statement in plan.statements { try connection.execute(statement) }
         createdTables = plan.created
@@ -111,7 +116,7 @@ final class PostgresStore: ImportStore {
     }
 
     func lastImport() throws(SluiceError) -> LoggedImport? {
-        try ImportLog.last(in: runner)
+        try ImportLog.last(in: runner, feed: feed)
     }
 
     func analyze() throws(SluiceError) {

@@ -218,7 +218,7 @@ extension SQLitePendingLinks {
                 from += "JOIN \(quoteIdentifier(plan.sourceTable)) AS s ON s.\(sql.keys.quoted(plan.sourceTable)) = p.\"source_pk\" "
             }
             let missing = from + "WHERE \(waits) IS NOT NULL AND NOT EXISTS "
-                + "(SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(column)) = \(key))"
+                + "(SELECT 1 FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(column)) = \(key)\(sql.keys.inFeed("t")))"
             guard case .integer(let count)? = try sql.rows("SELECT count(*) \(missing)").first?.first, count > 0 else { continue }
             switch policy(plan) {
             case .stub:
@@ -259,9 +259,9 @@ extension SQLitePendingLinks {
             // One target row per id, so that each row is changed (and counted) once: the
             // identity's unique index makes it so; for another attribute, the first row.
             joins.append(plan.relatedByIsIdentity
-                ? "LEFT JOIN \(target) AS \(alias) ON \(alias).\(quoteIdentifier(relatedBy)) = \(key)"
+                ? "LEFT JOIN \(target) AS \(alias) ON \(alias).\(quoteIdentifier(relatedBy)) = \(key)\(keys.inFeed(alias))"
                 : "LEFT JOIN \(target) AS \(alias) ON \(alias).\(targetKey) = "
-                    + "(SELECT u.\(targetKey) FROM \(target) AS u WHERE u.\(quoteIdentifier(relatedBy)) = \(key) LIMIT 1)")
+                    + "(SELECT u.\(targetKey) FROM \(target) AS u WHERE u.\(quoteIdentifier(relatedBy)) = \(key)\(keys.inFeed("u")) LIMIT 1)")
             changes.append("\(column) IS NOT coalesce(\(alias).\(targetKey), \(column))")
         }
         return """
@@ -286,7 +286,7 @@ extension SQLitePendingLinks {
             let column = quoteIdentifier(name)
             let key = "s.\(quoteIdentifier(keyColumn))"
             let waits = "s.\(column) IS NULL AND \(key) IS NOT NULL"
-            let target = "(SELECT t.\(keys.quoted(plan.targetTable)) FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(relatedBy)) = \(key)"
+            let target = "(SELECT t.\(keys.quoted(plan.targetTable)) FROM \(quoteIdentifier(plan.targetTable)) AS t WHERE t.\(quoteIdentifier(relatedBy)) = \(key)\(keys.inFeed("t"))"
                 + (plan.relatedByIsIdentity ? ")" : " LIMIT 1)")
             set.append("\(column) = CASE WHEN \(waits) THEN \(LinkChangeCounter.functionName)(\(slot), \(target), NULL) "
                 + "ELSE s.\(column) END")

@@ -145,7 +145,7 @@ final class SQLitePendingLinks: PendingLinkStore {
         if outcome.linked == waiting(plan.id) { return outcome }
 
         let missing = "FROM \(pending) AS p WHERE NOT EXISTS "
-            + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\")"
+            + "(SELECT 1 FROM \(target) AS t WHERE t.\(relatedBy) = p.\"key\"\(sql.keys.inFeed("t")))"
         guard case .integer(let count)? = try sql.rows("SELECT count(*) \(missing)").first?.first, count > 0 else {
             return outcome
         }
@@ -184,7 +184,7 @@ final class SQLitePendingLinks: PendingLinkStore {
             let targetKey = sql.keys.quoted(plan.targetTable)
             statement = """
                 UPDATE \(source) AS s SET \(column) = t.\(targetKey)
-                FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"\(sql.keys.inFeed("t"))
                 WHERE s.\(sourceKey) = p."source_pk" AND s.\(column) IS NOT t.\(targetKey)
                 """
         case .inverseColumn(_, let name):
@@ -194,14 +194,14 @@ final class SQLitePendingLinks: PendingLinkStore {
                 statement = """
                     UPDATE \(target) AS t SET \(column) = p."source_pk", \(place) = p."position"
                     FROM \(slice)
-                    WHERE t.\(relatedBy) = p."key" AND (t.\(column) IS NOT p."source_pk" OR \(
+                    WHERE t.\(relatedBy) = p."key"\(sql.keys.inFeed("t")) AND (t.\(column) IS NOT p."source_pk" OR \(
                         plan.merge == .replace ? "t.\(place) IS NOT p.\"position\"" : "t.\(place) IS NULL"))
                     """
             } else {
                 statement = """
                     UPDATE \(target) AS t SET \(column) = p."source_pk"
                     FROM \(slice)
-                    WHERE t.\(relatedBy) = p."key" AND t.\(column) IS NOT p."source_pk"
+                    WHERE t.\(relatedBy) = p."key"\(sql.keys.inFeed("t")) AND t.\(column) IS NOT p."source_pk"
                     """
             }
         case .joinTable(let table, let sourceColumn, let targetColumn):
@@ -211,7 +211,7 @@ final class SQLitePendingLinks: PendingLinkStore {
             }
             statement = """
                 INSERT OR IGNORE INTO \(quoteIdentifier(table)) (\(quoteIdentifier(sourceColumn)), \(quoteIdentifier(targetColumn)))
-                SELECT p."source_pk", t.\(sql.keys.quoted(plan.targetTable)) FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+                SELECT p."source_pk", t.\(sql.keys.quoted(plan.targetTable)) FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"\(sql.keys.inFeed("t"))
                 """
         }
         return try bySlices(plan, [statement], done: done)
@@ -253,11 +253,11 @@ final class SQLitePendingLinks: PendingLinkStore {
         return try bySlices(plan, [
             """
             INSERT OR IGNORE INTO \(table) (\(sourceName), \(targetName), \(place))
-            SELECT p."source_pk", t.\(sql.keys.quoted(plan.targetTable)), p."position" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+            SELECT p."source_pk", t.\(sql.keys.quoted(plan.targetTable)), p."position" FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"\(sql.keys.inFeed("t"))
             """,
             """
             UPDATE \(table) AS j SET \(place) = p."position"
-            FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"
+            FROM \(slice) JOIN \(target) AS t ON t.\(relatedBy) = p."key"\(sql.keys.inFeed("t"))
             WHERE j.\(sourceName) = p."source_pk" AND j.\(targetName) = t.\(sql.keys.quoted(plan.targetTable)) AND \(condition)
             """,
         ], done: done)

@@ -42,6 +42,11 @@ final class SQLiteStore: ImportStore {
         database.connection.setInterruptCheck(shouldStop)
     }
 
+    var feed: String? {
+        get { runner.keys.feed }
+        set { runner.keys.feed = newValue }
+    }
+
     func migrate(to tables: [TableDefinition]) throws(SluiceError) -> SecondaryIndexes {
         if let file { try prepare(file) } else {
             try Self.refuseCoreDataStore(tables: SQLiteError.converting(database: displayName) { try Self.tableNames(connection) },
@@ -49,7 +54,7 @@ final class SQLiteStore: ImportStore {
         }
         let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
-        runner.keys = TableKeys(tables)
+        runner.keys = TableKeys(tables, feed: runner.keys.feed)
         if let file {
             runner.keys.issuedKeys = try issuedKeys(file)
             try setUp(file)
@@ -103,7 +108,7 @@ final class SQLiteStore: ImportStore {
     }
 
     func lastImport() throws(SluiceError) -> LoggedImport? {
-        guard let place = file?.importLog else { return try ImportLog.last(in: runner) }
+        guard let place = file?.importLog else { return try ImportLog.last(in: runner, feed: feed) }
         return place.last(try runner.rows(place.query, []))
     }
 

@@ -30,6 +30,7 @@ struct SchemaMigration {
         } catch {
             throw error.sluiceError(database: connection.displayName)
         }
+        if let refusal = TableDefinition.feedRefusal(among: problems, database: connection.displayName) { throw refusal }
         guard problems.isEmpty else {
             throw SluiceError(.cannotCreate, "database '\(connection.displayName)' does not fit the model: "
                 + problems.joined(separator: "; "))
