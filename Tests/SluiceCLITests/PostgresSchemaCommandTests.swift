@@ -79,7 +79,8 @@ import Testing
           "rejected" bigint,
           "unresolved" bigint,
           "model_sha256" text,
-          "inputs" text
+          "inputs" text,
+          "feed" text
         );
 
         """

@@ -66,7 +66,8 @@ extension StoreTests {
                   "rejected" INTEGER,
                   "unresolved" INTEGER,
                   "model_sha256" TEXT,
-                  "inputs" TEXT
+                  "inputs" TEXT,
+                  "feed" TEXT
                 );
 
                 """

@@ -263,7 +263,7 @@ extension StoreTests {
                 modelSHA256: String(repeating: "ab", count: 32), inputs: #"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#)
             let runner = SQLRunner(connection: database.connection, databaseName: path)
             try ImportLog.insert(record, into: runner)
-            #expect(try ImportLog.last(in: runner) == LoggedImport(
+            #expect(try ImportLog.last(in: runner, feed: nil) == LoggedImport(
                 number: 1, finishedAt: "2024-05-01T10:00:05Z", modelSHA256: String(repeating: "ab", count: 32),
                 inputs: #"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#))
             runner.finalizeStatements()
