@@ -172,23 +172,24 @@ import Testing
                                           "depot": {"entity": "Depot"}}},
                "Depot": {"table": "depots", "identity": "code", "attributes": {"code": "string", "name": "string"}}}}
             """, to: "model.json")
-        for feed in ["A", "B"] {
+        // A name with a quote: it is a literal in the statements that stay within the feed.
+        for feed in ["A", "B'"] {
             try workspace.write("""
                 {"lines": [{"id": 1, "name": "\(feed) line", "first": "S2", "stops": ["S1", "S2", "S9"], "depot": {"code": "D", "name": "\(feed) depot"}}],
                  "stops": [{"id": "S1", "name": "\(feed) one"}, {"id": "S2", "name": "\(feed) two"}]}
                 """, to: "\(feed).json")
         }
-        for feed in ["B", "A"] {
+        for feed in ["B'", "A"] {
             let result = try workspace.sluice(["import", "--db", db.target, "--model", "model.json", "--feed", feed,
                                                "--unresolved", "stub", "--quiet", "\(feed).json"])
             try #require(result.status == 0, "\(result)")
         }
         #expect(try db.rows(#"SELECT l."sluice_feed", l."name", s."sluice_feed", s."name", d."sluice_feed", d."name" FROM "lines" l "#
             + #"JOIN "stops" s ON s."pk" = l."first_pk" JOIN "depots" d ON d."pk" = l."depot_pk" ORDER BY 1"#)
-            == ["A|A line|A|A two|A|A depot", "B|B line|B|B two|B|B depot"])
+            == ["A|A line|A|A two|A|A depot", "B'|B' line|B'|B' two|B'|B' depot"])
         #expect(try db.rows(#"SELECT l."sluice_feed", s."sluice_feed", s."id", s."name" FROM "lines_stops" j "#
             + #"JOIN "lines" l ON l."pk" = j."source_pk" JOIN "stops" s ON s."pk" = j."target_pk" ORDER BY 1, 3"#)
-            == ["A|A|S1|A one", "A|A|S2|A two", "A|A|S9|", "B|B|S1|B one", "B|B|S2|B two", "B|B|S9|"])
+            == ["A|A|S1|A one", "A|A|S2|A two", "A|A|S9|", "B'|B'|S1|B' one", "B'|B'|S2|B' two", "B'|B'|S9|"])
     }
 
     @Test func refusals() throws {
@@ -219,6 +220,11 @@ import Testing
             #expect(result.stderrLines == ["sluice: error: " + message], "\(arguments): \(result)")
         }
         #expect(!FileManager.default.fileExists(atPath: workspace.file("x.sqlite")))
+
+        let missing = try workspace.sluice("import", "--db", "missing.sqlite", "--model", "gtfs", "--feed", "A", "--remove")
+        #expect(missing.status == 66, "\(missing)")
+        #expect(missing.stderrLines == ["sluice: error: database 'missing.sqlite' does not exist: there is no feed to remove"], "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("missing.sqlite")))
     }
 
     @Test func aCoreDataStoreRefusesAFeed() throws {

@@ -129,6 +129,10 @@ public final class Importer {
         if let coreData, !coreData.problems.isEmpty {
             throw SluiceError(loading: ModelError(source: coreData.sourceName, problems: coreData.problems))
         }
+        // Removing a feed from a database that is not there would make it, empty.
+        if options.removeFeed, let path = name.filePath, SystemCalls.status(ofPath: path) == nil {
+            throw SluiceError(.cannotOpenInput, "database '\(path)' does not exist: there is no feed to remove")
+        }
         if options.feed != nil, coreData != nil {
             throw SluiceError(.usage, "\(options.optionNames(.feed)) needs Sluice's layout or PostgreSQL: a Core Data store's "
                 + "tables have no column for the feed; import each feed into a store of its own")

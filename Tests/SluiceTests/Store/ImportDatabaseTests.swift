@@ -273,7 +273,7 @@ extension StoreTests {
             #expect(try check.rows("SELECT * FROM sluice_imports") == [[
                 .integer(1), .text("2024-05-01T10:00:00Z"), .text("2024-05-01T10:00:05Z"), .text("stops.json"),
                 .integer(1234), .integer(10), .integer(7), .integer(2), .integer(1), .integer(0), .integer(3),
-                .text(String(repeating: "ab", count: 32)), .text(#"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#),
+                .text(String(repeating: "ab", count: 32)), .text(#"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#), .null,
             ]])
             #expect(try SchemaMigration.plan(check, tables: layout.tables).statements.isEmpty)
         }
