@@ -595,6 +595,7 @@ public final class Importer {
                 try Envelope.close(recordPath, in: jsonHandler!, array: envelope.array)
             } else {
                 try csv!.finish()
+                inputNotes += Self.paddingNotes(csv!, input: source.name)
                 if let version = tap?.version { feedVersion = version }
                 try Envelope.close(recordPath, in: stream)
             }
@@ -615,6 +616,20 @@ public final class Importer {
             cancel()
             throw interruptedIfCancelled(error)
         }
+    }
+
+    /// What a CSV input's reader dropped as padding, one note each (`docs/import-semantics.md#csv`).
+    private static func paddingNotes(_ csv: CSVReader, input: String) -> [String] {
+        var notes: [String] = []
+        if csv.paddedNames > 0 {
+            let names = csv.paddedNames == 1 ? "1 header name" : "\(csv.paddedNames) header names"
+            notes.append("\(input): \(names) had spaces or tabs around \(csv.paddedNames == 1 ? "it" : "them"); dropped")
+        }
+        if csv.blanksAfterQuotes > 0 {
+            let fields = csv.blanksAfterQuotes == 1 ? "1 quoted field" : "\(csv.blanksAfterQuotes) quoted fields"
+            notes.append("\(input): \(fields) had spaces or tabs after \(csv.blanksAfterQuotes == 1 ? "its" : "their") closing quote; dropped")
+        }
+        return notes
     }
 
     /// The translator of a tabular input's rows into records (`--header`, or the model's

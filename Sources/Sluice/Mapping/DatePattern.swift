@@ -27,12 +27,20 @@ enum DateInput: Sendable {
 /// ISO 8601 as `docs/import-semantics.md` accepts it: `YYYY-MM-DD`, optionally followed by `T` (or `t` or a
 /// space), `HH:MM`, optionally `:SS`, optionally a fraction after `.` or `,` (any number of
 /// digits, kept to the 18th, `Instant`), then optionally a zone `Z` (or `z`), `±hh:mm`, `±hhmm`
-/// or `±hh`; no zone means UTC. A date alone has no zone. Nothing else (no week dates, no
-/// ordinal dates, no basic format without separators, no surrounding whitespace).
+/// or `±hh`; no zone means UTC. A date alone has no zone. Also a date alone in the basic
+/// format, `YYYYMMDD` (GTFS's dates): eight digits, which a string never means as Unix seconds
+/// (only a number does, or a `dateFormat` of `unix`). Nothing else (no week dates, no
+/// ordinal dates, no basic date and time, no whitespace: the converter drops it at the ends).
 enum ISO8601 {
     static func instant(_ bytes: UnsafeRawBufferPointer) throws(DateFailure) -> Instant {
         var cursor = DateCursor(bytes)
         var fields = DateFields()
+        if bytes.count == 8, let basic = cursor.digits(minimum: 8, maximum: 8) {
+            fields.year = basic.value / 10_000
+            fields.month = basic.value / 100 % 100
+            fields.day = basic.value % 100
+            return try fields.instant()
+        }
         guard let year = cursor.digits(minimum: 4, maximum: 4), cursor.take(UInt8(ascii: "-")),
               let month = cursor.digits(minimum: 2, maximum: 2), cursor.take(UInt8(ascii: "-")),
               let day = cursor.digits(minimum: 2, maximum: 2)

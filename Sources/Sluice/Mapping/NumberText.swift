@@ -58,6 +58,75 @@ struct NumberText {
         guard at == count else { return nil }
     }
 
+    /// Parts of `bytes` read as a number written as text (a CSV field, a JSON string given to a
+    /// number attribute: `docs/import-semantics.md#numbers-written-as-text`): the JSON grammar,
+    /// and also what text writers write for the same value — leading zeros (`007`), a `+`
+    /// sign, no digit before or after the point (`.5`, `5.`) — with spaces and tabs at either
+    /// end dropped. Also the trimmed bytes, which the ranges index. Nil for anything else: no
+    /// digit at all, a separator of thousands or a decimal comma (`1,000`, `1,5`), hex,
+    /// `inf`/`nan`, a space inside.
+    static func written(_ bytes: UnsafeRawBufferPointer) -> (number: NumberText, text: UnsafeRawBufferPointer)? {
+        let text = bytes.trimmingBlanks()
+        if let number = NumberText(text) { return (number, text) }
+        let count = text.count
+        var at = 0
+        guard at < count else { return nil }
+        let negative = text[at] == UInt8(ascii: "-")
+        if negative || text[at] == UInt8(ascii: "+") { at += 1 }
+        // Leading zeros are no digits of the value: skipped, so that the ranges stay as the
+        // strict grammar makes them (a zero stands alone before the point).
+        while at + 1 < count, text[at] == UInt8(ascii: "0"), isDigit(text[at + 1]) { at += 1 }
+        let integerStart = at
+        while at < count, isDigit(text[at]) { at += 1 }
+        let integerDigits = integerStart..<at
+        var fractionDigits = at..<at
+        if at < count, text[at] == UInt8(ascii: ".") {
+            at += 1
+            let fractionStart = at
+            while at < count, isDigit(text[at]) { at += 1 }
+            fractionDigits = fractionStart..<at
+        }
+        guard !integerDigits.isEmpty || !fractionDigits.isEmpty else { return nil }
+        var exponent = 0
+        if at < count, text[at] | 0x20 == UInt8(ascii: "e") {
+            at += 1
+            var exponentNegative = false
+            if at < count, text[at] == UInt8(ascii: "+") || text[at] == UInt8(ascii: "-") {
+                exponentNegative = text[at] == UInt8(ascii: "-")
+                at += 1
+            }
+            let exponentStart = at
+            while at < count, isDigit(text[at]) {
+                exponent = min(exponent * 10 + Int(text[at] &- UInt8(ascii: "0")), exponentLimit)
+                at += 1
+            }
+            guard at > exponentStart else { return nil }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard at == count else { return nil }
+        return (NumberText(negative: negative, integerDigits: integerDigits, fractionDigits: fractionDigits,
+                           exponent: exponent), text)
+    }
+
+    private init(negative: Bool, integerDigits: Range<Int>, fractionDigits: Range<Int>, exponent: Int) {
+        self.negative = negative
+        self.integerDigits = integerDigits
+        self.fractionDigits = fractionDigits
+        self.exponent = exponent
+    }
+
+    /// The number in the JSON grammar (`-? digits (.digits)? (e-?digits)?`), for parsers that
+    /// take only that: `written(_:)`'s `+5` is `5`, `.5` is `0.5`, `5.` is `5`.
+    func jsonText(in bytes: UnsafeRawBufferPointer) -> String {
+        var text = negative ? "-" : ""
+        text += integerDigits.isEmpty ? "0" : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[integerDigits]), as: UTF8.self)
+        if !fractionDigits.isEmpty {
+            text += "." + String(decoding: UnsafeRawBufferPointer(rebasing: bytes[fractionDigits]), as: UTF8.self)
+        }
+        if exponent != 0 { text += "e\(exponent)" }
+        return text
+    }
+
     /// A short plain number read in one pass: `-? (0 | [1-9][0-9]*) (.[0-9]+)?` with at most
     /// 15 digits (so that they make an exact integer and an exact double), as its digits and
     /// how many of them follow the point. Nil for anything else (an exponent, more digits, not

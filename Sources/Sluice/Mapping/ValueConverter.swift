@@ -44,8 +44,9 @@
 /// (`KeyedArchive`, a `.blob`), or, for a transformer of the app's own (`customTransformer`),
 /// an error: only the app can write its archive. The other types are stored alike.
 ///
-/// Decided details: numeric strings follow the JSON number grammar exactly (no surrounding
-/// whitespace, no leading `+` or zeros, no hex, `inf` or `nan`), so `"007"` is not an integer;
+/// Decided details: a string given to a number is read as text writers write numbers
+/// (`NumberText.written`: `"007"`, `"+5"`, `".5"`, `" 42 "` too; no hex, `inf`, `nan`,
+/// `1,000`), and one given to a boolean or date without its spaces and tabs at either end;
 /// a number given to a `uuid` or `binary` attribute is an error; `dateFormat` is accepted for
 /// `date` attributes only.
 ///
@@ -198,8 +199,8 @@ struct ValueConverter: Sendable {
     static func integer64InGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
         -> Int64
     {
-        guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .integer) }
-        switch number.integer(in: bytes) {
+        guard let (number, text) = number(scalar, bytes) else { throw .cannotConvert(scalar, to: .integer) }
+        switch number.integer(in: text) {
         case .value(let value): return value
         case .notIntegral: throw .cannotConvert(scalar, to: .integer, "not a whole number")
         case .outOfRange: throw .cannotConvert(scalar, to: .integer, "out of the 64-bit range")
@@ -228,17 +229,32 @@ struct ValueConverter: Sendable {
     static func doubleInGeneral(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError)
         -> Double
     {
-        guard let number = NumberText(bytes) else { throw .cannotConvert(scalar, to: .double) }
-        if let value = number.exactDouble(in: bytes) { return value }
-        // Locale-independent; strings of at most 15 bytes are stored inline, unallocated.
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
+        guard let (number, text) = number(scalar, bytes) else { throw .cannotConvert(scalar, to: .double) }
+        if let value = number.exactDouble(in: text) { return value }
+        guard let value = parsedDouble(number, text), value.isFinite else {
             throw .cannotConvert(scalar, to: .double, "out of the double range")
         }
         // Checked only here, where the value came out 0: an underflow would merge with a real 0.
-        if value == 0, !number.isZero(in: bytes) {
+        if value == 0, !number.isZero(in: text) {
             throw .cannotConvert(scalar, to: .double, "too close to zero for a double (it would be stored as 0)")
         }
         return value
+    }
+
+    /// A scalar's number and the bytes its ranges index: a JSON number's by the JSON grammar, a
+    /// string's as text writers write numbers (`NumberText.written`), without blanks at its ends.
+    @inline(__always)
+    static func number(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer)
+        -> (number: NumberText, text: UnsafeRawBufferPointer)? {
+        if case .string = scalar { return NumberText.written(bytes) }
+        return NumberText(bytes).map { ($0, bytes) }
+    }
+
+    /// The text's double, through the standard library's correctly rounded parser (locale-
+    /// independent; strings of at most 15 bytes are stored inline, unallocated), in the JSON
+    /// grammar when the text is not (`+5`, `.5`).
+    private static func parsedDouble(_ number: NumberText, _ text: UnsafeRawBufferPointer) -> Double? {
+        Double(String(decoding: text, as: UTF8.self)) ?? Double(number.jsonText(in: text))
     }
 
     private func toDecimal(_ scalar: Scalar) throws(ConversionError) -> ColumnValue {
@@ -246,10 +262,13 @@ struct ValueConverter: Sendable {
         case .null: return .null
         case .bool: throw fail(scalar)
         case .number(let bytes), .string(let bytes):
-            guard let number = NumberText(bytes) else { throw fail(scalar) }
-            if encoding == .coreData { return try coreDataDecimal(scalar, number, bytes) }
-            guard canonical else { return .text(String(decoding: bytes, as: UTF8.self)) }
-            guard let text = number.canonicalDecimal(in: bytes, maxLength: Self.canonicalDecimalLimit) else {
+            guard let (number, written) = Self.number(scalar, bytes) else { throw fail(scalar) }
+            if encoding == .coreData { return try coreDataDecimal(scalar, number, written) }
+            // Digits as written, in the JSON grammar's spelling: `007.50` is `7.50`, `+.5` `0.5`.
+            guard canonical else {
+                return .text(NumberText(written) != nil ? String(decoding: written, as: UTF8.self) : number.jsonText(in: written))
+            }
+            guard let text = number.canonicalDecimal(in: written, maxLength: Self.canonicalDecimalLimit) else {
                 throw fail(scalar, "over \(Self.canonicalDecimalLimit) digits written out, too long to match as an identity")
             }
             return .text(text)
@@ -264,7 +283,7 @@ struct ValueConverter: Sendable {
             guard let number = NumberText(bytes) else { throw fail(scalar) }
             return .integer(number.isZero(in: bytes) ? 0 : 1)
         case .string(let bytes):
-            guard let value = ValueConverter.booleanWord(bytes) else { throw fail(scalar) }
+            guard let value = ValueConverter.booleanWord(bytes.trimmingBlanks()) else { throw fail(scalar) }
             return .integer(value ? 1 : 0)
         }
     }
@@ -299,7 +318,8 @@ struct ValueConverter: Sendable {
         case .bool: throw fail(scalar)
         case .number(let bytes):
             instant = try unixInstant(scalar, bytes, milliseconds: dateInput.isMilliseconds)
-        case .string(let bytes):
+        case .string(let padded):
+            let bytes = padded.trimmingBlanks()
             switch dateInput {
             case .unixSeconds: instant = try unixInstant(scalar, bytes, milliseconds: false)
             case .unixMilliseconds: instant = try unixInstant(scalar, bytes, milliseconds: true)
@@ -332,7 +352,7 @@ struct ValueConverter: Sendable {
         throws(ConversionError) -> ColumnValue {
         if case .value(let whole) = number.integer(in: bytes) { return .integer(whole) }
         if let value = number.exactDouble(in: bytes) { return .real(value) }
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else {
+        guard let value = Self.parsedDouble(number, bytes), value.isFinite else {
             throw fail(scalar, "out of the range Core Data's store keeps a decimal in (a double)")
         }
         return .real(value)
@@ -340,10 +360,10 @@ struct ValueConverter: Sendable {
 
     private func unixInstant(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer, milliseconds: Bool)
         throws(ConversionError) -> Instant {
-        guard let number = NumberText(bytes) else {
+        guard let (number, text) = Self.number(scalar, bytes) else {
             throw fail(scalar, milliseconds ? "not Unix milliseconds" : "not Unix seconds")
         }
-        guard let instant = Instant(unix: number, in: bytes, milliseconds: milliseconds), instant.isWithinCivilRange else {
+        guard let instant = Instant(unix: number, in: text, milliseconds: milliseconds), instant.isWithinCivilRange else {
             throw fail(scalar, "outside the years 0000…9999")
         }
         return instant

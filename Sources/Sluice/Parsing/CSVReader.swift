@@ -12,8 +12,12 @@
 /// * Rows end with LF, CRLF or CR, mixed as they come; an empty line is no row.
 /// * Fewer fields than the header: the others are missing. More: a record error naming the
 ///   first extra field, unless every extra field is empty (a trailing separator).
-/// * A quote inside an unquoted field, or anything but a separator or line break after a
-///   closing quote: a record error (the row is still split where its separators are).
+/// * Spaces and tabs between a closing quote and the separator or line break are dropped and
+///   counted (`blanksAfterQuotes`), as CSV writers that pad columns leave them. A quote inside
+///   an unquoted field, or anything else after a closing quote (after such blanks: at its first
+///   byte): a record error (the row is still split where its separators are).
+/// * A header name's spaces and tabs at either end are dropped and counted (`paddedNames`):
+///   `stop_id, stop_name` names `stop_name`. Values keep theirs (the model's types decide).
 /// * The input ending inside quotes: an input error at the opening quote (nothing after it
 ///   can be told apart from the field).
 /// * A header naming a column twice is an input error at the second: each of its rows would
@@ -53,6 +57,10 @@ final class CSVReader: EventReader {
     private let handler: any JSONEventHandler
     /// U+FFFD put in place of invalid text (`InvalidTextPolicy.replace`).
     private(set) var replacementCharacters = 0
+    /// Quoted fields (header and rows) whose closing quote had spaces or tabs after it, dropped.
+    private(set) var blanksAfterQuotes = 0
+    /// Header names that had spaces or tabs at either end, dropped.
+    private(set) var paddedNames = 0
 
     private enum State {
         /// Before a row: a line break here ends an empty line.
@@ -65,6 +73,10 @@ final class CSVReader: EventReader {
         case quoted
         /// A quote inside a quoted field: the field's end, or the first of a doubled quote.
         case quoteInQuoted
+        /// Spaces or tabs after a closing quote: the field's text is all in `field`, followed
+        /// by those blanks from `blanksStart` on (dropped at a separator or line break, kept
+        /// when other text follows, which is then an error).
+        case blanksAfterQuote
     }
 
     private var state = State.lineStart
@@ -89,6 +101,8 @@ final class CSVReader: EventReader {
     private var segmentEnd = 0
     private var fieldStart: Int64 = 0
     private var fieldQuoted = false
+    /// In `.blanksAfterQuote`, where the field's text ends in `field` (the blanks follow it).
+    private var blanksStart = 0
     /// The bytes an unquoted field's scan passed over, or-ed together: below 0x80 when they
     /// are all ASCII, which spares `endField` a second pass over the field.
     private var unquotedBits: UInt8 = 0
@@ -168,6 +182,9 @@ final class CSVReader: EventReader {
         case .unquoted, .quoteInQuoted:
             try endField(contentEnd: 0, rawEnd: chunkStart)
             try endRow()
+        case .blanksAfterQuote:
+            try endFieldAfterBlanks(rawEnd: chunkStart)
+            try endRow()
         }
     }
 
@@ -176,6 +193,8 @@ final class CSVReader: EventReader {
     private static let lineFeed = UInt8(0x0A)
     private static let carriageReturn = UInt8(0x0D)
     private static let quote = UInt8(ascii: "\"")
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(0x09)
 
     private func scan() throws(SluiceError) {
         guard let base = chunk.baseAddress else { return }
@@ -258,31 +277,74 @@ final class CSVReader: EventReader {
                     try endField(contentEnd: segmentEnd, rawEnd: chunkStart + Int64(index))
                     index += 1
                     try endFieldSeparated(by: byte)
-                } else {
-                    try problem("a quoted field goes on after its closing quote (a quote inside quotes is doubled: \"a\"\"b\")",
-                                at: index)
-                    // The rest, to the separator, is taken as it is.
+                } else if byte == Self.space || byte == Self.tab {
+                    // Rare: the text moves to `field`, so that blanks may span chunks.
                     field.append(UnsafeRawBufferPointer(rebasing: chunk[segmentStart..<segmentEnd]))
-                    segmentStart = index
-                    state = .unquoted
+                    blanksStart = field.count
+                    state = .blanksAfterQuote
+                } else {
+                    try textAfterClosingQuote(at: index)
+                }
+            case .blanksAfterQuote:
+                var end = index
+                var byte: UInt8 = 0
+                while end < count {
+                    byte = base.load(fromByteOffset: end, as: UInt8.self)
+                    if byte == separator || (byte != Self.space && byte != Self.tab) { break }
+                    end += 1
+                }
+                field.append(UnsafeRawBufferPointer(rebasing: chunk[index..<end]))
+                guard end < count else {
+                    index = count
+                    break
+                }
+                if byte == separator || byte == Self.lineFeed || byte == Self.carriageReturn {
+                    try endFieldAfterBlanks(rawEnd: chunkStart + Int64(end))
+                    index = end + 1
+                    try endFieldSeparated(by: byte)
+                } else {
+                    try textAfterClosingQuote(at: end)
+                    index = end
                 }
             }
         }
+    }
+
+    /// Text other than blanks after a quoted field's closing quote (and its blanks), at `index`:
+    /// a record error; the rest, to the separator, is taken as it is.
+    private func textAfterClosingQuote(at index: Int) throws(SluiceError) {
+        try problem("a quoted field goes on after its closing quote (a quote inside quotes is doubled: \"a\"\"b\")",
+                    at: index)
+        if state == .quoteInQuoted { field.append(UnsafeRawBufferPointer(rebasing: chunk[segmentStart..<segmentEnd])) }
+        segmentStart = index
+        state = .unquoted
+    }
+
+    /// A quoted field whose closing quote had blanks after it ends: they are dropped.
+    private func endFieldAfterBlanks(rawEnd: Int64) throws(SluiceError) {
+        field.removeLast(field.count - blanksStart)
+        segmentStart = 0
+        try endField(contentEnd: 0, rawEnd: rawEnd)
+        // After: a field too large ends the input as it would at a chunk's end, uncounted.
+        blanksAfterQuotes += 1
     }
 
     /// The chunk ends: the field being read keeps its text so far, and its start.
     private func endChunk() throws(SluiceError) {
         let end = chunkStart + Int64(chunk.count)
         switch state {
-        case .unquoted, .quoted, .quoteInQuoted:
-            let to = state == .quoteInQuoted ? segmentEnd : chunk.count
+        case .unquoted, .quoted, .quoteInQuoted, .blanksAfterQuote:
             let position = fieldStartPosition()
             if inHeader {
                 if end - rowStart > Int64(options.maxValueBytes) { throw headerTooLarge() }
             } else if end - fieldStart > Int64(options.maxValueBytes) {
                 throw tooLarge(at: position)
             }
-            field.append(UnsafeRawBufferPointer(rebasing: chunk[segmentStart..<to]))
+            // After blanks, `field` holds the text already.
+            if state != .blanksAfterQuote {
+                let to = state == .quoteInQuoted ? segmentEnd : chunk.count
+                field.append(UnsafeRawBufferPointer(rebasing: chunk[segmentStart..<to]))
+            }
             segmentStart = 0
             segmentEnd = 0
         case .fieldStart:
@@ -355,7 +417,11 @@ final class CSVReader: EventReader {
                 throw SluiceError(.data, "the header has more than \(Self.maxHeaderFields) fields, the most a CSV input may have",
                                   in: sourceName, at: fieldStartPosition())
             }
-            let name = try checkedText(text)
+            var name = try checkedText(text)
+            if let first = name.first, let last = name.last, Self.isBlank(first) || Self.isBlank(last) {
+                name = Array(name.drop(while: Self.isBlank).reversed().drop(while: Self.isBlank).reversed())
+                paddedNames += 1
+            }
             if !name.isEmpty {
                 if let first = headerIndex[name] { throw duplicateName(name, first: first) }
                 headerIndex[name] = headerNames.count
@@ -377,6 +443,8 @@ final class CSVReader: EventReader {
         let checked = try checkedText(text)
         try checked.withRawBytes { bytes throws(SluiceError) in try handler.field(column, name: names[column], value: bytes) }
     }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
 
     /// `text` as it is when it is valid UTF-8; else with U+FFFD in place of each bad sequence,
     /// after reporting the first (`InvalidTextPolicy.reject`): an input error in the header, a

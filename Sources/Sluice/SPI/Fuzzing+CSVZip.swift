@@ -3,7 +3,7 @@
 extension Fuzzing {
     /// The CSV reader's events for `bytes` fed in chunks of `chunkSize`: a line per event (a
     /// row with its position, each key and value, each record error with its place), the
-    /// replacement characters counted and the error that ended the input.
+    /// replacement characters and the padding dropped counted, and the error that ended the input.
     public static func readCSV(_ bytes: [UInt8], chunkSize: Int, tab: Bool = false, maxValueBytes: Int = 64 << 20,
                                replace: Bool = false) -> [String] {
         let recorder = CSVEventLines()
@@ -12,6 +12,7 @@ extension Fuzzing {
         recorder.reader = reader
         if let failure = feedCSV(bytes, to: reader, chunkSize: chunkSize) { recorder.lines.append("error \(failure)") }
         recorder.lines.append("replaced \(reader.replacementCharacters)")
+        recorder.lines.append("padding dropped \(reader.paddedNames) names \(reader.blanksAfterQuotes) after quotes")
         return recorder.lines
     }
 

@@ -58,6 +58,12 @@ struct ByteArena: ~Copyable, CellArena {
 
     mutating func removeAll() { count = 0 }
 
+    /// Drops the last `k` bytes appended.
+    mutating func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= count, "removing more bytes than appended")
+        count -= k
+    }
+
     /// Writes `bytes` over those at `offset`, which must be appended already.
     mutating func overwrite(at offset: Int, with bytes: UnsafeRawBufferPointer) {
         precondition(offset >= 0 && offset + bytes.count <= count, "overwriting past the bytes appended")

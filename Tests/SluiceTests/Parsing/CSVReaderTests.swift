@@ -25,7 +25,8 @@ private final class CSVRecorder: JSONEventHandler {
 
 /// What reading `chunks` gives: the events, then the error that ended the input (if any) as
 /// `error: <description>`, and the replacement characters counted.
-private func readCSV(_ chunks: [[UInt8]], options: CSVReader.Options = .init()) -> (events: [String], replaced: Int) {
+private func readCSV(_ chunks: [[UInt8]], options: CSVReader.Options = .init())
+    -> (events: [String], replaced: Int, padding: [Int]) {
     let recorder = CSVRecorder()
     let reader = CSVReader(sourceName: "in.csv", handler: recorder, options: options)
     recorder.reader = reader
@@ -41,7 +42,7 @@ private func readCSV(_ chunks: [[UInt8]], options: CSVReader.Options = .init()) 
     } catch {
         recorder.events.append("error: \(error)")
     }
-    return (recorder.events, reader.replacementCharacters)
+    return (recorder.events, reader.replacementCharacters, [reader.paddedNames, reader.blanksAfterQuotes])
 }
 
 private func readCSV(_ text: String, options: CSVReader.Options = .init()) -> [String] {
@@ -56,6 +57,14 @@ private func expectSameWhateverTheChunks(_ bytes: [UInt8], options: CSVReader.Op
         let two = readCSV([Array(bytes[..<split]), Array(bytes[split...])], options: options)
         #expect(two.events == whole.events, "split at \(split)", sourceLocation: sourceLocation)
         #expect(two.replaced == whole.replaced, "split at \(split)", sourceLocation: sourceLocation)
+        #expect(two.padding == whole.padding, "split at \(split)", sourceLocation: sourceLocation)
+    }
+    for size in 1...8 {
+        let chunks = stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) }
+        let sized = readCSV(chunks, options: options)
+        #expect(sized.events == whole.events, "chunks of \(size)", sourceLocation: sourceLocation)
+        #expect(sized.replaced == whole.replaced && sized.padding == whole.padding, "chunks of \(size)",
+                sourceLocation: sourceLocation)
     }
     let bytewise = readCSV(bytes.map { [$0] }, options: options)
     #expect(bytewise.events == whole.events, "one byte at a time", sourceLocation: sourceLocation)
@@ -126,6 +135,71 @@ private func expectSameWhateverTheChunks(_ bytes: [UInt8], options: CSVReader.Op
             "!a quoted field goes on after its closing quote (a quote inside quotes is doubled: \"a\"\"b\")@in.csv:3:3",
             "k:a", "s:x\nyz", "k:b", "s:w", "}",
         ])
+    }
+
+    @Test func blanksAfterAClosingQuoteAreDroppedAndCountedWhereverTheChunksEnd() {
+        // A large US agency's fare file: `"https://…/fares/" ` then the line end.
+        let text = "fare_id,fare_url\r\n\"1\",\"https://example.org/fares/\" \r\n\"2\"  \t ,\"b\"\t\r\n\"3\" ,\"c\""
+        let read = readCSV([Array(text.utf8)])
+        #expect(read.events == [
+            "{@2:1", "k:fare_id", "s:1", "k:fare_url", "s:https://example.org/fares/", "}",
+            "{@3:1", "k:fare_id", "s:2", "k:fare_url", "s:b", "}",
+            "{@4:1", "k:fare_id", "s:3", "k:fare_url", "s:c", "}",
+        ])
+        #expect(read.padding == [0, 4])
+        expectSameWhateverTheChunks(Array(text.utf8))
+        // A last field's blanks at the input's end, and an empty quoted field's.
+        #expect(readCSV("a,b\n\"\"  ,\"x\"   ") == ["{@2:1", "k:b", "s:x", "}"])
+        expectSameWhateverTheChunks(Array("a,b\n\"\"  ,\"x\"   ".utf8))
+        // In the header too.
+        #expect(readCSV("\"a\" ,\"b\"\t\n1,2\n") == ["{@2:1", "k:a", "s:1", "k:b", "s:2", "}"])
+    }
+
+    @Test func otherTextAfterAClosingQuoteAndItsBlanksIsARecordErrorAtThatText() {
+        let text = "a,b\r\n\"x\"  y,z\r\n\"p\" \t\"q\",r\r\n1,2\r\n"
+        let message = "a quoted field goes on after its closing quote (a quote inside quotes is doubled: \"a\"\"b\")"
+        let read = readCSV([Array(text.utf8)])
+        #expect(read.events == [
+            "{@2:1", "!\(message)@in.csv:2:6", "k:a", "s:x  y", "k:b", "s:z", "}",
+            "{@3:1", "!\(message)@in.csv:3:6", "k:a", "s:p \t\"q\"", "k:b", "s:r", "}",
+            "{@4:1", "k:a", "s:1", "k:b", "s:2", "}",
+        ])
+        #expect(read.padding == [0, 0])
+        expectSameWhateverTheChunks(Array(text.utf8))
+        // In the header: an input error.
+        #expect(readCSV("\"a\" b\n") == ["error: in.csv:1:5: \(message)"])
+    }
+
+    @Test func tsvBlanksAfterAQuoteAreSpacesTheTabIsTheSeparator() {
+        let text = "a\tb\n\"x\" \t\"y\"\t\n"
+        let read = readCSV([Array(text.utf8)], options: .init(separator: 0x09))
+        #expect(read.events == ["{@2:1", "k:a", "s:x", "k:b", "s:y", "}"])
+        #expect(read.padding == [0, 1])
+        expectSameWhateverTheChunks(Array(text.utf8), options: .init(separator: 0x09))
+    }
+
+    @Test func blanksAfterAQuoteCountTowardsTheFieldsLimit() {
+        let options = CSVReader.Options(maxValueBytes: 16)
+        let bytes = Array(("a\n\"x\"" + String(repeating: " ", count: 20) + "\n").utf8)
+        #expect(readCSV([bytes], options: options).events
+            == ["{@2:1", "error: in.csv:2:1: a single value is larger than 16 bytes (--max-value-bytes)"])
+        expectSameWhateverTheChunks(bytes, options: options)
+    }
+
+    @Test func headerNamesLoseTheirSpacesAndTabsAtEitherEnd() {
+        // SEPTA's calendar.txt and Metra's files (node-gtfs issue 89): a space after each comma.
+        let text = "service_id, monday,\ttuesday ,\" sunday \"\r\nM1, 1, 0,1\r\n"
+        let read = readCSV([Array(text.utf8)])
+        #expect(read.events == [
+            "{@2:1", "k:service_id", "s:M1", "k:monday", "s: 1", "k:tuesday", "s: 0", "k:sunday", "s:1", "}",
+        ])
+        #expect(read.padding == [3, 0])
+        expectSameWhateverTheChunks(Array(text.utf8))
+        // Names alike once trimmed are one name given twice; a blank name is an unnamed column.
+        #expect(readCSV("a, a\n") == [
+            "error: in.csv:1:3: the header names the column \"a\" twice, fields 1 and 2: each column needs a name of its own",
+        ])
+        #expect(readCSV("a,  ,b\n1,2,3\n") == ["{@2:1", "k:a", "s:1", "k:", "s:2", "k:b", "s:3", "}"])
     }
 
     @Test func theInputEndingInsideQuotesIsAnInputErrorAtTheOpeningQuote() {
