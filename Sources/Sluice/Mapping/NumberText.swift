@@ -59,7 +59,7 @@ struct NumberText {
     }
 
     /// Parts of `bytes` read as a number written as text (a CSV field, a JSON string given to a
-    /// number attribute: `docs/import-semantics.md#numbers-written-as-text`): the JSON grammar,
+    /// number attribute: `docs/import-semantics.md#numbers-booleans-and-dates-written-as-text`): the JSON grammar,
     /// and also what text writers write for the same value — leading zeros (`007`), a `+`
     /// sign, no digit before or after the point (`.5`, `5.`) — with spaces and tabs at either
     /// end dropped. Also the trimmed bytes, which the ranges index. Nil for anything else: no

@@ -1,6 +1,6 @@
 extension UnsafeRawBufferPointer {
     /// The bytes without the spaces and tabs at either end: text given to a number, boolean or
-    /// date attribute (`docs/import-semantics.md#numbers-written-as-text`), as CSV writers that
+    /// date attribute (`docs/import-semantics.md#numbers-booleans-and-dates-written-as-text`), as CSV writers that
     /// pad their columns leave it (`1, 0, 20240101`).
     func trimmingBlanks() -> UnsafeRawBufferPointer {
         var start = 0
