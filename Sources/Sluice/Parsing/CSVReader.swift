@@ -278,46 +278,57 @@ final class CSVReader: EventReader {
                     index += 1
                     try endFieldSeparated(by: byte)
                 } else if byte == Self.space || byte == Self.tab {
-                    // Rare: the text moves to `field`, so that blanks may span chunks.
-                    field.append(UnsafeRawBufferPointer(rebasing: chunk[segmentStart..<segmentEnd]))
-                    blanksStart = field.count
-                    state = .blanksAfterQuote
+                    beginBlanks()
                 } else {
                     try textAfterClosingQuote(at: index)
                 }
             case .blanksAfterQuote:
-                var end = index
-                var byte: UInt8 = 0
-                while end < count {
-                    byte = base.load(fromByteOffset: end, as: UInt8.self)
-                    if byte == separator || (byte != Self.space && byte != Self.tab) { break }
-                    end += 1
-                }
-                field.append(UnsafeRawBufferPointer(rebasing: chunk[index..<end]))
-                guard end < count else {
-                    index = count
-                    break
-                }
-                if byte == separator || byte == Self.lineFeed || byte == Self.carriageReturn {
-                    try endFieldAfterBlanks(rawEnd: chunkStart + Int64(end))
-                    index = end + 1
-                    try endFieldSeparated(by: byte)
-                } else {
-                    try textAfterClosingQuote(at: end)
-                    index = end
-                }
+                index = try scanBlanks(from: index)
             }
         }
     }
 
+    /// `.blanksAfterQuote` from `index`: the blanks to the chunk's end, or to what ends them.
+    /// Out of line, as the other rare cases: inlined, it cost the loop over every field 2%.
+    @inline(never)
+    private func scanBlanks(from index: Int) throws(SluiceError) -> Int {
+        let base = chunk.baseAddress!
+        let separator = options.separator
+        var end = index
+        var byte: UInt8 = 0
+        while end < chunk.count {
+            byte = base.load(fromByteOffset: end, as: UInt8.self)
+            if byte == separator || (byte != Self.space && byte != Self.tab) { break }
+            end += 1
+        }
+        field.append(UnsafeRawBufferPointer(rebasing: chunk[index..<end]))
+        guard end < chunk.count else { return end }
+        if byte == separator || byte == Self.lineFeed || byte == Self.carriageReturn {
+            try endFieldAfterBlanks(rawEnd: chunkStart + Int64(end))
+            try endFieldSeparated(by: byte)
+            return end + 1
+        }
+        try textAfterClosingQuote(at: end)
+        return end
+    }
+
     /// Text other than blanks after a quoted field's closing quote (and its blanks), at `index`:
     /// a record error; the rest, to the separator, is taken as it is.
+    @inline(never)
     private func textAfterClosingQuote(at index: Int) throws(SluiceError) {
         try problem("a quoted field goes on after its closing quote (a quote inside quotes is doubled: \"a\"\"b\")",
                     at: index)
         if state == .quoteInQuoted { field.append(UnsafeRawBufferPointer(rebasing: chunk[segmentStart..<segmentEnd])) }
         segmentStart = index
         state = .unquoted
+    }
+
+    /// Blanks after a closing quote: the text moves to `field`, so that they may span chunks.
+    @inline(never)
+    private func beginBlanks() {
+        field.append(UnsafeRawBufferPointer(rebasing: chunk[segmentStart..<segmentEnd]))
+        blanksStart = field.count
+        state = .blanksAfterQuote
     }
 
     /// A quoted field whose closing quote had blanks after it ends: they are dropped.
