@@ -73,9 +73,21 @@
 # Like for like: the three end with the same rows in a table of the same columns, types, identity
 # and primary key. Then W2 into PostgreSQL: sluice cold, and the re-import, which must write
 # nothing (checked with --stats, sluice_imports and the server's pg_stat_user_tables). Targets
-# (SPEC section 7): W1 <= 1.0x DuckDB and <= 1.2x COPY; re-import <= 0.35x cold. The server runs with fsync off
+# (SPEC section 7): W1 <= 1.0x DuckDB and <= 1.2x COPY; re-import <= 0.35x cold. Then W3 into
+# PostgreSQL (issue 53): gen_gtfs.py's week 1 and week 2 (--week 2), --model gtfs:
+#
+#   sluice            sluice import --model gtfs w3.zip (cold)
+#   sluice re-import  the same again: must write nothing (checked as W2's is)
+#   sluice update     week 2 with --delete-missing into that database: checked once to equal a
+#                     cold import of week 2 (rows, and links by the target's identity), and its
+#                     --stats to be the rows week 2 inserts, changes and withdraws per file
+#   psql              the expert's script, Benchmarks/peers/w3_psql.sh w3.zip URI: \copy of each
+#                     file, the linked tables built with joins, then the indexes
+#
+# Targets: W3 cold <= 0.8x the psql script; update <= 0.5x cold; re-import below the update;
+# peak RSS < 48 MiB. The server runs with fsync off
 # (as every tool writes through it, the disk's flushes would only add noise); --only names
-# the tools of W1 (default "sluice duckdb copy").
+# the tools of W1 and W3's "psql" (default "sluice duckdb copy psql").
 #
 # This VM's wall times move by up to 30% from run to run, so every tool runs --runs times
 # (default 3) in interleaved rounds, and the tables show each tool's median with the range;
@@ -113,7 +125,7 @@ case "$workload" in
     w2) w1=""; w2=1 ;;
     w3) w1=""; w2=""; w3=1 ;;
     all) w1=1; w2=1; w3=1 ;;
-    pg) w1=""; w2=""; pg=1; [ -n "$onlyGiven" ] || only="sluice duckdb copy" ;;
+    pg) w1=""; w2=""; pg=1; [ -n "$onlyGiven" ] || only="sluice duckdb copy psql" ;;
     *) usage ;;
 esac
 status=0
@@ -130,6 +142,7 @@ fi
 pgbin=${SLUICE_PG_BIN:-/usr/lib/postgresql/15/bin}
 if [ -n "$pg" ]; then
     [ -x "$pgbin/initdb" ] || need+=(postgresql)
+    command -v unzip >/dev/null || need+=(unzip)
     python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 fi
 if [ ${#need[@]} -gt 0 ]; then
@@ -716,6 +729,155 @@ if [ -n "$pg" ]; then
                 target("W2 re-import <= 0.35x cold (PG)", ratio("sluice re-import", "sluice"), 0.35, "")
                 mib("W2 peak RSS < 48 MiB", rss["sluice"])
             }' "$tmp/medians-pg2"
+    fi
+
+    # W3 into PostgreSQL: gen_gtfs.py's week 1 and week 2 (--week 2: trips later, withdrawn and
+    # new, stops renamed), --model gtfs. Per round: sluice cold (week 1), the unchanged re-import
+    # (must write nothing), the update (week 2 with --delete-missing into that database), and the
+    # expert's psql script cold (Benchmarks/peers/w3_psql.sh). The update is checked once against
+    # a cold import of week 2, row for row and link for link (links by the target's identity),
+    # and its --stats against the rows the generator changed.
+    if [[ " $only " == *" sluice "* || " $only " == *" psql "* ]]; then
+        [ -n "$keep" ] || rm -f "$tmp/w2.json"
+        echo "generating W3 (GTFS zip) weeks 1 and 2 at scale $scale..." >&2
+        python3 Benchmarks/peers/gen_gtfs.py "$scale" "$tmp/w3.zip"
+        python3 Benchmarks/peers/gen_gtfs.py "$scale" "$tmp/w3-week2.zip" --week 2
+        bytes=$(stat -c %s "$tmp/w3.zip")
+        records=$(python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$tmp/w3.zip")
+        # What week 2 changes per file, by identity: inserted, updated, deleted rows.
+        expected=$(python3 - "$tmp/w3.zip" "$tmp/w3-week2.zip" <<'PY'
+import csv, io, sys, zipfile
+identity = {"agency": ["agency_id"], "calendar": ["service_id"], "routes": ["route_id"], "stops": ["stop_id"],
+            "trips": ["trip_id"], "stop_times": ["trip_id", "stop_sequence"]}
+def rows(path, name):
+    with zipfile.ZipFile(path) as z:
+        reader = csv.DictReader(io.TextIOWrapper(z.open(name + ".txt"), encoding="utf-8-sig", newline=""))
+        return {tuple(r[c] for c in identity[name]): r for r in reader}
+out = []
+for name in identity:
+    old, new = rows(sys.argv[1], name), rows(sys.argv[2], name)
+    out.append("%s:%d|%d|%d" % (name, len(new.keys() - old.keys()), sum(1 for k in new.keys() & old.keys() if new[k] != old[k]),
+                                len(old.keys() - new.keys())))
+print(" ".join(out))
+PY
+)
+        sync
+        written='SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_user_tables'
+        # The feed's rows with their links by the target's identity, in one order: two databases
+        # hold the same feed when these digests are equal.
+        w3digest() {  # database
+            local query
+            for query in \
+                'SELECT st.trip_id, st.stop_sequence, st.arrival_time, st.departure_time, st.stop_id, st.pickup_type, st.drop_off_type,
+                    st.shape_dist_traveled, t.trip_id, s.stop_id FROM stop_times st LEFT JOIN trips t ON t.pk = st.trip_pk
+                    LEFT JOIN stops s ON s.pk = st.stop_pk ORDER BY 1, 2' \
+                'SELECT t.trip_id, t.route_id, t.service_id, t.trip_headsign, t.direction_id, r.route_id FROM trips t
+                    LEFT JOIN routes r ON r.pk = t.route_pk ORDER BY 1' \
+                'SELECT s.stop_id, s.stop_name, s.stop_lat, s.stop_lon, s.location_type, s.parent_station, p.stop_id FROM stops s
+                    LEFT JOIN stops p ON p.pk = s.parent_station_pk ORDER BY 1' \
+                'SELECT r.route_id, r.agency_id, r.route_short_name, r.route_long_name, r.route_type, r.route_color, a.agency_id
+                    FROM routes r LEFT JOIN agency a ON a.pk = r.agency_pk ORDER BY 1'; do
+                psqlc "$1" "$query" | sha256sum | cut -c1-16
+            done | tr '\n' ' '
+        }
+        w3counts='SELECT (SELECT count(*) FROM stop_times), (SELECT count(*) FROM trips), (SELECT count(*) FROM routes), (SELECT count(*) FROM stops),
+            (SELECT count(trip_pk) FROM stop_times), (SELECT count(stop_pk) FROM stop_times), (SELECT count(route_pk) FROM trips),
+            (SELECT count(parent_station_pk) FROM stops)'
+        stats_totals() {  # stats file: inserted|updated|deleted|links
+            python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["totals"]; print("|".join(str(t[k]) for k in ("inserted", "updated", "deleted", "links")))' "$1"
+        }
+        stats_entities() {  # stats file: entity:inserted|updated|deleted for the files of $expected
+            python3 -c 'import json, sys
+e = {x["entity"]: x for x in json.load(open(sys.argv[1]))["entities"]}
+print(" ".join("%s:%d|%d|%d" % (n, e[n]["inserted"], e[n]["updated"], e[n]["deleted"])
+               for n in ("agency", "calendar", "routes", "stops", "trips", "stop_times")))' "$1"
+        }
+        w3pg() {  # name, database, command...: a timed W3 run, its backends' CPU sampled; kept in $tmp/results-pg3
+            local name=$1 database=$2 wall rss sampler; shift 2
+            sample_backends "$database" &
+            sampler=$!
+            if timed "pg-w3-$name" "$@"; then
+                kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
+                printf '%s\t%s\t%s\n' "$name" "$wall" "$rss" >>"$tmp/results-pg3"
+                printf '%s\t%s\n' "$name" "$(backend_seconds "$database")" >>"$tmp/cpu-pg3"
+            else
+                kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true
+                printf '%s\tfailed\t-\n' "$name" >>"$tmp/results-pg3"; status=1; return 1
+            fi
+        }
+        : >"$tmp/results-pg3"
+        : >"$tmp/cpu-pg3"
+        w3checked=""
+        for n in $(seq "$runs"); do
+            round "$n"
+            if [[ " $only " == *" sluice "* ]]; then
+                fresh w3_sluice
+                if w3pg sluice w3_sluice "$bin/sluice" import --quiet --db "$(pguri w3_sluice)" --model gtfs "$tmp/w3.zip"; then
+                    sluiceCounts=$(psqlc w3_sluice "$w3counts")
+                    before=$(psqlc w3_sluice "$written")
+                    if w3pg "sluice re-import" w3_sluice "$bin/sluice" import --quiet --stats "$tmp/pg-w3-reimport.stats" \
+                        --db "$(pguri w3_sluice)" --model gtfs "$tmp/w3.zip"; then
+                        after=$(psqlc w3_sluice "$written")
+                        logged=$(psqlc w3_sluice 'SELECT inserted, updated FROM sluice_imports ORDER BY id DESC LIMIT 1')
+                        totals=$(stats_totals "$tmp/pg-w3-reimport.stats")
+                        # The re-import's own sluice_imports row is the one write allowed.
+                        if [ "$logged" != "0|0" ] || [ "$totals" != "0|0|0|0" ] || [ "$((after - before))" != 1 ]; then
+                            echo "ERROR: the W3 re-import into PostgreSQL wrote rows: sluice_imports inserted|updated = $logged," \
+                                "--stats inserted|updated|deleted|links = $totals, rows the server saw written: $((after - before)) (1 expected, the log's)"
+                            status=1
+                        fi
+                    fi
+                    if w3pg "sluice update" w3_sluice "$bin/sluice" import --quiet --stats "$tmp/pg-w3-update.stats" --delete-missing \
+                        --db "$(pguri w3_sluice)" --model gtfs "$tmp/w3-week2.zip" && [ -z "$w3checked" ]; then
+                        w3checked=1
+                        fresh w3_week2
+                        "$bin/sluice" import --quiet --db "$(pguri w3_week2)" --model gtfs "$tmp/w3-week2.zip"
+                        updated=$(w3digest w3_sluice) cold2=$(w3digest w3_week2)
+                        if [ "$updated" != "$cold2" ] || [ "$(psqlc w3_sluice "$w3counts")" != "$(psqlc w3_week2 "$w3counts")" ]; then
+                            echo "ERROR: the W3 update into PostgreSQL differs from a cold import of week 2 (stop_times trips stops routes):" \
+                                "$updated against $cold2"
+                            status=1
+                        fi
+                        changed=$(stats_entities "$tmp/pg-w3-update.stats")
+                        if [ "$changed" != "$expected" ]; then
+                            echo "ERROR: the W3 update's --stats (inserted|updated|deleted) are not the rows week 2 changes:" \
+                                "$changed against $expected"
+                            status=1
+                        fi
+                        psqlc postgres "DROP DATABASE w3_week2"
+                    fi
+                fi
+            fi
+            if [[ " $only " == *" psql "* ]]; then
+                fresh w3_psql
+                PATH="$pgbin:$PATH" w3pg psql w3_psql bash Benchmarks/peers/w3_psql.sh "$tmp/w3.zip" "$(pguri w3_psql)" &&
+                    psqlCounts=$(psqlc w3_psql "$w3counts")
+            fi
+        done
+        medians "$tmp/results-pg3" >"$tmp/medians-pg3"
+        echo
+        echo "W3 into PostgreSQL $pgversion: GTFS feed (zip), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') zipped, $records records; median of $runs runs"
+        record_table "$tmp/medians-pg3" "$records"
+        echo "server CPU seconds (its backends' user + system) per run: $(awk -F'\t' '{ cpu[$1] = cpu[$1] (cpu[$1] == "" ? "" : " ") $2 } END { for (name in cpu) printf "%s%s %s", (n++ ? ", " : ""), name, cpu[name] }' "$tmp/cpu-pg3")"
+        [ -z "$w3checked" ] || echo "update: inserted|updated|deleted per file $changed (week 2's changes: $expected)"
+        echo
+        awk -F'\t' "$targets"'
+            $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
+            END {
+                target("W3 cold <= 0.8x the psql script (PG)", ratio("sluice", "psql"), 0.8, "")
+                target("W3 update <= 0.5x cold (PG)", ratio("sluice update", "sluice"), 0.5, "")
+                target("W3 re-import below the update (PG)", ratio("sluice re-import", "sluice update"), 1.0, "")
+                peak = rss["sluice"]; if (rss["sluice re-import"] > peak) peak = rss["sluice re-import"]; if (rss["sluice update"] > peak) peak = rss["sluice update"]
+                mib("W3 peak RSS < 48 MiB (PG)", peak)
+            }' "$tmp/medians-pg3"
+        if [ -n "${sluiceCounts:-}" ] && [ -n "${psqlCounts:-}" ]; then
+            echo "rows stop_times|trips|routes|stops, links trip|stop|route|parent: sluice $sluiceCounts, psql $psqlCounts"
+            if [ "$sluiceCounts" != "$psqlCounts" ]; then
+                echo "ERROR: sluice's and the psql script's W3 databases hold different row or link counts"; status=1
+            fi
+        fi
     fi
 fi
 exit $status
