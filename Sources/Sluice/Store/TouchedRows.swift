@@ -24,6 +24,11 @@ final class TouchedRows: TouchedRowStore {
 
     func record(_ pks: [Int64], of entity: Int) throws(SluiceError) {
         guard entities.contains(entity) else { return }
+        if let array = sql.dialect.pkArray(pks) {
+            try sql.run("INSERT INTO \"sluice_touched\" (\"entity\", \"pk\") SELECT ?::integer, unnest(?::bigint[]) ON CONFLICT DO NOTHING",
+                        [.integer(Int64(entity)), array])
+            return
+        }
         // Up to `rowsPerInsert` rows a statement (a round trip each on a server), the list
         // padded to a power of two with its last row, which the insert then ignores.
         var start = 0

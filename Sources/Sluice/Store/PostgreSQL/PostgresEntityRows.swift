@@ -1,8 +1,10 @@
 /// The rows of one entity's table in PostgreSQL, set-based, a few round trips per batch
 /// whatever its size (`docs/postgresql.md`):
 ///
-/// * find: the batch's identities are `COPY`ed into a temporary table and joined to the table
-///   on its identity index, one query;
+/// * find: the rows that follow the last batch's in key order are read first, one query
+///   (`RowsInKeyOrder`: a re-import or an update meets its rows in the order they were
+///   inserted); the identities still not found are `COPY`ed into a temporary table and joined
+///   to the table on its identity index, one query;
 /// * insert: the pks come from the table's own sequence (one `nextval` query for the batch),
 ///   then the rows are streamed with one `COPY`;
 /// * update: the changed rows are `COPY`ed into a temporary table of the table's shape, then
@@ -101,6 +103,26 @@ final class PostgresEntityRows: EntityRowStore {
             guard let record = Int(result.text(row, 0)), let pk = Int64(result.text(row, 1)) else { continue }
             existing.add(found, for: record, pk: pk, of: rows)
         }
+    }
+
+    /// One query on the primary key's index: no temporary table to empty and fill, as `find`'s
+    /// three statements need. The columns no record of the batch sets are read as NULL. It
+    /// reads an eighth more rows than asked: where rows were withdrawn since (an update), the
+    /// batch's last records lie beyond `limit` rows, and each left over costs `find`'s three
+    /// statements; rows read and not matched stay for the next batch (it starts after the
+    /// largest row found).
+    func findFollowing(_ key: Int64?, limit: Int, reading: ColumnSet, of rows: CellRows,
+                       matching matcher: inout IdentityMatcher, into existing: inout ExistingRows) throws(SluiceError) -> Int? {
+        let selected = columns.indices.map { reading.contains($0) ? quoteIdentifier(columns[$0]) : "NULL" }
+        let quotedKey = quoteIdentifier(self.key)
+        let result = try connection.query("SELECT NULL, \(quotedKey), \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table)) "
+            + "WHERE \(quotedKey) > $1 ORDER BY \(quotedKey) LIMIT $2", [String(key ?? .min), String(limit + limit / 8)])
+        for row in 0..<result.rowCount {
+            let found = PostgresFoundRow(result: result, row: row, isJSON: isJSON, reading: reading)
+            guard let pk = Int64(result.text(row, 1)), let record = matcher.record(matching: found, in: rows) else { continue }
+            existing.add(found, for: record, pk: pk, of: rows, same: matcher.identityColumns)
+        }
+        return result.rowCount
     }
 
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
@@ -257,6 +279,10 @@ struct PostgresFoundRow: FoundRow {
     let result: PostgresResult
     let row: Int
     let isJSON: [Bool]
+    /// The columns read (`findFollowing`); nil: all.
+    var reading: ColumnSet? = nil
+
+    func reads(_ column: Int) -> Bool { reading?.contains(column) ?? true }
 
     func column(_ column: Int, holds cell: Cell, in arena: UnsafeRawBufferPointer) -> Bool {
         let stored = PostgresValues.value(result, row, column + 2)
