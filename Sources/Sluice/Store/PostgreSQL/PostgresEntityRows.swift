@@ -89,8 +89,8 @@ final class PostgresEntityRows: EntityRowStore {
             for column in identity { copy.append(rows[record, column], in: rows.arena) }
             copy.endRow()
         }
-        try connection.execute("TRUNCATE \(keys)")
-        try connection.copy("COPY \(keys) FROM STDIN", copy.bytes) { [keysName] error, context in
+        // Emptied in the COPY's round trip (a simple query may hold both; the COPY comes last).
+        try connection.copy("TRUNCATE \(keys); COPY \(keys) FROM STDIN", copy.bytes) { [keysName] error, context in
             self.refused(error, row: PostgresConnection.rowOfCopy(in: context, table: keysName)) {
                 records.indices.contains($0) ? rows.place(of: records[$0]) : nil
             }
@@ -242,8 +242,7 @@ final class PostgresEntityRows: EntityRowStore {
             copy.endRow()
         }
         let names = ([key] + columns + ["sluice_group"]).map(quoteIdentifier).joined(separator: ", ")
-        try connection.execute("TRUNCATE \(staged)")
-        try connection.copy("COPY \(staged) (\(names)) FROM STDIN", copy.bytes) { [stagedName] error, context in
+        try connection.copy("TRUNCATE \(staged); COPY \(staged) (\(names)) FROM STDIN", copy.bytes) { [stagedName] error, context in
             self.refused(error, row: PostgresConnection.rowOfCopy(in: context, table: stagedName)) {
                 changes.indices.contains($0) ? rows.place(of: changes[$0].row) : nil
             }
