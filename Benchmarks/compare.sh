@@ -615,6 +615,10 @@ if [ -n "$pg" ]; then
             "$tmp/cpu-$1"
     }
 
+    per_tool() {  # file of "name<TAB>seconds" lines: "name s1 s2, name s1 s2"
+        awk -F'\t' '{ cpu[$1] = cpu[$1] (cpu[$1] == "" ? "" : " ") $2 } END { for (name in cpu) printf "%s%s %s", (n++ ? ", " : ""), name, cpu[name] }' "$1"
+    }
+
     runpg() {  # name, database, table, command...: a W1 run into table `table` of PostgreSQL database `database`
         local name=$1 database=$2 table=$3; shift 3
         [[ " $only " == *" $name "* ]] || return 0
@@ -662,7 +666,7 @@ if [ -n "$pg" ]; then
             printf "%-13s %9.1f %11s %9s %12.1f %11s %12s\n", $1, $2, sprintf("%.1f-%.1f", $3, $4), rate, $5 / 1024, $6,
                 base ? sprintf("%.2fx", $2 / base) : "-"
         }' "$tmp/medians-pg" "$tmp/medians-pg"
-    echo "server CPU seconds (its backend's user + system) per run: $(awk -F'\t' '{ cpu[$1] = cpu[$1] (cpu[$1] == "" ? "" : " ") $2 } END { for (name in cpu) printf "%s%s %s", (n++ ? ", " : ""), name, cpu[name] }' "$tmp/cpu-pg")"
+    echo "server CPU seconds (its backend's user + system) per run: $(per_tool "$tmp/cpu-pg")"
     echo
     awk -F'\t' "$targets"'
         $2 != "failed" { seconds[$1] = $2; rss[$1] = $5 }
@@ -860,7 +864,7 @@ print(" ".join("%s:%d|%d|%d" % (n, e[n]["inserted"], e[n]["updated"], e[n]["dele
         echo
         echo "W3 into PostgreSQL $pgversion: GTFS feed (zip), scale $scale, $(awk -v b="$bytes" 'BEGIN { printf "%.0f MB", b / 1e6 }') zipped, $records records; median of $runs runs"
         record_table "$tmp/medians-pg3" "$records"
-        echo "server CPU seconds (its backends' user + system) per run: $(awk -F'\t' '{ cpu[$1] = cpu[$1] (cpu[$1] == "" ? "" : " ") $2 } END { for (name in cpu) printf "%s%s %s", (n++ ? ", " : ""), name, cpu[name] }' "$tmp/cpu-pg3")"
+        echo "server CPU seconds (its backends' user + system) per run: $(per_tool "$tmp/cpu-pg3")"
         [ -z "$w3checked" ] || echo "update: inserted|updated|deleted per file $changed (week 2's changes: $expected)"
         echo
         awk -F'\t' "$targets"'
