@@ -60,7 +60,8 @@ protocol EntityRowStore: AnyObject {
     /// each identity in the batch), keeping each found row's pk and stored values in `existing`.
     func find(_ records: [Int], of rows: CellRows, into existing: inout ExistingRows) throws(SluiceError)
     /// Reads, in key order, up to `limit` rows whose key follows `key` (nil: from the first
-    /// row), and keeps in `existing` each row `matcher` pairs with one of the records of
+    /// row; PostgreSQL reads an eighth more, its round trips being the cost), and keeps in
+    /// `existing` each row `matcher` pairs with one of the records of
     /// `rows` (`RowsInKeyOrder`). It need read only the columns `reading` holds. Returns how
     /// many rows it read; nil when the store cannot read rows so cheaply (the engine then
     /// always uses `find`).
