@@ -44,8 +44,23 @@
 # stop_times, trips, routes and stops, the links stop_times.trip_pk and stop_pk, trips.route_pk
 # and stops.parent_station_pk, and the rows themselves (links compared by the target's id).
 #
+# W3's weekly update (issue 53): the same feed a week later (gen_gtfs.py --week 2: about 5% of
+# trips later, 1% withdrawn, 1% new, 2% of stops renamed), into a copy of the database holding
+# week 1, and cold into a new database, in Sluice's layout and in a Core Data store
+# (LargeFixtures/models/GTFS.xcdatamodel, --root per file):
+#
+#   sluice update       sluice import --delete-missing --model gtfs week2.zip, into week 1's database
+#   sluice week 2       the cold import of week2.zip into a new database
+#   coredata, coredata re-import, coredata update, coredata week 2: the same four into Core Data's store
+#
+# Each update must hold what the cold import of week 2 holds (every table's rows without their
+# keys, each link as the row it points at), and its --stats must count exactly the rows the
+# generator changed: per file, the ids of week 2 not in week 1 inserted, those of week 1 not
+# in week 2 deleted, those whose row differs updated, as read from the two zips.
+#
 # Prints the targets as docs/performance.md states them: W1 <= 0.8x DuckDB and <= 1.5x the
-# pipeline floor; W2 and W3 cold <= 0.5x the expert script; re-import <= 0.35x cold; peak RSS < 48 MiB.
+# pipeline floor; W2 and W3 cold <= 0.5x the expert script; re-import <= 0.35x cold; peak RSS < 48 MiB;
+# W3's update <= 0.5x the cold import of week 2 and the re-import below the update, in both layouts.
 #
 # Python tools go into a venv in a temporary folder, removed at the end with the inputs and
 # databases; missing Debian packages (sqlite3, time, and for W1 gcc, libsqlite3-dev,
@@ -469,6 +484,8 @@ if [ -n "$w3" ]; then
     shelldb=$tmp/w3-sqlite3.sqlite
     echo "generating W3 (GTFS zip) at scale $scale..." >&2
     python3 Benchmarks/peers/gen_gtfs.py "$scale" "$feed"
+    feed2=$tmp/w3-week2.zip
+    python3 Benchmarks/peers/gen_gtfs.py "$scale" "$feed2" --week 2
     bytes=$(stat -c %s "$feed")
     # Every row of every file of the feed: its records.
     records=$(python3 -c 'import sys, zipfile
@@ -487,9 +504,79 @@ print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$feed")
     w3tables() {  # database: a digest of the feed's tables' content
         sqlite3 "$1" '.sha3sum stop_times' '.sha3sum trips' '.sha3sum routes' '.sha3sum stops' '.sha3sum agency' '.sha3sum calendar' | tr '\n' ' '
     }
+    # The Core Data model of the same files, and the entity of each file.
+    cdmodel=LargeFixtures/models/GTFS.xcdatamodel
+    cdroots="agency.txt=Agency calendar.txt=Calendar routes.txt=Route stops.txt=Stop trips.txt=Trip stop_times.txt=StopTime"
+    cdroot=(); for r in $cdroots; do cdroot+=(--root "$r"); done
+    # Its to-one columns and their tables (Sluice's layout declares its own: REFERENCES).
+    cdlinks="ZSTOPTIME.ZTRIP=ZTRIP ZSTOPTIME.ZSTOP=ZSTOP ZTRIP.ZROUTE=ZROUTE ZROUTE.ZAGENCY=ZAGENCY ZSTOP.ZPARENTSTATION=ZSTOP"
+    w3content() {  # database, [TABLE.COLUMN=TABLE ...]: per table, its rows and a digest of them, keys renumbered away
+        # Each row without its key (pk, Z_PK) and Z_OPT, each link as the attributes of the row it
+        # points at: two databases of the same rows and links give the same lines whatever keys
+        # they issued. The digest is a sum of row hashes: no sort, the rows streamed.
+        python3 - "$@" <<'PY'
+import hashlib, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+q = lambda name: '"' + name.replace('"', '""') + '"'
+tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                                   "AND name NOT LIKE 'sluice_%' AND name NOT IN ('Z_METADATA', 'Z_MODELCACHE', 'Z_PRIMARYKEY') ORDER BY name")]
+links = {t: {} for t in tables}
+for pair in sys.argv[2:]:
+    column, target = pair.split("=")
+    table, column = column.split(".")
+    links[table][column] = target
+for t in tables:
+    for fk in db.execute(f"PRAGMA foreign_key_list({q(t)})"):
+        links[t][fk[3]] = fk[2]
+columns = {t: [c[1] for c in db.execute(f"PRAGMA table_info({q(t)})")] for t in tables}
+key = {t: "Z_PK" if "Z_PK" in columns[t] else "pk" for t in tables}
+attributes = {t: [c for c in columns[t] if c not in (key[t], "Z_OPT") and c not in links[t]] for t in tables}
+for t in tables:
+    select = [f"a.{q(c)}" for c in attributes[t]]
+    joins = ""
+    for i, (column, target) in enumerate(sorted(links[t].items())):
+        select += [f"a.{q(column)} IS NULL"] + [f"l{i}.{q(c)}" for c in attributes[target]]
+        joins += f" LEFT JOIN {q(target)} l{i} ON l{i}.{q(key[target])} = a.{q(column)}"
+    total, rows = 0, 0
+    for row in db.execute(f"SELECT {', '.join(select)} FROM {q(t)} a{joins}"):
+        total += int.from_bytes(hashlib.blake2b(repr(row).encode(), digest_size=16).digest(), "little")
+        rows += 1
+    print(f"{t} {rows} {total % (1 << 128):032x}")
+PY
+    }
+    w3changes() {  # stats file, FILE=ENTITY ...: whether --stats counts the rows week 2 changed, per file
+        python3 - "$feed" "$feed2" "$@" <<'PY'
+import csv, io, json, sys, zipfile
+week1, week2, stats = sys.argv[1:4]
+identity = {"agency.txt": ["agency_id"], "calendar.txt": ["service_id"], "routes.txt": ["route_id"], "stops.txt": ["stop_id"],
+            "trips.txt": ["trip_id"], "stop_times.txt": ["trip_id", "stop_sequence"]}
+def rows(feed, name):
+    with zipfile.ZipFile(feed) as z:
+        reader = csv.DictReader(io.TextIOWrapper(z.open(name), encoding="utf-8-sig", newline=""))
+        return {tuple(row[c] for c in identity[name]): row for row in reader}
+counted = {e["entity"]: e for e in json.load(open(stats))["entities"]}
+status = 0
+for pair in sys.argv[4:]:
+    name, entity = pair.split("=")
+    old, new = rows(week1, name), rows(week2, name)
+    expected = {"inserted": len(new.keys() - old.keys()), "deleted": len(old.keys() - new.keys()),
+                "updated": sum(1 for k in new.keys() & old.keys() if new[k] != old[k])}
+    expected["unchanged"] = len(new) - expected["inserted"] - expected["updated"]
+    got = {k: counted[entity].get(k, 0) for k in expected}
+    print(f"{entity:<12} " + ", ".join(f"{k} {got[k]}" + ("" if got[k] == expected[k] else f" (week 2 changed {expected[k]})")
+                                       for k in expected))
+    if got != expected: status = 1
+sys.exit(status)
+PY
+    }
 
+    updatedb=$tmp/w3-update.sqlite
+    week2db=$tmp/w3-week2.sqlite
+    cddb=$tmp/w3-coredata.sqlite
+    cdupdatedb=$tmp/w3-cdupdate.sqlite
+    cdweek2db=$tmp/w3-cdweek2.sqlite
     : >"$tmp/results3"
-    haveSluice="" haveShell=""
+    haveSluice="" haveShell="" haveUpdate="" haveWeek2="" haveCoreDataUpdate="" haveCoreDataWeek2=""
     for n in $(seq "$runs"); do
         round "$n"
         rm -f "$sluicedb" "$shelldb"
@@ -509,8 +596,28 @@ print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$feed")
                 fi
             fi
         fi
+        # Week 2 into a copy of week 1's database, then cold into a new one.
+        if [ -n "$haveSluice" ]; then
+            rm -f "$updatedb" "$week2db"
+            cp "$sluicedb" "$updatedb"
+            run3 "sluice update" "$bin/sluice" import --quiet --stats "$tmp/w3-update.stats" --db "$updatedb" --model gtfs \
+                --delete-missing "$feed2" && haveUpdate=1
+            run3 "sluice week 2" "$bin/sluice" import --quiet --db "$week2db" --model gtfs "$feed2" && haveWeek2=1
+        fi
         if [[ " $only " == *" sqlite3 "* ]] && run3 sqlite3 bash Benchmarks/peers/w3_sqlite3.sh "$feed" "$shelldb"; then
             haveShell=1
+        fi
+        # The same four into a Core Data store.
+        if [[ " $only " == *" sluice "* ]]; then
+            rm -f "$cddb" "$cdupdatedb" "$cdweek2db"
+            if run3 coredata "$bin/sluice" import --quiet --db "$cddb" --layout coredata --model "$cdmodel" "${cdroot[@]}" "$feed"; then
+                run3 "coredata re-import" "$bin/sluice" import --quiet --db "$cddb" --layout coredata --model "$cdmodel" "${cdroot[@]}" "$feed" || true
+                cp "$cddb" "$cdupdatedb"
+                run3 "coredata update" "$bin/sluice" import --quiet --stats "$tmp/w3-cdupdate.stats" --db "$cdupdatedb" --layout coredata \
+                    --model "$cdmodel" "${cdroot[@]}" --delete-missing "$feed2" && haveCoreDataUpdate=1
+                run3 "coredata week 2" "$bin/sluice" import --quiet --db "$cdweek2db" --layout coredata --model "$cdmodel" \
+                    "${cdroot[@]}" "$feed2" && haveCoreDataWeek2=1
+            fi
         fi
     done
     medians "$tmp/results3" >"$tmp/medians3"
@@ -555,7 +662,38 @@ print(sum(sum(1 for _ in z.open(n)) - 1 for n in z.namelist()))' "$feed")
             target("W3 cold <= 0.5x the expert script", ratio("sluice", "sqlite3"), 0.5, "")
             target("W3 re-import <= 0.35x cold", ratio("sluice re-import", "sluice"), 0.35, "")
             mib("W3 peak RSS < 48 MiB", rss["sluice"])
+            target("W3 update <= 0.5x cold week 2", ratio("sluice update", "sluice week 2"), 0.5, "")
+            target("W3 re-import below the update", ratio("sluice re-import", "sluice update"), 0.999, "(re-import / update)")
+            mib("W3 update peak RSS < 48 MiB", rss["sluice update"])
+            target("W3 Core Data update <= 0.5x cold week 2", ratio("coredata update", "coredata week 2"), 0.5, "")
+            target("W3 Core Data re-import below the update", ratio("coredata re-import", "coredata update"), 0.999, "(re-import / update)")
+            mib("W3 Core Data peak RSS < 48 MiB", rss["coredata"])
+            mib("W3 Core Data update peak RSS < 48 MiB", rss["coredata update"])
         }' "$tmp/medians3"
+    echo
+
+    # The updates hold what the cold imports of week 2 hold, and --stats counted what week 2 changed.
+    if [ -n "$haveUpdate" ] && [ -n "$haveWeek2" ]; then
+        if [ "$(w3content "$updatedb")" = "$(w3content "$week2db")" ]; then
+            echo "W3 update: the same rows and links as the cold import of week 2 ($(w3content "$updatedb" | awk '$2 > 0 { printf "%s%s %s", n++ ? ", " : "", $1, $2 }'))"
+        else
+            echo "ERROR: the W3 update's database differs from the cold import of week 2 (table, rows, digest):"
+            diff <(w3content "$updatedb") <(w3content "$week2db") || true
+            status=1
+        fi
+        w3changes "$tmp/w3-update.stats" agency.txt=agency calendar.txt=calendar routes.txt=routes stops.txt=stops trips.txt=trips \
+            stop_times.txt=stop_times || { echo "ERROR: the W3 update's --stats do not count the rows week 2 changed"; status=1; }
+    fi
+    if [ -n "$haveCoreDataUpdate" ] && [ -n "$haveCoreDataWeek2" ]; then
+        if [ "$(w3content "$cdupdatedb" $cdlinks)" = "$(w3content "$cdweek2db" $cdlinks)" ]; then
+            echo "W3 Core Data update: the same rows and links as the cold import of week 2"
+        else
+            echo "ERROR: the W3 Core Data update's store differs from the cold import of week 2 (table, rows, digest):"
+            diff <(w3content "$cdupdatedb" $cdlinks) <(w3content "$cdweek2db" $cdlinks) || true
+            status=1
+        fi
+        w3changes "$tmp/w3-cdupdate.stats" $cdroots || { echo "ERROR: the W3 Core Data update's --stats do not count the rows week 2 changed"; status=1; }
+    fi
     echo
 
     if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
