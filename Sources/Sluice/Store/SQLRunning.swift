@@ -44,14 +44,6 @@ struct SQLDialect: Sendable {
                                                    ("PRAGMA cache_size=-512", "PRAGMA cache_size")])
     static let postgres = SQLDialect(insertOrIgnore: false, integer: "bigint", keyOnlyTable: "")
 
-    /// `pks` as one `bigint[]` parameter (`{1,2,3}`, `unnest(?::bigint[])` reads it) where the
-    /// dialect takes arrays: a statement for any number of rows, where rows of placeholders
-    /// take one per `SQLParameters.maxPerStatement` (a round trip each on a server). Nil for
-    /// SQLite, which has no arrays and no round trips.
-    func pkArray(_ pks: [Int64]) -> ColumnValue? {
-        insertOrIgnore ? nil : .text("{" + pks.map(String.init).joined(separator: ",") + "}")
-    }
-
     /// `INSERT … VALUES (values)` into `table` (quoted) that skips a row already there
     /// (`values` may hold several rows: `?, ?), (?, ?`).
     func insertIgnoringDuplicates(into table: String, columns: String, values: String) -> String {
