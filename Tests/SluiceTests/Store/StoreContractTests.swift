@@ -346,7 +346,7 @@ extension StoreTests {
         /// of the temporary table, and whatever the order, repeats and gaps of the keys
         /// mentioned (none, all, the first and last rows left out, shuffled batches naming rows
         /// again), exactly the rows never mentioned are deleted.
-        @Test(arguments: ContractStore.available)
+        @Test(arguments: ContractStore.allCases)
         func deleteMissingDeletesExactlyTheRowsNotMentionedWhateverTheirOrder(_ kind: ContractStore) throws {
             var random = PropertyRandom(seed: 53)
             for round in 0..<6 {
