@@ -36,12 +36,14 @@ func fuzzCSV(_ config: UInt8, _ input: [UInt8]) -> Int32 {
 }
 
 /// The zip reader's target (`SLUICE_FUZZ_TARGET=zip`). Byte 0: bits 0–2 how many bytes a read
-/// of the archive gives at most (1–8), bits 3–5 the entries' chunk size (1–8); the rest is the
-/// archive. Checked: no crash, and the entries (paths, sizes, hashes) and final error are the
-/// same read whole and in short reads and small chunks.
+/// of the archive gives at most (1–8), bits 3–5 the entries' chunk size (1–8); bit 7 the
+/// structured mode (`ZipOracle.swift`: the rest describes an archive, checked against what was
+/// written); otherwise the rest is the archive. Checked: no crash, and the entries (paths,
+/// sizes, hashes) and final error are the same read whole and in short reads and small chunks.
 func fuzzZip(_ config: UInt8, _ input: [UInt8]) -> Int32 {
     let readSize = Int(config & 7) + 1
     let chunkSize = Int((config >> 3) & 7) + 1
+    if config & 0x80 != 0 { return fuzzZipDescribed(readSize, chunkSize, input) }
     let whole = Fuzzing.readZip(input, readSize: max(input.count, 1), chunkSize: 1 << 16)
     let short = Fuzzing.readZip(input, readSize: readSize, chunkSize: chunkSize)
     if whole != short { report("zip: whole and short reads (\(readSize), chunks \(chunkSize)) differ", whole, short) }

@@ -136,7 +136,9 @@ private func sameErrorPlace(_ first: [String], _ second: [String]) -> Bool {
 func report(_ problem: String, _ first: [String], _ second: [String]) -> Never {
     var text = "SluiceFuzz: \(problem)\n"
     text += "--- whole\n" + first.joined(separator: "\n") + "\n--- chunked\n" + second.joined(separator: "\n") + "\n"
-    _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    // Every byte: a name or value may hold NUL, where a C string would end the report.
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     abort()
 }
 
