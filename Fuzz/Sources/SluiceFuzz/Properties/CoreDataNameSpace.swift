@@ -1,0 +1,1 @@
+../../../../Tests/SluiceTests/SPI/CoreDataNameSpace.swift
