@@ -26,6 +26,10 @@
 #   sqlite3           the expert's script, Benchmarks/peers/w2_sqlite3.sql, run in the folder
 #                     holding w2.json: its own tables, stops and trips read before the stop
 #                     times, each stop time inserted with its links looked up
+#   sqlite3 cdformat  the same script writing Core Data's file format (4 KiB pages, incremental
+#                     auto-vacuum), Benchmarks/peers/w2_sqlite3_cdformat.sql: the like-for-like
+#                     peer of "sluice coredata" (below), compared with its store as sqlite3's
+#                     database is with Sluice's layout
 #
 # The expert's tables have other column names and no routes, so both databases are compared
 # where they overlap: row counts of stop_times, trips and stops, non-null links of
@@ -67,7 +71,8 @@
 # python3-venv) are installed with apt-get. --only names W1's tools; of them
 # "sluice" (cold and re-import) and "sqlite3" also run in W2, where "sluice" also imports W2 into
 # a Core Data store (--layout coredata, LargeFixtures/models/Document.xcdatamodel, the same model
-# as a Core Data model: "sluice coredata", at most 1.1x the cold import, the same rows and links),
+# as a Core Data model: "sluice coredata", at most 0.5x "sqlite3 cdformat" and 1.1x the cold
+# import, the same rows and links),
 # and both into new files with --vacuum, as a seed store is made ("sluice --vacuum", "coredata
 # --vacuum": their ratio, and their peak RSS < 48 MiB, the vacuum included).
 # Exits 1 if a check fails.
@@ -343,6 +348,7 @@ if [ -n "$w2" ]; then
     doc=$tmp/w2.json
     sluicedb=$tmp/w2-sluice.sqlite
     shelldb=$tmp/w2-sqlite3.sqlite
+    cdshelldb=$tmp/w2-sqlite3-cdformat.sqlite
     coredatadb=$tmp/w2-coredata.sqlite
     vacuumeddb=$tmp/w2-vacuumed.sqlite
     haveCoreData=""
@@ -365,7 +371,7 @@ if [ -n "$w2" ]; then
     }
 
     : >"$tmp/results2"
-    haveSluice="" haveShell=""
+    haveSluice="" haveShell="" haveCDShell=""
     for n in $(seq "$runs"); do
         round "$n"
         rm -f "$sluicedb" "$shelldb"
@@ -387,6 +393,11 @@ if [ -n "$w2" ]; then
         fi
         if [[ " $only " == *" sqlite3 "* ]] && run2 sqlite3 env -C "$tmp" sqlite3 -bail "$shelldb" ".read $PWD/Benchmarks/peers/w2_sqlite3.sql"; then
             haveShell=1
+        fi
+        rm -f "$cdshelldb"
+        if [[ " $only " == *" sqlite3 "* ]] &&
+            run2 "sqlite3 cdformat" env -C "$tmp" sqlite3 -bail "$cdshelldb" ".read $PWD/Benchmarks/peers/w2_sqlite3_cdformat.sql"; then
+            haveCDShell=1
         fi
         # The same input into Core Data's store, through the same model as a Core Data model.
         rm -f "$coredatadb"
@@ -416,16 +427,35 @@ if [ -n "$w2" ]; then
         (SELECT count(trip_pk) FROM stop_times), (SELECT count(stop_pk) FROM stop_times), (SELECT count(parent_pk) FROM stops)'
     labels="stop_times trips stops stop_times.trip_pk stop_times.stop_pk stops.parent_pk"
     [ -z "$haveSluice" ] || sluiceCounts=$(sqlite3 -separator ' ' "$sluicedb" "$counts")
+    [ -z "$haveCoreData" ] || coreDataCounts=$(sqlite3 -separator ' ' "$coredatadb" 'SELECT (SELECT count(*) FROM ZSTOPTIME),
+        (SELECT count(*) FROM ZTRIP), (SELECT count(*) FROM ZSTOP), (SELECT count(ZTRIP) FROM ZSTOPTIME),
+        (SELECT count(ZSTOP) FROM ZSTOPTIME), (SELECT count(ZPARENT) FROM ZSTOP)')
     if [ -n "$haveSluice" ] && [ -n "$haveCoreData" ]; then
-        coreDataCounts=$(sqlite3 -separator ' ' "$coredatadb" 'SELECT (SELECT count(*) FROM ZSTOPTIME), (SELECT count(*) FROM ZTRIP),
-            (SELECT count(*) FROM ZSTOP), (SELECT count(ZTRIP) FROM ZSTOPTIME), (SELECT count(ZSTOP) FROM ZSTOPTIME),
-            (SELECT count(ZPARENT) FROM ZSTOP)')
         if [ "$coreDataCounts" != "$sluiceCounts" ]; then
             echo "ERROR: the Core Data store holds other rows or links ($coreDataCounts) than Sluice's layout ($sluiceCounts)"
             status=1
         fi
     fi
     [ -z "$haveShell" ] || shellCounts=$(sqlite3 -separator ' ' "$shelldb" "$counts")
+    [ -z "$haveCDShell" ] || cdShellCounts=$(sqlite3 -separator ' ' "$cdshelldb" "$counts")
+    # The Core Data store and the expert's file of the same format, where they overlap, as above.
+    if [ -n "$haveCoreData" ] && [ -n "$haveCDShell" ]; then
+        cdDiffering=$(sqlite3 -separator ' ' "$coredatadb" "ATTACH '$cdshelldb' AS q;
+            SELECT (SELECT count(*) FROM (
+                SELECT a.ZTRIPID, a.ZSEQUENCE, a.ZARRIVAL, a.ZDEPARTURE, t.ZTRIPID, s.ZSTOPID
+                  FROM main.ZSTOPTIME a LEFT JOIN main.ZTRIP t ON t.Z_PK = a.ZTRIP LEFT JOIN main.ZSTOP s ON s.Z_PK = a.ZSTOP
+                EXCEPT
+                SELECT a.tripKey, a.sequence, a.arrival, a.departure, t.tripID, s.stopID
+                  FROM q.stop_times a LEFT JOIN q.trips t ON t.pk = a.trip_pk LEFT JOIN q.stops s ON s.pk = a.stop_pk)),
+            (SELECT count(*) FROM (
+                SELECT a.ZTRIPID, a.ZHEADSIGN, r.ZROUTEID FROM main.ZTRIP a LEFT JOIN main.ZROUTE r ON r.Z_PK = a.ZROUTE
+                EXCEPT
+                SELECT tripID, headsign, routeKey FROM q.trips)),
+            (SELECT count(*) FROM (
+                SELECT a.ZSTOPID, a.ZNAME, a.ZLAT, a.ZLON, p.ZSTOPID FROM main.ZSTOP a LEFT JOIN main.ZSTOP p ON p.Z_PK = a.ZPARENT
+                EXCEPT
+                SELECT a.stopID, a.name, a.lat, a.lon, p.stopID FROM q.stops a LEFT JOIN q.stops p ON p.pk = a.parent_pk))")
+    fi
     if [ -n "$haveSluice" ] && [ -n "$haveShell" ]; then
         differing=$(sqlite3 -separator ' ' "$sluicedb" "ATTACH '$shelldb' AS q;
             SELECT (SELECT count(*) FROM (
@@ -455,6 +485,8 @@ if [ -n "$w2" ]; then
         END {
             target("W2 cold <= 0.5x the expert script", ratio("sluice", "sqlite3"), 0.5, "")
             target("W2 re-import <= 0.35x cold", ratio("sluice re-import", "sluice"), 0.35, "")
+            target("W2 into a Core Data store <= 0.5x the expert script writing the same format",
+                   ratio("sluice coredata", "sqlite3 cdformat"), 0.5, "")
             target("W2 into a Core Data store <= 1.1x Sluice layout", ratio("sluice coredata", "sluice"), 1.1, "")
             mib("W2 peak RSS < 48 MiB", rss["sluice"])
             mib("W2 Core Data store peak RSS < 48 MiB", rss["sluice coredata"])
@@ -474,6 +506,18 @@ if [ -n "$w2" ]; then
         fi
         if [ "$differing" != "0 0 0" ]; then
             echo "ERROR: rows in sluice's database missing from sqlite3's (stop_times trips stops): $differing"; status=1
+        fi
+    fi
+    if [ -n "$haveCoreData" ] && [ -n "$haveCDShell" ]; then
+        printf '%-20s %10s %10s\n' "rows / links" "coredata" "cdformat"
+        paste <(tr ' ' '\n' <<<"$labels") <(tr ' ' '\n' <<<"$coreDataCounts") <(tr ' ' '\n' <<<"$cdShellCounts") |
+            awk -F'\t' '{ printf "%-20s %10s %10s%s\n", $1, $2, $3, $2 == $3 ? "" : "   DIFFERENT" }'
+        if [ "$coreDataCounts" != "$cdShellCounts" ]; then
+            echo "ERROR: the Core Data store and sqlite3's file of its format hold different row or link counts"; status=1
+        fi
+        if [ "$cdDiffering" != "0 0 0" ]; then
+            echo "ERROR: rows in the Core Data store missing from sqlite3's file of its format (stop_times trips stops): $cdDiffering"
+            status=1
         fi
     fi
 fi
