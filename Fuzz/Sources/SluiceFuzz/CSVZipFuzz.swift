@@ -2,7 +2,8 @@
 
 /// The CSV reader's target (`SLUICE_FUZZ_TARGET=csv`). Byte 0: bits 0–2 the small chunk size
 /// (1–8), bit 3 TSV, bit 4 a small `--max-value-bytes` (16), bit 5 `--invalid-text replace`;
-/// the rest is the CSV. Checked: the events, positions, record errors, replacements and final
+/// bit 6 the structured mode (`CSVOracle.swift`: the rest describes a table, checked against
+/// the rows written, bits 4–5 unused); otherwise the rest is the CSV. Checked: the events, positions, record errors, replacements and final
 /// error are the same whole and chunked; every key and value handed over is valid UTF-8; the
 /// rows mapped as `Item` records agree whole and chunked, and with the fast and the general
 /// paths (without `--rejects`, where the fast path looks each column's name up once), and each
@@ -12,6 +13,7 @@ func fuzzCSV(_ config: UInt8, _ input: [UInt8]) -> Int32 {
     let tab = config & 8 != 0
     let maxValueBytes = config & 0x10 != 0 ? 16 : 1 << 20
     let replace = config & 0x20 != 0
+    if config & 0x40 != 0 { return fuzzCSVDescribed(chunkSize, tab: tab, input) }
     let whole = Fuzzing.readCSV(input, chunkSize: max(input.count, 1), tab: tab, maxValueBytes: maxValueBytes, replace: replace)
     let chunked = Fuzzing.readCSV(input, chunkSize: chunkSize, tab: tab, maxValueBytes: maxValueBytes, replace: replace)
     if whole != chunked { report("CSV: whole and chunked (\(chunkSize)) reads differ", whole, chunked) }
