@@ -32,6 +32,11 @@ fi
 # reports the model, which a global keeps alive, as leaked.
 # The Swift runtime's backtracer and ASan both want to handle a crash: leave it to ASan.
 export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
-exec "$binary" "$work" "$corpus" \
+# With -jobs, libFuzzer writes fuzz-N.log into the current folder: one folder per target, so
+# that the targets can run side by side.
+logs=".logs$suffix"
+mkdir -p "$logs"
+cd "$logs"
+exec "$binary" "../$work" "../$corpus" \
     -max_total_time="$duration" -max_len=4096 -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix=artifacts/ -print_final_stats=1 "$@"
+    -artifact_prefix=../artifacts/ -print_final_stats=1 "$@"
