@@ -8,32 +8,11 @@ import Testing
 /// SQLite does not read as one identifier, and an entity whose table another table already is;
 /// and it accepts exactly what an import into a new store can write.
 @Suite struct CoreDataNameTests {
-    /// XML attribute text.
-    static func xml(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&apos;")
-    }
-
-    /// A JSON string.
-    static func json(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
-
     /// The `<entity>` elements of entities named `name`, each with String attributes `attributes`.
     static func entities(_ entities: [(name: String, attributes: [String])]) -> String {
         entities.map { entity in
-            "<entity name=\"\(xml(entity.name))\">" + entity.attributes.map {
-                "<attribute name=\"\(xml($0))\" optional=\"YES\" attributeType=\"String\"/>"
+            "<entity name=\"\(ModelText.xml(entity.name))\">" + entity.attributes.map {
+                "<attribute name=\"\(ModelText.xml($0))\" optional=\"YES\" attributeType=\"String\"/>"
             }.joined() + "</entity>"
         }.joined(separator: "\n")
     }
@@ -149,7 +128,7 @@ import Testing
             let described = "case \(index): \(entities)"
 
             let check = try workspace.sluice("check", "--layout", "coredata", "--model", "M.xcdatamodel")
-            let record = "{" + attributes.enumerated().map { Self.json($1) + ": " + Self.json("v\($0)") }.joined(separator: ", ") + "}"
+            let record = "{" + attributes.enumerated().map { ModelText.json($1) + ": " + ModelText.json("v\($0)") }.joined(separator: ", ") + "}"
             let result = try workspace.sluice(["import", "--db", "new.sqlite", "--layout", "coredata", "--model", "M.xcdatamodel",
                                                "--entity", first, "-"], stdin: Array(record.utf8))
             guard check.status == 0 else {

@@ -1,4 +1,7 @@
 @_spi(Fuzzing) import Sluice
+#if canImport(SluiceTestSupport)
+import SluiceTestSupport
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +20,8 @@ import Darwin
 /// both, in lines of its own, never SQLite's text, and leaves no store.
 ///
 /// One copy serves `CoreDataNameSpaceTests` (seeded choices) and the fuzz target
-/// (`Fuzz/Sources/SluiceFuzz/`, linked there: choices from the fuzz bytes); it imports only
-/// Sluice's SPI and libc.
+/// (`Fuzz/Sources/SluiceFuzz/`, linked there with `ModelText`: choices from the fuzz bytes); it
+/// imports only Sluice's SPI, `ModelText` and libc.
 struct CoreDataNameCase: CustomStringConvertible {
     struct Relationship {
         var name: String
@@ -105,16 +108,16 @@ struct CoreDataNameCase: CustomStringConvertible {
     var contents: String {
         var xml = "<?xml version=\"1.0\"?>\n<model>\n"
         for entity in entities {
-            xml += "<entity name=\"\(Self.xml(entity.name))\">"
+            xml += "<entity name=\"\(ModelText.xml(entity.name))\">"
             for attribute in entity.attributes {
-                xml += "<attribute name=\"\(Self.xml(attribute))\" optional=\"YES\" attributeType=\"String\"/>"
+                xml += "<attribute name=\"\(ModelText.xml(attribute))\" optional=\"YES\" attributeType=\"String\"/>"
             }
             for relationship in entity.relationships {
-                let target = Self.xml(entities[relationship.target].name)
-                xml += "<relationship name=\"\(Self.xml(relationship.name))\" optional=\"YES\""
+                let target = ModelText.xml(entities[relationship.target].name)
+                xml += "<relationship name=\"\(ModelText.xml(relationship.name))\" optional=\"YES\""
                     + (relationship.toMany ? " toMany=\"YES\"" : " maxCount=\"1\"") + (relationship.ordered ? " ordered=\"YES\"" : "")
                     + " deletionRule=\"Nullify\" destinationEntity=\"\(target)\""
-                    + (relationship.inverse.map { " inverseName=\"\(Self.xml($0))\" inverseEntity=\"\(target)\"" } ?? "") + "/>"
+                    + (relationship.inverse.map { " inverseName=\"\(ModelText.xml($0))\" inverseEntity=\"\(target)\"" } ?? "") + "/>"
             }
             xml += "</entity>\n"
         }
@@ -123,7 +126,7 @@ struct CoreDataNameCase: CustomStringConvertible {
 
     /// One record of the first entity: its attributes by name, each `v` and its index.
     var record: String {
-        "{" + entities[0].attributes.enumerated().map { Self.json($1) + ": " + Self.json("v\($0)") }.joined(separator: ", ") + "}"
+        "{" + entities[0].attributes.enumerated().map { ModelText.json($1) + ": " + ModelText.json("v\($0)") }.joined(separator: ", ") + "}"
     }
 
     /// Runs `check` and an import in `directory` (which must exist and be empty); nil when the
@@ -187,27 +190,6 @@ struct CoreDataNameCase: CustomStringConvertible {
 
     static func quote(_ identifier: String) -> String {
         "\"" + identifier.replacing("\"", with: "\"\"") + "\""
-    }
-
-    static func xml(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-            .replacing("\"", with: "&quot;").replacing("'", with: "&apos;").replacing("\t", with: "&#9;")
-            .replacing("\n", with: "&#10;")
-    }
-
-    static func json(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     private static func write(_ text: String, to path: String) -> Bool {

@@ -1,0 +1,1 @@
+../../../../Tests/SluiceTestSupport/ModelText.swift
