@@ -52,10 +52,10 @@ struct CoreDataNameCase: CustomStringConvertible {
     init(choose: (Int) -> Int) {
         func pick<T>(_ items: [T]) -> T { items[choose(items.count)] }
         func name() -> String {
-            switch choose(8) {
-            case 0, 1: return pick(Self.reserved)
-            case 2: return String(repeating: pick(Self.alphabet), count: 1 + choose(300))
-            default: return (0...choose(6)).map { _ in choose(10) == 0 ? pick(Self.punctuation) : pick(Self.alphabet) }.joined()
+            switch choose(12) {
+            case 0: return pick(Self.reserved)
+            case 1: return String(repeating: pick(Self.alphabet), count: 1 + choose(300))
+            default: return (0...choose(6)).map { _ in choose(24) == 0 ? pick(Self.punctuation) : pick(Self.alphabet) }.joined()
             }
         }
         /// A name and another that differs only in case, or is the same upper-cased.
@@ -148,7 +148,9 @@ struct CoreDataNameCase: CustomStringConvertible {
                                               databasePath: database)
         let stored = access(database, F_OK) == 0
         accepted = checked == nil
-        let raw = ["SQL logic error", "syntax error", "no such", "SQLITE", "sqlite3", "CREATE ", "near \"", "duplicate column"]
+        // SQLite's own messages (a name in Sluice's may hold any of these words' letters, not these phrases).
+        let raw = ["SQL logic error", "syntax error", "no such table", "no such column", "sqlite3_", "CREATE TABLE", "near \"",
+                   "duplicate column name", "already exists", "unrecognized token", "malformed"]
         if let checked {
             if let text = raw.first(where: checked.contains) { return "check gave SQLite's text (\(text)): \(checked)" }
             guard let imported else { return "check refused, the import wrote: \(checked)" }
