@@ -9,8 +9,10 @@
 /// header's names at the row's position, the record error of a damaged row at its byte, a
 /// name given twice an input error at the second, an unclosed quote one at its opening quote.
 ///
-/// The rule after a closing quote is the one of this reader (anything but a separator or line
-/// break is a record error); the damage puts a letter there, which is one under any rule.
+/// After a closing quote, spaces and tabs are dropped (and counted) and anything else is a record
+/// error: the damage puts a letter there, and nothing here writes a blank there, so the count is
+/// 0. A header name loses the spaces and tabs at its ends (counted as padded names), so its key is
+/// the name trimmed.
 struct CSVDescription {
     static let names: [String] = ["id", "name", "a,b", "say \"hi\"", "", "名前", "x\ny", " sp ", "é", "e\u{301}", "c\rr", "t\tb",
                                   "stop_id", "id"]
@@ -26,6 +28,16 @@ struct CSVDescription {
 
     var bytes: [UInt8] = []
     var expected: [Expected] = []
+    /// The reader's last line but one: the header's padded names (nil when the header is refused
+    /// before its end, where the count stops at the refused name), and no blanks after quotes.
+    var padding: String? = "padding dropped 0 names 0 after quotes"
+
+    /// A header name as the reader keys it: without spaces and tabs at its ends.
+    static func trimmed(_ name: [UInt8]) -> [UInt8] {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = name.firstIndex(where: { !blank($0) }), let last = name.lastIndex(where: { !blank($0) }) else { return [] }
+        return Array(name[first...last])
+    }
 
     init(_ input: [UInt8], tab: Bool) {
         var choices = ByteCursor(input)
@@ -64,19 +76,24 @@ struct CSVDescription {
         // The header.
         let count = Int(choices.next() % 5) + 1
         var header: [[UInt8]] = []
+        var padded = 0
         for index in 0..<count {
             var name = Array(Self.names[Int(choices.next()) % Self.names.count].utf8)
             if index == 0, name.isEmpty { name = Array("first".utf8) }  // an empty line is no header
             if index > 0 { bytes.append(separator) }
             let fieldStart = bytes.count
             bytes += needsQuotes(name) || choices.next() & 1 != 0 ? quoted(name) : name
+            if Self.trimmed(name) != name { padded += 1 }
+            name = Self.trimmed(name)
             if !name.isEmpty, let first = header.firstIndex(of: name) {
                 expected = [.prefix("error fuzz.csv:\(position(fieldStart)): the header names the column ",
                                     suffix: " twice, fields \(first + 1) and \(index + 1): each column needs a name of its own")]
+                padding = nil
                 return
             }
             header.append(name)
         }
+        padding = "padding dropped \(padded) names 0 after quotes"
         let rows = Int(choices.next() % 6)
         if rows > 0 || choices.next() & 1 != 0 { bytes += lineEnd() }
 
@@ -144,7 +161,7 @@ struct CSVDescription {
         }
     }
 
-    /// Whether `got` (`Fuzzing.readCSV`'s lines, without the last "replaced" line) is what was expected.
+    /// Whether `got` (`Fuzzing.readCSV`'s lines, without its last two: "replaced", "padding") is what was expected.
     func matches(_ got: [String]) -> Bool {
         var index = 0
         for item in expected {
@@ -177,8 +194,10 @@ func fuzzCSVDescribed(_ chunkSize: Int, tab: Bool, _ input: [UInt8]) -> Int32 {
     let small = description.bytes.count > 65_536 ? chunkSize * 1_021 : chunkSize
     for chunk in [max(description.bytes.count, 1), small] {
         var got = Fuzzing.readCSV(description.bytes, chunkSize: chunk, tab: tab)
+        let padding = got.popLast()
         let replaced = got.popLast()
-        if replaced != "replaced 0" || !description.matches(got) {
+        if replaced != "replaced 0" || !description.matches(got)
+            || (description.padding != nil && padding != description.padding) {
             report("CSV: not the described table's rows (chunks of \(chunk)):\n"
                 + String(decoding: description.bytes, as: UTF8.self), description.expected.map { "\($0)" }, got)
         }
