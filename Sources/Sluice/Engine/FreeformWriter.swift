@@ -22,7 +22,7 @@
 /// column: a record with a non-null value for it is a record error (`FreeformAssembler.tooManyColumns`,
 /// placed and rejected by `FreeformStream`), and records without one still import.
 ///
-/// Each record is inserted with the columns it has (`FreeformTable.insert`), so a column it
+/// Each record is inserted with the columns it has (`SQLiteFreeformTable.insert`), so a column it
 /// lacks gets the column's default. The store may keep rows back and write them together
 /// (PostgreSQL's `COPY`); `finish()` writes what waits.
 final class FreeformWriter: FreeformSink {

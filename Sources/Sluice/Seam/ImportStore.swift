@@ -103,7 +103,7 @@ struct RowChange {
     var pk: Int64
 }
 
-/// The one table of a zero-config import (`FreeformTable` for SQLite), written a record at a
+/// The one table of a zero-config import (`SQLiteFreeformTable`, `PostgresFreeformTable`), written a record at a
 /// time by `FreeformWriter`.
 protocol FreeformTableStore: AnyObject {
     var name: String { get }

@@ -1,6 +1,6 @@
 /// The links of a batch as the engine asks for them (`LinkWriter`, `ParentIdentity`): ids
 /// looked up, links made and unmade, an ordered to-many's places. Each store writes them its
-/// own way — SQLite a prepared statement per pair (`Store/SQLite/SQLRunner+Links.swift`), in
+/// own way — SQLite a prepared statement per pair (`Store/SQLite/SQLiteRunner+Links.swift`), in
 /// process, in microseconds; PostgreSQL one set-based statement per relationship and batch
 /// (`Store/PostgreSQL/PostgresRunner+ToMany.swift`), since each statement is a round trip.
 ///

@@ -16,13 +16,13 @@ package enum ImportStores {
     /// nil when it can.
     static func refusal(ofTable table: String, in database: String) -> SluiceError? {
         guard !table.isEmpty else { return SluiceError(.usage, "the table name is empty") }
-        guard SchemaMigration.foldCase(table) != SchemaMigration.foldCase(DatabaseLayout.importsTableName) else {
+        guard SQLiteSchema.foldCase(table) != SQLiteSchema.foldCase(DatabaseLayout.importsTableName) else {
             return SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
         }
-        guard SchemaMigration.foldCase(table) != FreeformColumns.renamedKeysTable else {
+        guard SQLiteSchema.foldCase(table) != FreeformColumns.renamedKeysTable else {
             return SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice records renamed keys; choose another table")
         }
-        guard isPostgreSQL(database) || !SchemaMigration.foldCase(table).hasPrefix("sqlite_") else {
+        guard isPostgreSQL(database) || !SQLiteSchema.foldCase(table).hasPrefix("sqlite_") else {
             return SluiceError(.usage, "table \(quoteIdentifier(table)): SQLite reserves names beginning with sqlite_ for itself; choose another table")
         }
         return nil
@@ -54,8 +54,8 @@ package enum ImportStores {
 
     /// Whether a file of these tables is a Core Data store (SQLite's names ignore ASCII case).
     static func isCoreDataStore(tables: Set<String>) -> Bool {
-        let names = Set(tables.map { SchemaMigration.foldCase($0) })
-        return CoreDataStoreLayout.bookkeepingTables.allSatisfy { names.contains(SchemaMigration.foldCase($0)) }
+        let names = Set(tables.map { SQLiteSchema.foldCase($0) })
+        return CoreDataStoreLayout.bookkeepingTables.allSatisfy { names.contains(SQLiteSchema.foldCase($0)) }
     }
 
     /// What a Core Data store at `path` keeps of the model that last wrote it (`CoreDataModelCache`):

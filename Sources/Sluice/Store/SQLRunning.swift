@@ -1,6 +1,6 @@
 /// How the stores run their smaller statements (links, lookups, waiting links, touched rows,
 /// deferred indexes): written with `?` (or `?N`) placeholders and the few spellings that differ
-/// between databases taken from `dialect`. `SQLRunner` (SQLite, cached prepared statements)
+/// between databases taken from `dialect`. `SQLiteRunner` (SQLite, cached prepared statements)
 /// and `PostgresRunner` (`?` → `$N`) run them. Only the stores use it: the engine asks for
 /// links through `LinkStore`.
 protocol SQLRunning: AnyObject {

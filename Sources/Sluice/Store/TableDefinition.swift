@@ -1,5 +1,5 @@
 /// A table as Sluice wants it: a pure description, and the DDL that creates it.
-/// `SchemaMigration` compares it with what a database holds.
+/// `SQLiteSchema` compares it with what a database holds.
 public struct TableDefinition: Sendable, Equatable {
     /// A column of the table: its name, declared type, and what it refers to.
     public struct ColumnDefinition: Sendable, Equatable {

@@ -3,9 +3,9 @@ import SluiceTestSupport
 @testable import Sluice
 
 extension FreeformWriter {
-    /// A writer into an SQLite connection's table (`FreeformTable`).
+    /// A writer into an SQLite connection's table (`SQLiteFreeformTable`).
     convenience init(table: String, connection: Connection, onError: ImportOptions.ErrorPolicy) throws {
-        self.init(try FreeformTable(opening: table, in: connection), onError: onError, rejects: nil)
+        self.init(try SQLiteFreeformTable(opening: table, in: connection), onError: onError, rejects: nil)
     }
 }
 
@@ -126,10 +126,10 @@ extension ZeroConfigTests {
         /// builds the whole row): sparse records over 2,000 columns keep at most 8 of them.
         @Test func aWideTableCachesFewInserts() throws {
             let connection = try Connection(path: directory.file("db.sqlite"))
-            let table = try FreeformTable(opening: "t", in: connection)
+            let table = try SQLiteFreeformTable(opening: "t", in: connection)
             try table.addColumns((1...1_999).map { "c\($0)" })
-            #expect(FreeformTable.maxCachedInserts(columns: 2_000) == 8)
-            #expect(FreeformTable.maxCachedInserts(columns: 20) == 64)
+            #expect(SQLiteFreeformTable.maxCachedInserts(columns: 2_000) == 8)
+            #expect(SQLiteFreeformTable.maxCachedInserts(columns: 20) == 64)
             var row = [ColumnValue?](repeating: nil, count: 2_000)
             for column in 1...100 {
                 row[column] = .integer(Int64(column))

@@ -256,12 +256,12 @@ extension StoreTests {
             let path = directory.file("out.sqlite")
             let layout = DatabaseLayout(DatabaseLayoutTests.transit)
             let database = try ImportDatabase.begin(path: path)
-            try SchemaMigration.migrate(database.connection, to: layout.tables)
+            try SQLiteSchema.migrate(database.connection, to: layout.tables)
             let record = ImportRecord(
                 startedAt: "2024-05-01T10:00:00Z", finishedAt: "2024-05-01T10:00:05Z", sources: "stops.json",
                 bytes: 1234, records: 10, inserted: 7, updated: 2, unchanged: 1, rejected: 0, unresolved: 3,
                 modelSHA256: String(repeating: "ab", count: 32), inputs: #"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#)
-            let runner = SQLRunner(connection: database.connection, databaseName: path)
+            let runner = SQLiteRunner(connection: database.connection, databaseName: path)
             try ImportLog.insert(record, into: runner)
             #expect(try ImportLog.last(in: runner, feed: nil) == LoggedImport(
                 number: 1, finishedAt: "2024-05-01T10:00:05Z", modelSHA256: String(repeating: "ab", count: 32),
@@ -275,7 +275,7 @@ extension StoreTests {
                 .integer(1234), .integer(10), .integer(7), .integer(2), .integer(1), .integer(0), .integer(3),
                 .text(String(repeating: "ab", count: 32)), .text(#"[{"name":"stops.json","bytes":1234,"sha256":"00"}]"#), .null,
             ]])
-            #expect(try SchemaMigration.plan(check, tables: layout.tables).statements.isEmpty)
+            #expect(try SQLiteSchema.plan(check, tables: layout.tables).statements.isEmpty)
         }
     }
 }

@@ -125,7 +125,7 @@ enum PostgresSchema {
 
 extension PostgresSchema {
     /// The identity an existing table was made with — its unique index `<table>_identity` —
-    /// when it is not the model's, said as SQLite's `SchemaMigration` says it, with the SQL that
+    /// when it is not the model's, said as SQLite's `SQLiteSchema` says it, with the SQL that
     /// makes the table fit (`docs/database-layout.md`, existing databases).
     static func identityProblem(of table: TableDefinition, _ runner: PostgresRunner, schema: String)
         throws(SluiceError) -> String?

@@ -49,7 +49,7 @@
 /// incremental auto-vacuum are then only the copy's (`docs/performance.md`).
 ///
 /// After `commit()` or `rollback()` the connection is closed; statements prepared on it must
-/// be finalized before (`SQLRunner.finalizeStatements`): a live statement keeps the closed
+/// be finalized before (`SQLiteRunner.finalizeStatements`): a live statement keeps the closed
 /// connection open, and with it a new database's exclusive lock. For `VACUUM` after a
 /// commit, pass `vacuum: true` or open a new `Connection`.
 final class ImportDatabase {

@@ -134,7 +134,7 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The error of a schema statement (`SchemaMigration`): a constraint failing there is a
+    /// The error of a schema statement (`SQLiteSchema`): a constraint failing there is a
     /// unique index refused by rows that another writer added after the migration was
     /// planned, and says so; anything else as `sluiceError(database:)`.
     func sluiceError(database: String, migrating statement: String) -> SluiceError {

@@ -16,7 +16,7 @@
 /// the link empty and reports it, `stub` creates target rows holding only the id, `fail`
 /// stops the import (which then rolls back).
 final class SQLitePendingLinks: PendingLinkStore {
-    let sql: SQLRunner
+    let sql: SQLiteRunner
     /// Indexed by plan id (numbered from 0): how many links each has waiting (its table
     /// exists once it has one), and the rows not yet inserted, `columns` values each. They go
     /// in `rowsPerInsert` at a time, since a statement's own overhead (bind, step, reset)
@@ -35,7 +35,7 @@ final class SQLitePendingLinks: PendingLinkStore {
     private static let orderedRow = "(" + Array(repeating: "?", count: columns + 1).joined(separator: ", ") + ")"
     private static let orderedRows = Array(repeating: orderedRow, count: rowsPerInsert).joined(separator: ", ")
 
-    init(sql: SQLRunner) {
+    init(sql: SQLiteRunner) {
         self.sql = sql
     }
 

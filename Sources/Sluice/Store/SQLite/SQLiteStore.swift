@@ -1,10 +1,10 @@
 /// An import into an SQLite file: the engine's `ImportStore` over `ImportDatabase` (the
-/// all-or-nothing file), `SchemaMigration`, the row writers, `SQLRunner` (its links) and
+/// all-or-nothing file), `SQLiteSchema`, the row writers, `SQLiteRunner` (its links) and
 /// `SQLitePendingLinks`. It adds no
 /// behaviour of its own: each requirement is one call into the types that do the work.
 final class SQLiteStore: ImportStore {
     let database: ImportDatabase
-    let runner: SQLRunner
+    let runner: SQLiteRunner
 
     /// The file of a layout other than Sluice's (Core Data's store); nil for Sluice's.
     private let file: LayoutFile?
@@ -19,7 +19,7 @@ final class SQLiteStore: ImportStore {
         try Self.inspect(path, for: file)
         database = try ImportDatabase.begin(path: path, fileFormat: file?.fileFormat ?? ImportDatabase.sluiceFileFormat,
                                             vacuum: vacuum)
-        runner = SQLRunner(connection: database.connection, databaseName: path)
+        runner = SQLiteRunner(connection: database.connection, databaseName: path)
     }
 
     /// The tables `migrate(to:)` created.
@@ -52,7 +52,7 @@ final class SQLiteStore: ImportStore {
             try Self.refuseCoreDataStore(tables: SQLiteError.converting(database: displayName) { try Self.tableNames(connection) },
                                          displayName: displayName)
         }
-        let migration = try SchemaMigration.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
+        let migration = try SQLiteSchema.plan(database.connection, tables: tables, deferringSecondaryIndexes: true)
         try migration.apply(to: database.connection)
         runner.keys = TableKeys(tables, feed: runner.keys.feed)
         if let file {
@@ -78,7 +78,7 @@ final class SQLiteStore: ImportStore {
     func pendingLinks() -> any PendingLinkStore { SQLitePendingLinks(sql: runner) }
 
     func freeformTable(named name: String) throws(SluiceError) -> any FreeformTableStore {
-        try FreeformTable(opening: name, in: database.connection)
+        try SQLiteFreeformTable(opening: name, in: database.connection)
     }
 
     func touchedRows(entities: Set<Int>) throws(SluiceError) -> any TouchedRowStore {
@@ -224,7 +224,7 @@ extension SQLiteStore {
     }
 }
 
-extension SQLRunner: SQLRunning {
+extension SQLiteRunner: SQLRunning {
     var dialect: SQLDialect { .sqlite }
 
     func releaseCachedPages() throws(SluiceError) {
@@ -238,7 +238,7 @@ extension SQLRunner: SQLRunning {
 
 
 /// Rows go in one statement each as they come: nothing waits.
-extension FreeformTable: FreeformTableStore {
+extension SQLiteFreeformTable: FreeformTableStore {
     var columnLimitOwner: String { "SQLite's" }
     /// SQLite matches column names ignoring ASCII case.
     var foldsCase: Bool { true }

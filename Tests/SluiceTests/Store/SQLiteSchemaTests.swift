@@ -3,7 +3,7 @@ import SluiceTestSupport
 @testable import Sluice
 
 extension StoreTests {
-    @Suite struct SchemaMigrationTests {
+    @Suite struct SQLiteSchemaTests {
         static let stops = TableDefinition(
             name: "stops",
             columns: [
@@ -17,9 +17,9 @@ extension StoreTests {
 
         @Test func createsEverythingInAnEmptyDatabase() throws {
             let connection = try Connection(path: ":memory:")
-            let statements = try SchemaMigration.migrate(connection, to: [Self.stops, Self.trips])
+            let statements = try SQLiteSchema.migrate(connection, to: [Self.stops, Self.trips])
             #expect(statements.count == 4)
-            #expect(try SchemaMigration.plan(connection, tables: [Self.stops, Self.trips]).statements.isEmpty)
+            #expect(try SQLiteSchema.plan(connection, tables: [Self.stops, Self.trips]).statements.isEmpty)
         }
 
         @Test func defersThePlainIndexesOfTablesItCreates() throws {
@@ -29,7 +29,7 @@ extension StoreTests {
                 """)
             var trips = Self.trips
             trips.indexes = [["headsign"]]
-            let migration = try SchemaMigration.plan(try Connection(path: path), tables: [Self.stops, trips],
+            let migration = try SQLiteSchema.plan(try Connection(path: path), tables: [Self.stops, trips],
                                                      deferringSecondaryIndexes: true)
             // The new table's unique index is made now; the existing table's missing index too.
             #expect(migration.statements.contains { $0.contains("\"stops_identity\"") })
@@ -41,7 +41,7 @@ extension StoreTests {
         @Test func makesAnIndexThatLeavesOutNullWithItsNewTable() throws {
             var stops = Self.stops
             stops.plainIndexesSkipNull = true
-            let migration = try SchemaMigration.plan(try Connection(path: ":memory:"), tables: [stops],
+            let migration = try SQLiteSchema.plan(try Connection(path: ":memory:"), tables: [stops],
                                                      deferringSecondaryIndexes: true)
             // Empty while no row fills its column: made now, and dropped and deferred once one does.
             #expect(migration.statements.contains { $0.contains("\"stops_parent_pk\"") && $0.hasSuffix("WHERE \"parent_pk\" IS NOT NULL;") })
@@ -56,7 +56,7 @@ extension StoreTests {
                 INSERT INTO stops (stop_id) VALUES ('a'), ('b');
                 """)
             let connection = try Connection(path: path)
-            let statements = try SchemaMigration.migrate(connection, to: [Self.stops, Self.trips])
+            let statements = try SQLiteSchema.migrate(connection, to: [Self.stops, Self.trips])
             #expect(statements == [
                 #"ALTER TABLE "stops" ADD COLUMN "lat" REAL;"#,
                 #"ALTER TABLE "stops" ADD COLUMN "parent_pk" INTEGER REFERENCES "stops"("pk");"#,
@@ -69,7 +69,7 @@ extension StoreTests {
             ])
             #expect(try connection.integer("SELECT count(*) FROM trips") == 0)
             #expect(try connection.integer("SELECT count(*) FROM pragma_index_list('stops')") == 2)
-            #expect(try SchemaMigration.plan(connection, tables: [Self.stops, Self.trips]).statements.isEmpty)
+            #expect(try SQLiteSchema.plan(connection, tables: [Self.stops, Self.trips]).statements.isEmpty)
         }
 
         @Test func incompatibleTypesAreReportedBeforeAnyWrite() throws {
@@ -82,7 +82,7 @@ extension StoreTests {
             let connection = try Connection(path: path)
             do {
                 // trips comes first: a table that could be created is not created either.
-                try SchemaMigration.migrate(connection, to: [Self.trips, Self.stops])
+                try SQLiteSchema.migrate(connection, to: [Self.trips, Self.stops])
                 Issue.record("expected an incompatibility")
             } catch {
                 #expect(error.kind == .cannotCreate)
@@ -107,7 +107,7 @@ extension StoreTests {
             let before = directory.bytes(of: "old.sqlite")
             let connection = try Connection(path: path)
             do {
-                try SchemaMigration.migrate(connection, to: [links, Self.trips])
+                try SQLiteSchema.migrate(connection, to: [links, Self.trips])
                 Issue.record("expected an incompatibility")
             } catch {
                 #expect(error.kind == .cannotCreate)
@@ -129,7 +129,7 @@ extension StoreTests {
             let before = directory.bytes(of: "old.sqlite")
             let connection = try Connection(path: path)
             #expect {
-                try SchemaMigration.migrate(connection, to: [Self.trips, Self.stops])
+                try SQLiteSchema.migrate(connection, to: [Self.trips, Self.stops])
             } throws: { error in
                 let error = error as? SluiceError
                 return error?.kind == .cannotCreate && error?.message.contains(#"table "stops" has rows with the same identity ("stop_id")"#) == true
@@ -144,14 +144,14 @@ extension StoreTests {
                 CREATE TABLE stops (pk INTEGER PRIMARY KEY, stop_id TEXT, lat REAL, parent_pk INTEGER);
                 INSERT INTO stops (stop_id) VALUES ('a'), (NULL), (NULL);
                 """)
-            try SchemaMigration.migrate(connection, to: [Self.stops])
+            try SQLiteSchema.migrate(connection, to: [Self.stops])
             #expect(try connection.integer("SELECT count(*) FROM pragma_index_list('stops') WHERE \"unique\"") == 1)
         }
 
         @Test func missingPrimaryKeyIsAnIncompatibility() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE trips (headsign TEXT)")
-            #expect(throws: SluiceError.self) { try SchemaMigration.migrate(connection, to: [Self.trips]) }
+            #expect(throws: SluiceError.self) { try SQLiteSchema.migrate(connection, to: [Self.trips]) }
             #expect(try connection.integer("SELECT count(*) FROM pragma_table_info('trips')") == 1)
         }
     }

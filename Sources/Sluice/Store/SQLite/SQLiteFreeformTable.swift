@@ -15,7 +15,7 @@ internal import CSQLite
 ///
 /// One thread at a time uses a table, never re-entering it: the statement cache, read per
 /// row, has no dynamic exclusivity checks.
-final class FreeformTable {
+final class SQLiteFreeformTable {
     let name: String
     /// The table's columns in order (`"pk"` among them), as named in the database.
     private(set) var columns: [String]
@@ -166,7 +166,7 @@ final class FreeformTable {
                                         [.text(FreeformColumns.renamedKeysTable)]) != nil else { return [:] }
             var renamed: [String: String] = [:]
             for row in try connection.rows("SELECT \"key\", \"column\" FROM \(recorded) WHERE \"table\" = ?",
-                                           [.text(SchemaMigration.foldCase(table))]) {
+                                           [.text(SQLiteSchema.foldCase(table))]) {
                 if let key = row[0].textValue, let column = row[1].textValue { renamed[key] = column }
             }
             return renamed
@@ -184,7 +184,7 @@ final class FreeformTable {
                 """)
             for rename in renames {
                 _ = try connection.rows("INSERT OR REPLACE INTO \(recorded) VALUES (?, ?, ?)",
-                                        [.text(SchemaMigration.foldCase(name)), .text(rename.key), .text(rename.column)])
+                                        [.text(SQLiteSchema.foldCase(name)), .text(rename.key), .text(rename.column)])
             }
         } catch {
             throw error.sluiceError(database: connection.displayName)

@@ -10,7 +10,7 @@
 ///
 /// Table and column names compare as SQLite compares them: ASCII case-insensitively.
 /// Run it inside the import's transaction, so the DDL is rolled back with a failed import.
-struct SchemaMigration {
+struct SQLiteSchema {
     /// The statements that bring the database up to date, in order. Empty when it is.
     var statements: [String]
     /// With `deferringSecondaryIndexes`: the indexes of the tables it creates, by when each is
@@ -21,10 +21,10 @@ struct SchemaMigration {
 
     /// Plans the migration of `connection`'s database to `tables`. Reads only.
     static func plan(_ connection: Connection, tables: [TableDefinition], deferringSecondaryIndexes: Bool = false)
-        throws(SluiceError) -> SchemaMigration
+        throws(SluiceError) -> SQLiteSchema
     {
         var problems: [String] = []
-        var migration = SchemaMigration(statements: [])
+        var migration = SQLiteSchema(statements: [])
         do {
             try migration.makePlan(connection, tables: tables, deferring: deferringSecondaryIndexes, problems: &problems)
         } catch {

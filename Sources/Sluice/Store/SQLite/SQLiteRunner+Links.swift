@@ -2,7 +2,7 @@
 /// link, which SQLite, in process, runs in microseconds. Each writes only where it changes
 /// something (`IS NOT`, `INSERT OR IGNORE`), so a re-import makes no write. (`pks`,
 /// `hasRows` and `largestPlaces` are shared with PostgreSQL: `Store/SQLRunning+Lookups.swift`.)
-extension SQLRunner: LinkStore {
+extension SQLiteRunner: LinkStore {
     func link(_ plan: LinkPlan, _ pairs: [LinkPair]) throws(SluiceError) -> Int {
         let statement: String
         let sourceFirst: Bool

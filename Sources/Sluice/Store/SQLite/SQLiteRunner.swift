@@ -1,6 +1,6 @@
 /// Runs the engine's smaller statements (links, pending references) through a cache of
 /// prepared statements keyed by their SQL, and turns SQLite's errors into `SluiceError`.
-final class SQLRunner {
+final class SQLiteRunner {
     let connection: Connection
     let databaseName: String
     /// Set by `SQLiteStore.migrate(to:)`.
