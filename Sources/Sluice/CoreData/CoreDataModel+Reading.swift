@@ -1,4 +1,10 @@
 extension CoreDataModel {
+    /// Whether `path` names a Core Data model (`.xcdatamodeld`, `.xcdatamodel`, or a
+    /// `.xcdatamodel`'s `contents`, or a compiled `.momd` or `.mom`).
+    static func isModel(path: String) -> Bool {
+        CoreDataBundle.names(path) || CompiledCoreDataModel.isCompiledModel(path)
+    }
+
     /// Reads the `contents` XML of a `.xcdatamodel`. A document whose root is not `<model>` is
     /// a usage error; anything inside it that Sluice does not read and that could change what
     /// an import does (an XML attribute or element it does not know, a validation rule) is a

@@ -21,13 +21,3 @@ public enum BuiltInModel: String, CaseIterable, Sendable {
     /// Decoded once, on first use.
     private static let gtfsText = String(decoding: PackageResources.gtfs_json, as: UTF8.self)
 }
-
-extension ModelFile {
-    /// The built-in model `builtIn`, loaded as a model file named `gtfs` would be: its problems
-    /// (there are none: a test checks it) name `gtfs`, and `sha256` is its text's digest.
-    public init(builtIn: BuiltInModel) throws {
-        let bytes = Array(builtIn.text.utf8)
-        let model = try Model.parse(bytes, sourceName: builtIn.rawValue)
-        self.init(path: builtIn.rawValue, model: model, sha256: SHA256.hex(of: bytes))
-    }
-}

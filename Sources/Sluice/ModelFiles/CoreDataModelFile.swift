@@ -2,7 +2,7 @@ extension ModelFile {
     /// Whether `path` names a Core Data model (`.xcdatamodeld`, `.xcdatamodel`, or a
     /// `.xcdatamodel`'s `contents`) rather than a Sluice model file.
     public static func isCoreDataModel(path: String) -> Bool {
-        CoreDataBundle.names(path) || CompiledCoreDataModel.isCompiledModel(path)
+        CoreDataModel.isModel(path: path)
     }
 
     /// Whether `path` is a Core Data store carrying the model that last wrote it (`Z_MODELCACHE`),
@@ -70,4 +70,15 @@ extension ModelFile {
 
     /// The model as a Sluice model file (JSON): what `sluice convert-model` prints.
     public var modelFileText: String { ModelWriter.text(of: model) }
+}
+
+extension CoreDataImportLayout {
+    /// The layout for an import through `modelFile`, which must be a Core Data model
+    /// (`.xcdatamodeld`, `.xcdatamodel` or its contents, or a compiled `.momd`), into a store
+    /// holding `existingTables` (nil: a new store).
+    static func load(modelFile: ModelFile, existingTables: Set<String>?) throws -> CoreDataImportLayout {
+        let schema = try CoreDataStoreSchema.coreDataModel(at: modelFile.path)
+        return try CoreDataImportLayout(coreDataModel: schema, model: modelFile.model, sourceName: modelFile.path,
+                                        storeUUID: newStoreUUID(), existingTables: existingTables)
+    }
 }

@@ -1,10 +1,10 @@
 /// A model loaded from its file, with the digest `sluice_imports` records.
 ///
-/// The loader lives with the model it loads rather than in `Engine/`: reading a model file
-/// needs nothing of the import (`sluice schema` loads one and opens no database), and the
-/// file's bytes and their digest belong together. It reads through the Input layer
-/// (`FileSource`, `ChunkReader`), the one piece of I/O in `Model/`; everything else here is
-/// pure values. What only an import can check is `validateForImport` (`Engine/`).
+/// `ModelFiles/` holds the reading, checking and writing of model files, above both `Model/`
+/// (pure values, no I/O) and `CoreData/` (a Core Data model converted to a `Model`), so that
+/// `Model/` never reaches back to `CoreData/`; reading a model file needs nothing of the import
+/// (`sluice schema` loads one and opens no database). It reads through the Input layer (`FileSource`, `ChunkReader`); what
+/// only an import can check is `validateForImport` (`ModelFile+Import.swift`).
 public struct ModelFile: Sendable {
     /// The path it was loaded from, or a built-in model's name (`gtfs`).
     public var path: String
@@ -48,5 +48,15 @@ public struct ModelFile: Sendable {
         while let chunk = try reader.next() { bytes.append(contentsOf: chunk) }
         let model = try Model.parse(bytes, sourceName: path)
         return ModelFile(path: path, model: model, sha256: SHA256.hex(of: bytes))
+    }
+}
+
+extension ModelFile {
+    /// The built-in model `builtIn`, loaded as a model file named `gtfs` would be: its problems
+    /// (there are none: a test checks it) name `gtfs`, and `sha256` is its text's digest.
+    public init(builtIn: BuiltInModel) throws {
+        let bytes = Array(builtIn.text.utf8)
+        let model = try Model.parse(bytes, sourceName: builtIn.rawValue)
+        self.init(path: builtIn.rawValue, model: model, sha256: SHA256.hex(of: bytes))
     }
 }

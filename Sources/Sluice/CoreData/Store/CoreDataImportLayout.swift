@@ -237,15 +237,6 @@ struct CoreDataImportLayout: TableLayout {
 }
 
 extension CoreDataImportLayout {
-    /// The layout for an import through `modelFile`, which must be a Core Data model
-    /// (`.xcdatamodeld`, `.xcdatamodel` or its contents, or a compiled `.momd`), into a store
-    /// holding `existingTables` (nil: a new store).
-    static func load(modelFile: ModelFile, existingTables: Set<String>?) throws -> CoreDataImportLayout {
-        let schema = try CoreDataStoreSchema.coreDataModel(at: modelFile.path)
-        return try CoreDataImportLayout(coreDataModel: schema, model: modelFile.model, sourceName: modelFile.path,
-                                        storeUUID: newStoreUUID(), existingTables: existingTables)
-    }
-
     /// A random (version 4) UUID, upper-case, as Core Data writes `NSStoreUUID`.
     static func newStoreUUID() -> String {
         var generator = SystemRandomNumberGenerator()

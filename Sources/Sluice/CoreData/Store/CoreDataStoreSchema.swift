@@ -24,7 +24,7 @@ public struct CoreDataStoreSchema: Sendable {
     /// The Core Data model at `path`: a compiled `.momd`, or a `.xcdatamodeld` (its current
     /// version), `.xcdatamodel` or its `contents`.
     static func coreDataModel(at path: String) throws -> CoreDataModel {
-        guard ModelFile.isCoreDataModel(path: path) else {
+        guard CoreDataModel.isModel(path: path) else {
             throw SluiceError(.usage, "--layout coredata needs a Core Data model (.xcdatamodeld, .xcdatamodel or its contents, or .momd): "
                                 + "Core Data's store is made from one, and '\(path)' is not one")
         }
