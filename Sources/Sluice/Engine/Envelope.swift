@@ -3,7 +3,7 @@
 /// `txt`, and the rows go between `{"stops": {"txt": [` and `]}}`. An empty path adds nothing.
 /// Without `array`, the value inside is the input's own (a JSON input that is one array).
 enum Envelope {
-    static func open(_ path: [String], in handler: any JSONEventHandler, array: Bool = true) throws(SluiceError) {
+    static func open(_ path: [String], in handler: any EventHandler, array: Bool = true) throws(SluiceError) {
         guard !path.isEmpty else { return }
         for key in path {
             try handler.startObject()
@@ -12,7 +12,7 @@ enum Envelope {
         if array { try handler.startArray() }
     }
 
-    static func close(_ path: [String], in handler: any JSONEventHandler, array: Bool = true) throws(SluiceError) {
+    static func close(_ path: [String], in handler: any EventHandler, array: Bool = true) throws(SluiceError) {
         guard !path.isEmpty else { return }
         if array { try handler.endArray() }
         for _ in path { try handler.endObject() }

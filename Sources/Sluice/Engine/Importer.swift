@@ -540,7 +540,7 @@ public final class Importer {
             var json: JSONParser?
             var csv: CSVReader?
             var tap: FeedVersionTap?
-            var jsonHandler: (any JSONEventHandler)?
+            var jsonHandler: (any EventHandler)?
             // A JSON input under a file name's root entry: one array is the records, else each
             // value is one (NDJSON); the first byte that is not whitespace tells.
             var envelope: (opened: Bool, array: Bool) = (recordPath.isEmpty || format != .json, true)
@@ -549,7 +549,7 @@ public final class Importer {
                 parserOptions.maxValueBytes = options.maxValueBytes
                 parserOptions.invalidText = options.invalidText
                 let rows = tabularRows(around: stream)
-                let handler: any JSONEventHandler = rows ?? stream
+                let handler: any EventHandler = rows ?? stream
                 let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
                 stream.parser = parser
                 rows?.parser = parser

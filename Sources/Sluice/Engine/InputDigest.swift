@@ -70,11 +70,11 @@ private extension JSONTextWriter {
 
 /// Passes a CSV input's events on, keeping the first row's `feed_version` (`feed_info.txt`
 /// of a GTFS feed: one row). Only that input's reader goes through it.
-final class FeedVersionTap: JSONEventForwarding {
-    let inner: any JSONEventHandler
+final class FeedVersionTap: EventForwarding {
+    let inner: any EventHandler
     private(set) var version: String?
 
-    init(inner: any JSONEventHandler) {
+    init(inner: any EventHandler) {
         self.inner = inner
     }
 

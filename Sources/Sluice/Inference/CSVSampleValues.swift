@@ -3,10 +3,10 @@
 /// model proposes `integer` and `double` where a JSON input would have had numbers. An import
 /// converts such text to the attribute's type as it converts a JSON string
 /// (`docs/import-semantics.md#csv`).
-final class CSVSampleValues: JSONEventForwarding {
-    let inner: any JSONEventHandler
+final class CSVSampleValues: EventForwarding {
+    let inner: any EventHandler
 
-    init(_ inner: any JSONEventHandler) {
+    init(_ inner: any EventHandler) {
         self.inner = inner
     }
 

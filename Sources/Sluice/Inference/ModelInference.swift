@@ -118,7 +118,7 @@ public enum ModelInference {
         var parserOptions = JSONParser.Options()
         parserOptions.maxValueBytes = maxValueBytes
         let rows = table.map { TabularRows(inner: reader, path: $0.path, header: $0.header) }
-        let handler: any JSONEventHandler = rows ?? reader
+        let handler: any EventHandler = rows ?? reader
         let parser = JSONParser(sourceName: source.name, handler: handler, options: parserOptions)
         rows?.parser = parser
         try feed(source, until: reader, parse: parser.parse, finish: parser.finish)

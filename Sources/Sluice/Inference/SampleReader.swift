@@ -10,7 +10,7 @@
 ///
 /// Memory: per place, per key, a few counters, plus the distinct values of id-like keys
 /// (at most `limit` per place). Nothing depends on how much input follows the sample.
-final class SampleReader: JSONEventHandler {
+final class SampleReader: EventHandler {
     let limit: Int
     /// Levels of objects analysed below the top-level records.
     static let maxDepth = 8

@@ -2,7 +2,7 @@
 /// `sluice infer`: header then rows (`["id","name"]` first, alone or as the first element of
 /// one array) or pandas' split orientation (a top-level object whose first key is `columns`,
 /// an array of strings, followed by `index` or `data`). It stops the parse once it knows.
-final class TabularSniffer: JSONEventHandler {
+final class TabularSniffer: EventHandler {
     private(set) var found: (path: [String], header: TabularHeader)?
     private(set) var decided = false
 

@@ -35,7 +35,7 @@ protocol EventAssembler: ~Copyable {
     /// A scalar value. `position` gives where it starts, asked for only on a rejection.
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action
     /// A CSV field: `key(name)` then `scalar(value)` (the default), with the field's column
-    /// (`JSONEventHandler.field`).
+    /// (`EventHandler.field`).
     mutating func field(_ column: Int, name: UnsafeRawBufferPointer, value: Scalar, position: () -> InputPosition)
         -> Action
     /// A CSV header has ended: columns may name other keys than before.

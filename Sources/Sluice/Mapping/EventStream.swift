@@ -1,5 +1,5 @@
 /// What the importer drives: the parser's event handler, which counts the records it assembles.
-protocol RecordEventHandler: JSONEventHandler {
+protocol RecordEventHandler: EventHandler {
     /// The parser that drives the handler, set once both exist; positions come from it.
     var parser: EventReader? { get set }
     /// Records completed or rejected so far.

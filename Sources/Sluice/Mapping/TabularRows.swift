@@ -6,8 +6,8 @@
 /// Header then rows (`.first`): the first array at the record location is the header when its
 /// first element is a string, and the array of header and rows when it is an array; once the
 /// header is known, each array there is a row (NDJSON of arrays).
-final class TabularRows: JSONEventHandler {
-    private let inner: any JSONEventHandler
+final class TabularRows: EventHandler {
+    private let inner: any EventHandler
     /// The keys of the envelope above the record location.
     private let path: [[UInt8]]
     private let header: TabularHeader
@@ -40,7 +40,7 @@ final class TabularRows: JSONEventHandler {
     private var frames: [Frame] = []
     private var keyedRole: Role?
 
-    init(inner: any JSONEventHandler, path: [String], header: TabularHeader) {
+    init(inner: any EventHandler, path: [String], header: TabularHeader) {
         self.inner = inner
         self.path = path.map { Array($0.utf8) }
         self.header = header
@@ -191,7 +191,7 @@ final class TabularRows: JSONEventHandler {
 
     func invalidText(_ error: SluiceError) throws(SluiceError) { try inner.invalidText(error) }
 
-    private func scalar(_ event: (any JSONEventHandler) throws(SluiceError) -> Void) throws(SluiceError) {
+    private func scalar(_ event: (any EventHandler) throws(SluiceError) -> Void) throws(SluiceError) {
         if case .undecided? = frames.last { throw failure("a table's header must be an array of strings") }
         if case .header? = frames.last { throw failure("a table's header must be an array of strings") }
         _ = try beginValue()

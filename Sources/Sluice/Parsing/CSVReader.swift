@@ -54,7 +54,7 @@ final class CSVReader: EventReader {
     static let maxHeaderFields = 65_536
 
     let options: Options
-    private let handler: any JSONEventHandler
+    private let handler: any EventHandler
     /// U+FFFD put in place of invalid text (`InvalidTextPolicy.replace`).
     private(set) var replacementCharacters = 0
     /// Quoted fields (header and rows) whose closing quote had spaces or tabs after it, dropped.
@@ -124,7 +124,7 @@ final class CSVReader: EventReader {
     /// An error ended the input: later calls do nothing.
     private var stopped = false
 
-    init(sourceName: String, handler: any JSONEventHandler, options: Options = Options()) {
+    init(sourceName: String, handler: any EventHandler, options: Options = Options()) {
         self.options = options
         self.handler = handler
         super.init(sourceName: sourceName)

@@ -1,9 +1,10 @@
-/// Receives the events of a JSON stream, in document order.
+/// Receives the events of an input, in document order: a JSON stream's (`JSONParser`), or a
+/// CSV or TSV input's rows (`CSVReader`: each row an object of `field`s).
 ///
 /// Buffers handed to a method are valid only during that call: they point into the input
 /// chunk or yajl's decode buffer, so copy or convert before keeping anything.
-/// A method that throws stops the parse; `JSONParser` rethrows that error unchanged.
-protocol JSONEventHandler: AnyObject {
+/// A method that throws stops the parse; the reader rethrows that error unchanged.
+protocol EventHandler: AnyObject {
     /// The C functions the parser has yajl call for this type's events, which call its
     /// methods directly (see `JSONEventCallbacks`); nil (the default) to be called through
     /// the protocol.
@@ -34,7 +35,7 @@ protocol JSONEventHandler: AnyObject {
     func columnsNamed()
 }
 
-extension JSONEventHandler {
+extension EventHandler {
     static var callbacks: JSONEventCallbacks? { nil }
     func invalidText(_ error: SluiceError) throws(SluiceError) { throw error }
     func field(_ column: Int, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(SluiceError) {
@@ -45,11 +46,11 @@ extension JSONEventHandler {
 }
 
 /// A handler that passes every event on to another, but those it implements itself.
-protocol JSONEventForwarding: JSONEventHandler {
-    var inner: any JSONEventHandler { get }
+protocol EventForwarding: EventHandler {
+    var inner: any EventHandler { get }
 }
 
-extension JSONEventForwarding {
+extension EventForwarding {
     func startObject() throws(SluiceError) { try inner.startObject() }
     func key(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) { try inner.key(bytes) }
     func endObject() throws(SluiceError) { try inner.endObject() }

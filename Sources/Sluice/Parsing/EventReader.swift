@@ -1,4 +1,4 @@
-/// What turns an input's bytes into `JSONEventHandler` events and knows where in the input the
+/// What turns an input's bytes into `EventHandler` events and knows where in the input the
 /// event being delivered is: the JSON parser (`JSONParser`) or the CSV reader (`CSVReader`).
 /// A handler asks it for positions only when it needs one (a record's start, an error).
 class EventReader {

@@ -5,7 +5,7 @@ internal import CYajl
 /// yajl calls a C function per event, which calls the handler. Through the protocol that is a
 /// call into each handler method as a function of its own, with its own entry and exit: for
 /// a handler on the hot path, the record streams, a twentieth of W1's parse. A type can
-/// instead give the parser a table of its own (`JSONEventHandler.callbacks`), whose functions
+/// instead give the parser a table of its own (`EventHandler.callbacks`), whose functions
 /// name the type, so that its methods are inlined into them. A C function cannot be generic,
 /// so such a table is written out once per type, each entry a call of the matching generic
 /// `JSONParser` event with the type's name:
@@ -32,10 +32,10 @@ struct JSONEventCallbacks {
 }
 
 /// Calls a handler whose type has no callbacks of its own through the protocol.
-final class ForwardingHandler: JSONEventForwarding {
-    let inner: any JSONEventHandler
+final class ForwardingHandler: EventForwarding {
+    let inner: any EventHandler
 
-    init(_ handler: any JSONEventHandler) {
+    init(_ handler: any EventHandler) {
         inner = handler
     }
 

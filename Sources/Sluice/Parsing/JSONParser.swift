@@ -77,8 +77,8 @@ final class JSONParser: EventReader {
     private let use = ExclusiveUse()
 
     /// A parser calling `handler`: through its type's own callbacks when it has them
-    /// (`JSONEventHandler.callbacks`), else through the protocol.
-    init<Handler: JSONEventHandler>(sourceName: String, handler: Handler, options: Options = Options()) {
+    /// (`EventHandler.callbacks`), else through the protocol.
+    init<Handler: EventHandler>(sourceName: String, handler: Handler, options: Options = Options()) {
         self.options = options
         surelyShortString = (options.maxValueBytes - 2) / 6
         let target: AnyObject
@@ -194,7 +194,7 @@ final class JSONParser: EventReader {
     /// input bytes with U+FFFD in place of each bad sequence; under `.reject` the handler
     /// first hears of the first fault (`invalidText`), with its position. Out of line: rare.
     @inline(never)
-    fileprivate func deliverRepaired<Handler: JSONEventHandler>(key: Bool, to _: Handler.Type) -> Int32 {
+    fileprivate func deliverRepaired<Handler: EventHandler>(key: Bool, to _: Handler.Type) -> Int32 {
         let (bytes, error) = repairedText()
         return bytes.withUnsafeBytes { text in
             deliver(key ? .key : .value, to: Handler.self) { handler throws(SluiceError) in
@@ -423,7 +423,7 @@ extension JSONParser {
     /// Runs one call of the handler, which is a `Handler` (the type whose callbacks yajl
     /// calls); a thrown error is kept for `parse` and stops yajl.
     @inline(__always)
-    fileprivate func deliver<Handler: JSONEventHandler>(_ kind: EventKind = .value, to _: Handler.Type,
+    fileprivate func deliver<Handler: EventHandler>(_ kind: EventKind = .value, to _: Handler.Type,
                                                         _ body: (Handler) throws(SluiceError) -> Void) -> Int32 {
         eventsInChunk &+= 1
         lastEventKind = kind
@@ -472,7 +472,7 @@ extension JSONParser {
     }
 
     @inline(__always)
-    fileprivate func descend<Handler: JSONEventHandler>(to _: Handler.Type,
+    fileprivate func descend<Handler: EventHandler>(to _: Handler.Type,
                                                         _ body: (Handler) throws(SluiceError) -> Void) -> Int32 {
         depth += 1
         if depth > options.maxDepth { return refuseDepth() }
@@ -501,18 +501,18 @@ extension JSONParser {
     }
 
     @inline(__always)
-    static func null<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+    static func null<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { $0.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.null() } }
     }
 
     @inline(__always)
-    static func bool<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ value: Int32,
+    static func bool<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ value: Int32,
                                                 to _: Handler.Type) -> Int32 {
         withParser(context) { $0.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.bool(value != 0) } }
     }
 
     @inline(__always)
-    static func number<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ text: UnsafePointer<CChar>?,
+    static func number<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ text: UnsafePointer<CChar>?,
                                                   _ length: Int, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             guard length <= parser.options.maxValueBytes else { return parser.refuseLargeNumber(length: length) }
@@ -523,18 +523,18 @@ extension JSONParser {
     }
 
     @inline(__always)
-    static func string<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
+    static func string<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                   _ length: Int, to _: Handler.Type) -> Int32 {
         text(context, bytes, length, key: false, to: Handler.self)
     }
 
     @inline(__always)
-    static func startObject<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+    static func startObject<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { $0.descend(to: Handler.self) { handler throws(SluiceError) in try handler.startObject() } }
     }
 
     @inline(__always)
-    static func key<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
+    static func key<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                _ length: Int, to _: Handler.Type) -> Int32 {
         text(context, bytes, length, key: true, to: Handler.self)
     }
@@ -542,7 +542,7 @@ extension JSONParser {
     /// A string value or a key: refused when too large, decoded again when it holds invalid
     /// text, else handed over as it is.
     @inline(__always)
-    private static func text<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
+    private static func text<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                         _ length: Int, key: Bool, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             if parser.refusesString(length: length) { return 0 }
@@ -555,7 +555,7 @@ extension JSONParser {
     }
 
     @inline(__always)
-    static func endObject<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+    static func endObject<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             parser.depth -= 1
             return parser.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.endObject() }
@@ -563,12 +563,12 @@ extension JSONParser {
     }
 
     @inline(__always)
-    static func startArray<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+    static func startArray<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { $0.descend(to: Handler.self) { handler throws(SluiceError) in try handler.startArray() } }
     }
 
     @inline(__always)
-    static func endArray<Handler: JSONEventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
+    static func endArray<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             parser.depth -= 1
             return parser.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.endArray() }

@@ -26,7 +26,7 @@ extension JSONValue {
 }
 
 /// Builds `JSONValue` trees from events; one tree per top-level value.
-private final class TreeBuilder: JSONEventHandler {
+private final class TreeBuilder: EventHandler {
     private enum Container {
         case array([JSONValue])
         case object([JSONValue.Member], pendingKey: String?)

@@ -27,7 +27,7 @@ public enum Benchmarking {
 }
 
 /// A handler that only counts what it is handed.
-private final class EventCounter: JSONEventHandler {
+private final class EventCounter: EventHandler {
     var events = 0
     func startObject() { events += 1 }
     func key(_ bytes: UnsafeRawBufferPointer) { events += 1 }

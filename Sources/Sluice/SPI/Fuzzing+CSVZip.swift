@@ -85,7 +85,7 @@ extension Fuzzing {
         return nil
     }
 
-    private final class CSVEventLines: JSONEventHandler {
+    private final class CSVEventLines: EventHandler {
         var lines: [String] = []
         weak var reader: CSVReader?
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Records a CSV reader's events as short strings: `{@line:column` for a row with its position,
 /// `!message@source:line:column` for a record error (the row's problem).
-private final class CSVRecorder: JSONEventHandler {
+private final class CSVRecorder: EventHandler {
     var events: [String] = []
     weak var reader: CSVReader?
 
@@ -247,7 +247,7 @@ private func expectSameWhateverTheChunks(_ bytes: [UInt8], options: CSVReader.Op
     /// A handler hears each field with its column (`field`), and that a header ended
     /// (`columnsNamed`), once per header.
     @Test func fieldsCarryTheirColumnAndAHeaderIsAnnounced() {
-        final class Columns: JSONEventHandler {
+        final class Columns: EventHandler {
             var events: [String] = []
             func startObject() { events.append("{") }
             func key(_ bytes: UnsafeRawBufferPointer) { events.append("key") }

@@ -3,7 +3,7 @@ import Testing
 
 /// An `EventRecorder` called through a table of its own (`JSONEventCallbacks`), as the record
 /// streams are, that counts the calls of its table.
-private final class DirectRecorder: JSONEventHandler {
+private final class DirectRecorder: EventHandler {
     let recorder = EventRecorder()
     /// Events that came through `callbacks` (a C function cannot capture a counter).
     nonisolated(unsafe) static var tableCalls = 0

@@ -2,7 +2,7 @@ import Testing
 @testable import Sluice
 
 /// Records events as short strings, and the position of each object start.
-final class EventRecorder: JSONEventHandler {
+final class EventRecorder: EventHandler {
     var events: [String] = []
     var objectStarts: [InputPosition] = []
     weak var parser: JSONParser?
@@ -174,7 +174,7 @@ func parseError(_ chunks: [String], options: JSONParser.Options = .init()) -> Sl
     }
 
     @Test func handlerErrorsStopTheParseUnchanged() {
-        final class Refuser: JSONEventHandler {
+        final class Refuser: EventHandler {
             func startObject() throws(SluiceError) { throw SluiceError(.data, "no objects here") }
             func key(_ bytes: UnsafeRawBufferPointer) {}
             func endObject() {}

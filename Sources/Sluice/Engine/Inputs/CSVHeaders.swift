@@ -66,7 +66,7 @@ enum CSVHeaders {
     }
 
     /// Stops the read where the first row after the header begins.
-    private final class FirstRowStop: JSONEventHandler {
+    private final class FirstRowStop: EventHandler {
         func startObject() throws(SluiceError) { throw SluiceError(.data, "the header is read") }
         func key(_: UnsafeRawBufferPointer) {}
         func endObject() {}
