@@ -10,12 +10,4 @@ extension Connection {
         guard rc == SQLITE_OK else { throw SQLiteError(resultCode: rc, db: handle, sql: nil) }
         _ = sqlite3_db_release_memory(handle)
     }
-
-    /// The bytes of the pages the connection keeps cached, in all its databases.
-    var cachedBytes: Int {
-        var current: Int32 = 0
-        var highwater: Int32 = 0
-        _ = sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highwater, 0)
-        return Int(current)
-    }
 }

@@ -43,9 +43,8 @@ final class Connection {
     var owner = ThreadOwner()
 
     private var db: OpaquePointer?
-    /// The closure `trace(_:)` installed, owned here because SQLite keeps only a pointer.
-    private var traceBox: TraceBox?
-    /// The check `setInterruptCheck(_:)` installed, owned here for the same reason.
+    /// The check `setInterruptCheck(_:)` installed, owned here because SQLite keeps only a
+    /// pointer.
     private var interruptBox: InterruptBox?
 
     /// Opens `path` (`":memory:"` for an in-memory database) with extended result codes on.
@@ -128,23 +127,6 @@ final class Connection {
 
     // MARK: Callbacks
 
-    /// Calls `record` with the SQL of every statement as it starts to run (sqlite3_trace_v2),
-    /// or stops tracing when `record` is nil. For tests that check what ran, such as one
-    /// lookup per batch rather than per record.
-    func trace(_ record: ((String) -> Void)?) {
-        traceBox = record.map(TraceBox.init)
-        guard let box = traceBox else {
-            sqlite3_trace_v2(handle, 0, nil, nil)
-            return
-        }
-        let context = Unmanaged.passUnretained(box).toOpaque()
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
-            guard let context, let statement, let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
-            Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().record(String(cString: sql))
-            return 0
-        }, context)
-    }
-
     /// Makes every statement on this connection check `shouldStop` about every `steps` SQLite
     /// VM instructions (sqlite3_progress_handler); when it returns true the statement stops
     /// with SQLITE_INTERRUPT (an `SQLiteError.interrupt`). nil removes the check.
@@ -165,12 +147,6 @@ final class Connection {
             return Unmanaged<InterruptBox>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
         }, context)
     }
-}
-
-/// Keeps the trace closure alive while SQLite holds a pointer to it.
-private final class TraceBox {
-    let record: (String) -> Void
-    init(_ record: @escaping (String) -> Void) { self.record = record }
 }
 
 /// Keeps the interrupt check alive while SQLite holds a pointer to it.

@@ -39,9 +39,6 @@ final class SQLiteFreeformTable {
         max(2, min(64, 16_384 / max(columns, 1)))
     }
 
-    /// How many INSERTs are cached now.
-    var cachedInserts: Int { inserts.count }
-
     /// Opens `name` and reads its columns, creating it with only `"pk"` when it does not
     /// exist. A view or index of that name is an error.
     init(opening name: String, in connection: Connection) throws(SluiceError) {
