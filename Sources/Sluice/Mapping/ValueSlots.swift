@@ -131,12 +131,6 @@ struct ValueSlots: ~Copyable {
         links[index].accepts(priority: priority, in: generation)
     }
 
-    /// What the relationship slot at `index` holds for the record numbered `generation`.
-    @inline(__always)
-    func linkState(_ index: Int, in generation: Int) -> Slot<Link>.State {
-        links[index].state(in: generation)
-    }
-
     /// What the relationship slot at `index` holds for the record numbered `generation`, moved
     /// out: the slot is missing afterwards. For a record that completes, whose slots nothing
     /// reads again: its links move to the record rather than being copied.

@@ -8,15 +8,12 @@ public enum BuiltInModel: String, CaseIterable, Sendable {
     /// The GTFS Schedule reference: every file and field (`docs/gtfs.md`).
     case gtfs
 
-    /// The model file's text, as its file in the repository (`repositoryPath`) holds it.
+    /// The model file's text, as its file in the repository holds it.
     public var text: String {
         switch self {
         case .gtfs: Self.gtfsText
         }
     }
-
-    /// Where its readable model file is kept in the repository.
-    var repositoryPath: String { "Sources/Sluice/Model/BuiltInModels/\(rawValue).json" }
 
     /// Decoded once, on first use.
     private static let gtfsText = String(decoding: PackageResources.gtfs_json, as: UTF8.self)

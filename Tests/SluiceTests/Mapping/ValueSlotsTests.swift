@@ -82,16 +82,20 @@ import Testing
         slots.setLink(0, .value(.many([])), priority: 1, generation: record)
         slots.appendLink(0, .key(.integer(1)), priority: 1, generation: record)
         slots.appendLink(0, .key(.integer(2)), priority: 1, generation: record)
-        #expect(slots.linkState(0, in: record).link == .many([.key(.integer(1)), .key(.integer(2))]))
         do { let r = slots.linkAccepts(0, priority: 2, in: record); #expect(!r) }
-        slots.appendLink(0, .key(.integer(3)), priority: 0, generation: record)  // a better key starts again
-        #expect(slots.linkState(0, in: record).link == .many([.key(.integer(3))]))
-        slots.setLink(1, .failed(slots.failure("not an id")), priority: 0, generation: record)
-        do { let r = slots.linkFailed(1, priority: 0, in: record); #expect(r) }
+        #expect(slots.takeLinkState(0, in: record).link == .many([.key(.integer(1)), .key(.integer(2))]))
+        let better = slots.begin(cellBase: 0, cellCount: 0, linkBase: 0, linkCount: 2)
+        slots.setLink(0, .value(.many([])), priority: 1, generation: better)
+        slots.appendLink(0, .key(.integer(1)), priority: 1, generation: better)
+        slots.appendLink(0, .key(.integer(3)), priority: 0, generation: better)  // a better key starts again
+        #expect(slots.takeLinkState(0, in: better).link == .many([.key(.integer(3))]))
+        slots.setLink(1, .failed(slots.failure("not an id")), priority: 0, generation: better)
+        do { let r = slots.linkFailed(1, priority: 0, in: better); #expect(r) }
+        slots.setLink(0, .value(.many([.key(.integer(4))])), priority: 0, generation: better)
         slots.clearLink(0)
-        #expect(slots.linkState(0, in: record).link == nil)
+        #expect(slots.takeLinkState(0, in: better).link == nil)
         let next = slots.begin(cellBase: 0, cellCount: 0, linkBase: 0, linkCount: 2)
-        #expect(slots.linkState(1, in: next).link == nil)
+        #expect(slots.takeLinkState(1, in: next).link == nil)
         do { let r = slots.linkFailed(1, priority: 0, in: next); #expect(!r) }
     }
 

@@ -51,8 +51,7 @@ import Testing
     }
 
     @Test func theCompiledInTextIsTheModelFile() throws {
-        let file = try PackageFiles.bytes(BuiltInModel.gtfs.repositoryPath)
-        #expect(BuiltInModel.gtfs.repositoryPath == "Sources/Sluice/Model/BuiltInModels/gtfs.json")
+        let file = try PackageFiles.bytes("Sources/Sluice/Model/BuiltInModels/gtfs.json")
         #expect(Array(BuiltInModel.gtfs.text.utf8) == file)
         #expect(try ModelFile.load(path: "gtfs").sha256 == SHA256.hex(of: file))
     }
