@@ -2,7 +2,7 @@ import Foundation
 @testable import Sluice
 import SluiceTestSupport
 
-/// A store that `StoreContractTests` holds to the engine's seam (`Engine/ImportStore.swift`):
+/// A store that `StoreContractTests` holds to the engine's seam (`Seam/ImportStore.swift`):
 /// a third store or layout is added here and passes the same cases.
 enum ContractStore: String, CaseIterable, CustomStringConvertible, Sendable {
     /// `sqliteZPK`: SQLite with every entity table keyed by `"Z_PK"` instead of `"pk"`, as
