@@ -24,11 +24,15 @@ extension Importer {
             }
         }
 
-        /// Refuses what no import can run with: a PostgreSQL URI that is not one, an empty
-        /// path, and the command line's `options.layout` and `options.schema`, which this
-        /// value says instead.
-        func check(_ options: ImportOptions) throws(SluiceError) {
-            if let refusal = ImportStores.refusal(of: self) { throw refusal }
+        /// The store this value names, once it is checked: refuses what no import can run
+        /// with, a PostgreSQL URI that is not one, an empty path, and the command line's
+        /// `options.layout` and `options.schema`, which this value says instead.
+        func address(checking options: ImportOptions) throws(SluiceError) -> StoreAddress {
+            let address: StoreAddress = switch self {
+            case .sqlite(let path), .coreDataStore(let path): .sqlite(path: path)
+            case .postgreSQL(let uri, let schema): .postgres(uri: uri, schema: schema)
+            }
+            if let refusal = ImportStores.refusal(of: address) { throw refusal }
             guard options.layout == .sluice else {
                 throw SluiceError(.usage, "ImportOptions.layout is for Importer(databasePath:…); with an Importer.Database, "
                     + "Core Data's store is .coreDataStore(path:)")
@@ -37,6 +41,7 @@ extension Importer {
                 throw SluiceError(.usage, "ImportOptions.schema is for Importer(databasePath:…); with an Importer.Database, "
                     + "the schema is .postgreSQL(uri:schema:)'s")
             }
+            return address
         }
     }
 
@@ -46,12 +51,12 @@ extension Importer {
     public convenience init(database: Database, model: Model, options: ImportOptions = ImportOptions(),
                             modelSHA256: String = "") throws(SluiceError)
     {
-        try database.check(options)
+        let address = try database.address(checking: options)
         if case .coreDataStore = database {
             throw SluiceError(.usage, "Importer.Database.coreDataStore is written from the Core Data model's file: "
                 + "use Importer(database:modelFile:options:)")
         }
-        try self.init(name: .value(database), model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
+        try self.init(name: address, model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
     }
 
     /// Opens (or prepares to create) `database` for an import through `modelFile`'s model,
@@ -60,8 +65,11 @@ extension Importer {
     public convenience init(database: Database, modelFile: ModelFile, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
-        try database.check(options)
-        try self.init(name: .value(database), modelFile: modelFile, options: options)
+        let address = try database.address(checking: options)
+        var options = options
+        // Core Data's store is an SQLite file written in Core Data's layout, as `--layout coredata` asks.
+        if case .coreDataStore = database { options.layout = .coreData }
+        try self.init(name: address, modelFile: modelFile, options: options)
     }
 
     /// A zero-config import into `table` of `database` (`init(databasePath:table:options:)`);
@@ -69,62 +77,22 @@ extension Importer {
     public convenience init(database: Database, table: String, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
-        try database.check(options)
+        let address = try database.address(checking: options)
         if case .coreDataStore = database {
             throw SluiceError(.usage, "Importer.Database.coreDataStore needs a Core Data model: "
                 + "a zero-config import writes Sluice's layout")
         }
-        try self.init(name: .value(database), table: table, options: options)
+        try self.init(name: address, table: table, options: options)
     }
 }
 
-/// The database as the importer was given it: an `Importer.Database`, or the command line's
-/// `--db` string (a file's path or a PostgreSQL URI, with `options.schema` and
-/// `options.layout`), resolved when the database is opened so that its errors come where they
-/// always came.
-enum DatabaseName: Sendable {
-    case commandLine(String)
-    case value(Importer.Database)
-
-    /// The path or URI, as errors name the database.
-    var text: String {
-        switch self {
-        case .commandLine(let text): text
-        case .value(.sqlite(let path)), .value(.coreDataStore(let path)): path
-        case .value(.postgreSQL(let uri, _)): uri
-        }
-    }
-
-    /// The file outputs must not overwrite; nil for PostgreSQL.
-    var filePath: String? {
-        switch self {
-        case .commandLine(let text): ImportStores.isPostgreSQL(text) ? nil : text
-        case .value(let database): database.path
-        }
-    }
-
+extension StoreAddress {
     /// How the store keeps values in Sluice's layout: PostgreSQL keeps dates to the
     /// microsecond. (A Core Data store's are its layout's, `CoreDataImportLayout.values`.)
-    var storeValues: StoreValues { filePath == nil ? .postgreSQL : .sluice }
-
-    /// Whether the import writes Core Data's store.
-    func isCoreDataStore(_ options: ImportOptions) -> Bool {
+    var storeValues: StoreValues {
         switch self {
-        case .commandLine: options.layout == .coreData
-        case .value(let database): if case .coreDataStore = database { true } else { false }
-        }
-    }
-
-    /// Why `table` cannot be a zero-config import's table here (`ImportStores.refusal`).
-    func refusal(ofTable table: String) -> SluiceError? {
-        ImportStores.refusal(ofTable: table, in: text)
-    }
-
-    /// Opens the store and begins the import's transaction.
-    func begin(options: ImportOptions, file: LayoutFile?) throws(SluiceError) -> any ImportStore {
-        switch self {
-        case .commandLine(let text): try ImportStores.begin(text, schema: options.schema, file: file, vacuum: options.vacuum)
-        case .value(let database): try ImportStores.begin(database, file: file, vacuum: options.vacuum)
+        case .sqlite: .sluice
+        case .postgres: .postgreSQL
         }
     }
 }

@@ -79,7 +79,7 @@ public final class Importer {
             throw SluiceError(.usage, "the Core Data layout is made from the Core Data model's file: "
                                 + "use Importer(databasePath:modelFile:options:)")
         }
-        try self.init(name: .commandLine(databasePath), model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
+        try self.init(name: ImportStores.address(of: databasePath, schema: options.schema), model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
     }
 
     /// Opens (or prepares to create) the database for an import through the model of
@@ -88,19 +88,19 @@ public final class Importer {
     public convenience init(databasePath: String, modelFile: ModelFile, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
-        try self.init(name: .commandLine(databasePath), modelFile: modelFile, options: options)
+        try self.init(name: ImportStores.address(of: databasePath, schema: options.schema), modelFile: modelFile, options: options)
     }
 
     /// The import through `modelFile`'s model into the database `name` names: Core Data's
     /// store when the name says so.
-    convenience init(name: DatabaseName, modelFile: ModelFile, options: ImportOptions) throws(SluiceError) {
+    convenience init(name: StoreAddress, modelFile: ModelFile, options: ImportOptions) throws(SluiceError) {
         // The one place the library knows the model's files: the rejects file must not be one.
         if let rejectsPath = options.rejectsPath {
             try OutputPathCheck.check([.init(option: "the rejects file", path: rejectsPath)], database: name.filePath,
                                       inputs: [], model: modelFile.path)
         }
         var coreData: CoreDataImportLayout?
-        if name.isCoreDataStore(options) {
+        if options.layout == .coreData {
             do {
                 coreData = try CoreDataImportLayout.load(modelFile: modelFile,
                                                          existingTables: name.filePath.flatMap(ImportStores.tableNames(of:)))
@@ -116,7 +116,7 @@ public final class Importer {
                       coreData: coreData)
     }
 
-    convenience init(name: DatabaseName, model: Model, options: ImportOptions, modelSHA256: String,
+    convenience init(name: StoreAddress, model: Model, options: ImportOptions, modelSHA256: String,
                      coreData: CoreDataImportLayout?) throws(SluiceError)
     {
         try options.validate(withModel: true)
@@ -211,12 +211,12 @@ public final class Importer {
     public convenience init(databasePath: String, table: String, options: ImportOptions = ImportOptions())
         throws(SluiceError)
     {
-        try self.init(name: .commandLine(databasePath), table: table, options: options)
+        try self.init(name: ImportStores.address(of: databasePath, schema: options.schema), table: table, options: options)
     }
 
     /// The zero-config import into `table` of the database `name` names.
-    convenience init(name: DatabaseName, table: String, options: ImportOptions) throws(SluiceError) {
-        if let refusal = name.refusal(ofTable: table) { throw refusal }
+    convenience init(name: StoreAddress, table: String, options: ImportOptions) throws(SluiceError) {
+        if let refusal = ImportStores.refusal(ofTable: table, in: name) { throw refusal }
         try options.validate(withModel: false)
         let path = options.path.map { JSONKeyPath(parsing: $0).keys } ?? []
         guard options.layout == .sluice else {
@@ -225,7 +225,7 @@ public final class Importer {
         try self.init(name: name, model: nil, options: options, modelSHA256: "",
                       tables: [DatabaseLayout.importsTable], file: nil) { store, rejects, _ throws(SluiceError) in
             FreeformTarget(table: table) { table throws(SluiceError) in
-                if let refusal = name.refusal(ofTable: table) { throw refusal }
+                if let refusal = ImportStores.refusal(ofTable: table, in: name) { throw refusal }
                 let writer = try FreeformWriter(table: table, store: store, onError: options.onError, rejects: rejects)
                 return (table, writer, FreeformStream(
                     table: table, path: path, mapKey: options.mapKey, numbersAsText: writer.storesNumbersAsText, sink: writer,
@@ -236,7 +236,7 @@ public final class Importer {
     }
 
     /// Begins the import's transaction, brings `tables` up to date, then makes the target.
-    private init(name: DatabaseName, model: Model?, options: ImportOptions, modelSHA256: String,
+    private init(name: StoreAddress, model: Model?, options: ImportOptions, modelSHA256: String,
                  tables: [TableDefinition], file: LayoutFile?,
                  makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> any ImportTarget)
         throws(SluiceError)
@@ -253,7 +253,7 @@ public final class Importer {
         }
         rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
         do {
-            database = try name.begin(options: options, file: file)
+            database = try ImportStores.begin(name, file: file, vacuum: options.vacuum)
         } catch {
             rejects?.discard()
             throw error

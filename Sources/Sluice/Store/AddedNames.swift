@@ -49,7 +49,7 @@ struct AddedNames {
 
     /// A table's or index's name as the model and the store tell such names apart.
     private func relation(_ name: String) -> String {
-        let folded = SQLiteSchema.foldCase(name)
+        let folded = ColumnName.fold(name)
         return isPostgreSQL ? PostgresNames.prefix(of: folded, bytes: PostgresNames.maxBytes) : folded
     }
 }

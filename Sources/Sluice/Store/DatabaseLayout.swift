@@ -20,6 +20,10 @@
 public struct DatabaseLayout: Sendable, TableLayout {
     /// The table every import adds a row to: when, what, how many (`docs/database-layout.md#sluice_imports`).
     public static let importsTableName = "sluice_imports"
+    /// Where zero-config imports record the keys that went to a column of another name
+    /// (`FreeformColumns`, `docs/database-layout.md`, zero-config tables): `"table"`, `"key"`,
+    /// `"column"`, created by the first import that renames a key.
+    static let renamedKeysTable = "sluice_renamed_keys"
     /// The INTEGER PRIMARY KEY of every entity table (an alias of SQLite's rowid).
     public static let keyColumn = "pk"
 

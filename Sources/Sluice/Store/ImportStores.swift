@@ -1,5 +1,6 @@
-/// Opens the store a `--db` value names: a PostgreSQL connection URI
-/// (`postgresql://…`, `postgres://…`), or else the path of an SQLite file.
+/// Opens the store an import writes (`StoreAddress`), and reads what the command line's `--db`
+/// text names: a PostgreSQL connection URI (`postgresql://…`, `postgres://…`), or else the path
+/// of an SQLite file.
 package enum ImportStores {
     /// Whether `database` names a PostgreSQL server rather than an SQLite file.
     package static func isPostgreSQL(_ database: String) -> Bool {
@@ -14,15 +15,15 @@ package enum ImportStores {
     /// Why `table` cannot be the one table of a zero-config import into `database`: empty,
     /// `sluice_imports`, `sluice_renamed_keys`, or (in SQLite) a name beginning with `sqlite_`;
     /// nil when it can.
-    static func refusal(ofTable table: String, in database: String) -> SluiceError? {
+    static func refusal(ofTable table: String, in database: StoreAddress) -> SluiceError? {
         guard !table.isEmpty else { return SluiceError(.usage, "the table name is empty") }
-        guard SQLiteSchema.foldCase(table) != SQLiteSchema.foldCase(DatabaseLayout.importsTableName) else {
+        guard ColumnName.fold(table) != ColumnName.fold(DatabaseLayout.importsTableName) else {
             return SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice logs its imports; choose another table")
         }
-        guard SQLiteSchema.foldCase(table) != FreeformColumns.renamedKeysTable else {
+        guard ColumnName.fold(table) != DatabaseLayout.renamedKeysTable else {
             return SluiceError(.usage, "table \(quoteIdentifier(table)) is where Sluice records renamed keys; choose another table")
         }
-        guard isPostgreSQL(database) || !SQLiteSchema.foldCase(table).hasPrefix("sqlite_") else {
+        if case .sqlite = database, ColumnName.fold(table).hasPrefix("sqlite_") {
             return SluiceError(.usage, "table \(quoteIdentifier(table)): SQLite reserves names beginning with sqlite_ for itself; choose another table")
         }
         return nil
@@ -54,8 +55,8 @@ package enum ImportStores {
 
     /// Whether a file of these tables is a Core Data store (SQLite's names ignore ASCII case).
     static func isCoreDataStore(tables: Set<String>) -> Bool {
-        let names = Set(tables.map { SQLiteSchema.foldCase($0) })
-        return CoreDataStoreLayout.bookkeepingTables.allSatisfy { names.contains(SQLiteSchema.foldCase($0)) }
+        let names = Set(tables.map { ColumnName.fold($0) })
+        return CoreDataStoreLayout.bookkeepingTables.allSatisfy { names.contains(ColumnName.fold($0)) }
     }
 
     /// What a Core Data store at `path` keeps of the model that last wrote it (`CoreDataModelCache`):
@@ -72,24 +73,17 @@ package enum ImportStores {
         return (content, try? connection.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"))
     }
 
-    /// `file`: the file of a layout other than Sluice's (an SQLite file only); `vacuum`: whether
-    /// the import will be committed with `VACUUM` (`ImportDatabase`).
-    static func begin(_ database: String, schema: String, file: LayoutFile? = nil, vacuum: Bool = false)
-        throws(SluiceError) -> any ImportStore {
+    /// The store the command line's `--db` text names: a PostgreSQL URI (its tables in
+    /// `schema`), or else an SQLite file's path. A URI of another scheme is refused rather than
+    /// taken for a path.
+    static func address(of database: String, schema: String) throws(SluiceError) -> StoreAddress {
         if let scheme = unknownScheme(of: database) {
             let schemes = ["postgresql", "postgres"]
             let suggestion = NameSuggestion.nearest(to: scheme, among: schemes).map { "; did you mean '\($0)://'?" } ?? ""
             throw SluiceError(.usage, "database '\(PostgresURI.displayName(database))': '\(scheme)://' is not a database "
                 + "Sluice writes to (postgresql:// or postgres:// for PostgreSQL; an SQLite database is a file's path)\(suggestion)")
         }
-        if PostgresURI.isURI(database) {
-            if let file {
-                throw SluiceError(.usage, "database '\(PostgresURI.displayName(database))': \(file.description) is an SQLite file; "
-                                    + "give its path with --db")
-            }
-            return try PostgresStore(uri: database, schema: schema)
-        }
-        return try SQLiteStore(path: database, file: file, vacuum: vacuum)
+        return PostgresURI.isURI(database) ? .postgres(uri: database, schema: schema) : .sqlite(path: database)
     }
 
     /// The scheme of a database written as a URI that names no store Sluice writes to

@@ -41,8 +41,8 @@ import Testing
         #expect(names.allSatisfy { !$0.isEmpty && $0.utf8.count <= 63 && !PostgresNames.systemColumns.contains($0) })
         #expect(names[1].hasPrefix("xmin~") && names[2].hasPrefix("XMIN~"))
         // Keys equal ignoring ASCII case share a column, as every key does.
-        #expect(SQLiteSchema.foldCase(names[1]) == SQLiteSchema.foldCase(names[2]))
-        #expect(Set(names.map(SQLiteSchema.foldCase)).count == keys.count - 1)
+        #expect(ColumnName.fold(names[1]) == ColumnName.fold(names[2]))
+        #expect(Set(names.map(ColumnName.fold)).count == keys.count - 1)
         // Cut between characters: é is two bytes.
         #expect(names[4].hasPrefix(String(repeating: "é", count: 23) + "~"))
         #expect(names[6] != keys[6])

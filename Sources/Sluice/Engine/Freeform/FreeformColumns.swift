@@ -88,9 +88,3 @@ struct FreeformColumns {
         return text
     }
 }
-
-extension FreeformColumns {
-    /// The table where renamed keys are recorded (`docs/database-layout.md`, zero-config tables):
-    /// `"table"`, `"key"`, `"column"`, created by the first import that renames a key.
-    static let renamedKeysTable = "sluice_renamed_keys"
-}

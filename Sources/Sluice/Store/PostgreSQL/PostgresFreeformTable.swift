@@ -69,9 +69,9 @@ final class PostgresFreeformTable: FreeformTableStore {
         let recorded = try connection.query("""
             SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND c.relname = $1 AND c.relkind IN ('r', 'p')
-            """, [FreeformColumns.renamedKeysTable])
+            """, [DatabaseLayout.renamedKeysTable])
         if recorded.rowCount > 0 {
-            let renamed = try connection.query("SELECT \"key\", \"column\" FROM \(quoteIdentifier(FreeformColumns.renamedKeysTable)) "
+            let renamed = try connection.query("SELECT \"key\", \"column\" FROM \(quoteIdentifier(DatabaseLayout.renamedKeysTable)) "
                 + "WHERE \"table\" = $1", [name])
             for row in 0..<renamed.rowCount { renamedKeys[renamed.text(row, 0)] = renamed.text(row, 1) }
         }
@@ -92,7 +92,7 @@ final class PostgresFreeformTable: FreeformTableStore {
     }
 
     func recordRenamedKeys(_ renames: [(key: String, column: String)]) throws(SluiceError) {
-        let recorded = quoteIdentifier(FreeformColumns.renamedKeysTable)
+        let recorded = quoteIdentifier(DatabaseLayout.renamedKeysTable)
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(recorded) (
               "table" text NOT NULL, "key" text NOT NULL, "column" text NOT NULL, PRIMARY KEY ("table", "key"))

@@ -25,7 +25,7 @@ enum PostgresNames {
     /// lowercase: at most 63 bytes, distinct for keys that differ other than in ASCII case, and
     /// the same on every import (`FreeformColumns` tells apart keys whose names still meet).
     static func columnName(forKey key: String) -> String {
-        let folded = SQLiteSchema.foldCase(key)
+        let folded = ColumnName.fold(key)
         if !key.isEmpty, key.utf8.count <= maxBytes, !systemColumns.contains(folded), !isMapped(folded) { return key }
         let hash = SHA256.hex(of: Array(folded.utf8)).prefix(16)
         return prefix(of: key, bytes: maxBytes - 17) + "~" + hash

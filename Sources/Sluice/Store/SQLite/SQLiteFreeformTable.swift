@@ -157,13 +157,13 @@ final class SQLiteFreeformTable {
     /// The renames recorded for `table` (named there ASCII-lowercased, as SQLite matches table
     /// names); none when no import renamed a key in this database.
     private static func renamedKeys(of table: String, in connection: Connection) throws(SluiceError) -> [String: String] {
-        let recorded = quoteIdentifier(FreeformColumns.renamedKeysTable)
+        let recorded = quoteIdentifier(DatabaseLayout.renamedKeysTable)
         do {
             guard try connection.scalar("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?",
-                                        [.text(FreeformColumns.renamedKeysTable)]) != nil else { return [:] }
+                                        [.text(DatabaseLayout.renamedKeysTable)]) != nil else { return [:] }
             var renamed: [String: String] = [:]
             for row in try connection.rows("SELECT \"key\", \"column\" FROM \(recorded) WHERE \"table\" = ?",
-                                           [.text(SQLiteSchema.foldCase(table))]) {
+                                           [.text(ColumnName.fold(table))]) {
                 if let key = row[0].textValue, let column = row[1].textValue { renamed[key] = column }
             }
             return renamed
@@ -173,7 +173,7 @@ final class SQLiteFreeformTable {
     }
 
     func recordRenamedKeys(_ renames: [(key: String, column: String)]) throws(SluiceError) {
-        let recorded = quoteIdentifier(FreeformColumns.renamedKeysTable)
+        let recorded = quoteIdentifier(DatabaseLayout.renamedKeysTable)
         do {
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS \(recorded) (
@@ -181,7 +181,7 @@ final class SQLiteFreeformTable {
                 """)
             for rename in renames {
                 _ = try connection.rows("INSERT OR REPLACE INTO \(recorded) VALUES (?, ?, ?)",
-                                        [.text(SQLiteSchema.foldCase(name)), .text(rename.key), .text(rename.column)])
+                                        [.text(ColumnName.fold(name)), .text(rename.key), .text(rename.column)])
             }
         } catch {
             throw error.sluiceError(database: connection.displayName)

@@ -76,9 +76,9 @@ struct SQLiteSchema {
                 }
                 continue
             }
-            let byName = Dictionary(existing.map { (Self.foldCase($0.name), $0) }, uniquingKeysWith: { first, _ in first })
-            var columnProblems = !table.migrateColumns(found: { byName[Self.foldCase($0.name)] }, check: { column, found in
-                if Self.foldCase(found.type) != Self.foldCase(column.sqlType) {
+            let byName = Dictionary(existing.map { (ColumnName.fold($0.name), $0) }, uniquingKeysWith: { first, _ in first })
+            var columnProblems = !table.migrateColumns(found: { byName[ColumnName.fold($0.name)] }, check: { column, found in
+                if ColumnName.fold(found.type) != ColumnName.fold(column.sqlType) {
                     return "has \(found.type.isEmpty ? "no type" : "type \(found.type)"), the model needs \(column.sqlType)"
                 }
                 if table.primaryKey?.contains(column.name) == true, found.primaryKeyPosition == 0 {
@@ -105,14 +105,14 @@ struct SQLiteSchema {
         let owner = try connection.scalar("SELECT tbl_name FROM sqlite_schema WHERE type = 'index' AND lower(name) = lower(?)",
                                           [.text(name)])?.textValue
         let existing: [String]
-        if let owner, foldCase(owner) == foldCase(table.name) {
+        if let owner, ColumnName.fold(owner) == ColumnName.fold(table.name) {
             existing = try connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
                 .map { $0[0].textValue ?? "" }
         } else {
             existing = []
         }
         // A table without one gains the model's identity (`indexStatements`, which checks for duplicates).
-        guard !existing.isEmpty, existing.map(foldCase) != table.uniqueIndex.map(foldCase) else { return nil }
+        guard !existing.isEmpty, existing.map(ColumnName.fold) != table.uniqueIndex.map(ColumnName.fold) else { return nil }
         return table.identityMismatch(existing: existing, index: name)
     }
 
@@ -142,7 +142,7 @@ struct SQLiteSchema {
             let owner = try connection.scalar(
                 "SELECT tbl_name FROM sqlite_schema WHERE lower(name) = lower(?)", [.text(index.name)])
             if let owner {
-                if owner.textValue.map(foldCase) == foldCase(table.name) { continue }  // already there
+                if owner.textValue.map(ColumnName.fold) == ColumnName.fold(table.name) { continue }  // already there
                 let ownerName = owner.textValue ?? "?"
                 problems.append("index \(quoteIdentifier(index.name)) cannot be created on table "
                     + "\(quoteIdentifier(table.name)): the name is taken by \(quoteIdentifier(ownerName))")
@@ -164,11 +164,6 @@ struct SQLiteSchema {
         let notNull = columns.map { "\(quoteIdentifier($0)) IS NOT NULL" }.joined(separator: " AND ")
         let sql = "SELECT 1 FROM \(quoteIdentifier(table)) WHERE \(notNull) GROUP BY \(list) HAVING count(*) > 1 LIMIT 1"
         return try connection.scalar(sql) != nil
-    }
-
-    /// ASCII lowercase, as SQLite folds identifiers.
-    static func foldCase(_ name: String) -> String {
-        String(decoding: name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }
 
