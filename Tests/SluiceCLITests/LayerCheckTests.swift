@@ -28,11 +28,7 @@ import Testing
             "Sources/SluiceCLI/Main.swift": "print(Importer())\nexit(0)\n",
             "scripts/layers-allowed": "# known\nengine-store Sources/Sluice/Engine/Importer.swift SQLiteStore  # listed\nfolder-order Sources/Sluice/Model/Model.swift Gone  # mended\n",
         ]
-        for (path, text) in files {
-            try FileManager.default.createDirectory(atPath: tree.file((path as NSString).deletingLastPathComponent),
-                                                    withIntermediateDirectories: true)
-            try tree.writeFile(Array(text.utf8), named: path)
-        }
+        try Self.write(files, into: tree)
 
         let result = try Self.check(tree.path)
         #expect(result.status == 1)
@@ -45,6 +41,40 @@ import Testing
             check-layers: scripts/layers-allowed: folder-order Sources/Sluice/Model/Model.swift Gone no longer breaks the rule: remove the line
 
             """)
+    }
+
+    /// The stores name the seam's types and Store/'s, never the engine's; the seam names
+    /// neither the engine's, nor Mapping's, nor a concrete store's, but may name Store/'s.
+    @Test func storesNameNoEngineTypeAndTheSeamNamesNeitherSide() throws {
+        let tree = TemporaryDirectory()
+        try Self.write([
+            "Sources/Sluice/Engine/Writer.swift": "final class Writer { let address = Address() }\n",
+            "Sources/Sluice/Mapping/Plan.swift": "struct Plan {}\n",
+            "Sources/Sluice/Seam/Address.swift": "struct Address { var table: Table? = nil }\n",
+            "Sources/Sluice/Seam/Contract.swift": "protocol Contract { func write(_ writer: Writer, _ plan: Plan, _ store: SQLiteStore) }\n",
+            "Sources/Sluice/Store/Table.swift": "struct Table { let address: Address }\n",
+            "Sources/Sluice/Store/Stores.swift": "enum Stores { static func open(for writer: Writer) {} }\n",
+            "Sources/Sluice/Store/SQLite/SQLiteStore.swift": "final class SQLiteStore: Contract { let writer: Writer? = nil }\n",
+        ], into: tree)
+
+        let result = try Self.check(tree.path)
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            check-layers: Sources/Sluice/Seam/Contract.swift: seam-pure: names Plan
+            check-layers: Sources/Sluice/Seam/Contract.swift: seam-pure: names SQLiteStore
+            check-layers: Sources/Sluice/Seam/Contract.swift: seam-pure: names Writer
+            check-layers: Sources/Sluice/Store/SQLite/SQLiteStore.swift: store-engine: names Writer
+            check-layers: Sources/Sluice/Store/Stores.swift: store-engine: names Writer
+
+            """)
+    }
+
+    private static func write(_ files: [String: String], into tree: TemporaryDirectory) throws {
+        for (path, text) in files {
+            try FileManager.default.createDirectory(atPath: tree.file((path as NSString).deletingLastPathComponent),
+                                                    withIntermediateDirectories: true)
+            try tree.writeFile(Array(text.utf8), named: path)
+        }
     }
 
     private static func check(_ directory: String) throws -> (status: Int32, stderr: String) {
