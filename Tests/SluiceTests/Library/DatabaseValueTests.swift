@@ -128,6 +128,22 @@ import Testing
         #expect(!directory.exists("v.sqlite") && !directory.exists("c.sqlite"))
     }
 
+    /// Either form of naming the database becomes one address before the store is opened: an
+    /// empty path is refused, and so is Core Data's layout, an SQLite file, into a PostgreSQL
+    /// URI, before any connection is tried (no server listens on port 1).
+    @Test func anEmptyPathAndCoreDatasLayoutIntoPostgreSQLAreRefused() throws {
+        try Self.usage("Importer.Database: the database's path is empty") {
+            _ = try Importer(database: .sqlite(path: ""), model: try model())
+        }
+        let file = try ModelFile.load(path: PackageFiles.path("LargeFixtures/models/Document.xcdatamodel"))
+        var options = ImportOptions()
+        options.layout = .coreData
+        options.entity = "StopTime"
+        try Self.usage("database 'postgresql://u@localhost:1/db': a Core Data store is an SQLite file; give its path with --db") {
+            _ = try Importer(databasePath: "postgresql://u@localhost:1/db", modelFile: file, options: options)
+        }
+    }
+
     @Test(.enabled(if: PostgresServer.isAvailable, "needs PostgreSQL's server binaries"))
     func aPostgreSQLServerWithItsSchema() async throws {
         let server = try PostgresServer.started()
