@@ -63,6 +63,43 @@ import Testing
         #expect(workspace.contents == ["M.xcdatamodel"])
     }
 
+    /// An attribute and a to-many relationship of one name (the fuzz target's crash-3fd85e7a):
+    /// a to-many has no column to clash, so `check` accepted it and the import refused the
+    /// first record whose key named both. Core Data keeps an entity's properties (its parents'
+    /// included) by name; `check` and the import now refuse it with the same line, writing
+    /// nothing. (Sluice's own models may give both one name: the GTFS model's `parent_station`.)
+    @Test func anAttributeAndARelationshipOfOneNameAreRefusedByBoth() throws {
+        let workspace = Workspace()
+        try workspace.writeCoreDataModel(entities: """
+            <entity name="Item"><attribute name="x" optional="YES" attributeType="String"/>\
+            <relationship name="parent" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item" \
+            inverseName="x" inverseEntity="Item"/>\
+            <relationship name="x" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Item" \
+            inverseName="parent" inverseEntity="Item"/></entity>
+            """, to: "M.xcdatamodel")
+        let problem = "sluice: error: M.xcdatamodel: entities.Item.relationships.x: \"x\" is both an attribute and a relationship "
+            + "of Item (Core Data keeps one property of a name); rename one"
+        let check = try workspace.sluice("check", "--layout", "coredata", "--model", "M.xcdatamodel")
+        #expect(check.status == 64, "\(check)")
+        #expect(check.stderrLines == [problem], "\(check)")
+        let result = try workspace.sluice(["import", "--db", "new.sqlite", "--layout", "coredata", "--model", "M.xcdatamodel",
+                                           "--entity", "Item", "-"], stdin: Array(#"{"x": "v"}"#.utf8))
+        #expect(result.status == 64, "\(result)")
+        #expect(result.stderrLines == [problem], "\(result)")
+        #expect(workspace.contents == ["M.xcdatamodel"])
+
+        // An attribute named as a to-many the entity inherits.
+        try workspace.writeCoreDataModel(entities: """
+            <entity name="Item"><relationship name="owner" optional="YES" toMany="YES" deletionRule="Nullify" \
+            destinationEntity="Item"/></entity>
+            <entity name="Book" parentEntity="Item"><attribute name="owner" optional="YES" attributeType="String"/></entity>
+            """, to: "M.xcdatamodel")
+        let inherited = try workspace.sluice("check", "--layout", "coredata", "--model", "M.xcdatamodel")
+        #expect(inherited.status == 64, "\(inherited)")
+        #expect(inherited.stderrLines == ["sluice: error: M.xcdatamodel: entities.Book.attributes.owner: \"owner\" is both an "
+            + "attribute of Book and a relationship it inherits (Core Data keeps one property of a name); rename one"], "\(inherited)")
+    }
+
     /// Names that look reserved but are not: `METADATA`'s table is `ZMETADATA`, not Core Data's
     /// `Z_METADATA`; names beyond ASCII are bare identifiers to SQLite.
     @Test func namesThatOnlyLookReservedAreWritten() throws {

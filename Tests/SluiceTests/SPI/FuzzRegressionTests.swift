@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Fuzzing) import Sluice
 import Testing
 
@@ -137,5 +138,32 @@ import Testing
         #expect(whole.lines.map(Fuzzing.withoutExcerpt)
             == ["error fuzz:1:22: invalid JSON: after key and value, inside map, I expect ',' or '}'"])
         #expect(chunked.lines == ["error fuzz:1:22: a single value is larger than 48 bytes (--max-value-bytes)"])
+    }
+
+    /// crash-3fd85e7a, the Core Data names' target (`CoreDataNameCase`): entity `$$` had an
+    /// attribute and a to-many relationship (the inverse of its to-one `$ı`) both named `$`
+    /// 150 times. `check --layout coredata` accepted the model (a to-many has no column to
+    /// clash), and the import refused the first record, whose key named both: "a bare id needs
+    /// relatedBy". Core Data keeps one property of a name: both now refuse it with one message.
+    @Test func attributeAndRelationshipOfOneName() throws {
+        let long = String(repeating: "$", count: 150)
+        var model = CoreDataNameCase { _ in 0 }
+        model.entities = [
+            .init(name: "$$", attributes: [long, "$$$$"],
+                  relationships: [.init(name: "$ı", target: 0, toMany: false, ordered: false, inverse: long),
+                                  .init(name: long, target: 0, toMany: true, ordered: false, inverse: "$ı")]),
+            .init(name: long, attributes: [long, "select"]),
+        ]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-names-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var accepted = true
+        #expect(model.check(in: directory, accepted: &accepted) == nil)
+        #expect(!accepted)
+        let folder = directory + "/M.xcdatamodel"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try model.contents.write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        #expect(Fuzzing.checkCoreData(modelPath: folder) == "\(folder): entities.$$.relationships.\(long): \"\(long)\" is both "
+            + "an attribute and a relationship of $$ (Core Data keeps one property of a name); rename one")
     }
 }

@@ -246,6 +246,21 @@ struct CoreDataStoreLayoutBuilder {
                 problems.append((order + index, ModelProblem(path: attribute.location.path, message: Self.bareNameMessage(
                     "column", "Z" + attribute.name.uppercased(), character))))
             }
+            // One name, one property: Core Data keeps an entity's properties (its parents'
+            // included) by name, and its model editor refuses a name given twice. A to-many has
+            // no column to clash, and a record's key of that name would be both.
+            let attributes = Set(lineage(of: entity).flatMap { $0.attributes.map(\.name) })
+            for (index, relationship) in entity.relationships.enumerated() where attributes.contains(relationship.name) {
+                problems.append((order + 1000 + index, ModelProblem(path: relationship.location.path, message:
+                    "\(ModelProblem.quote(relationship.name)) is both an attribute and a relationship of \(entity.name) "
+                        + "(Core Data keeps one property of a name); rename one")))
+            }
+            let inherited = Set(lineage(of: entity).dropFirst().flatMap { $0.relationships.map(\.name) })
+            for (index, attribute) in entity.attributes.enumerated() where inherited.contains(attribute.name) {
+                problems.append((order + index, ModelProblem(path: attribute.location.path, message:
+                    "\(ModelProblem.quote(attribute.name)) is both an attribute of \(entity.name) and a relationship it "
+                        + "inherits (Core Data keeps one property of a name); rename one")))
+            }
             for (index, relationship) in entity.relationships.enumerated() where !relationship.isTransient {
                 guard let character = Self.characterOutsideIdentifiers(relationship.name) else { continue }
                 problems.append((order + 1000 + index, ModelProblem(path: relationship.location.path, message: Self.bareNameMessage(
@@ -267,6 +282,15 @@ struct CoreDataStoreLayoutBuilder {
             guard let owner = owners[join.name] else { owners[join.name] = "a join table"; continue }
             problems.append((Int.max, ModelProblem(path: "entities", message: "the join table \(join.name) is also \(owner)")))
         }
+    }
+
+    /// `entity`, then its parent, and so on (a cycle is the references' problem: cut short).
+    private func lineage(of entity: CoreDataModel.Entity) -> [CoreDataModel.Entity] {
+        var lineage = [entity]
+        while lineage.count <= model.entities.count, let parent = lineage.last!.parentEntity.flatMap({ byName[$0.value] }) {
+            lineage.append(parent)
+        }
+        return lineage
     }
 
     /// The first character of `name`, upper-cased as Core Data does, that SQLite does not read
