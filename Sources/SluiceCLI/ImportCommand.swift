@@ -60,14 +60,9 @@ struct ImportCommand: ParsableCommand {
         """
     )
 
-    /// Every `--db` given: an array, so that `validate()` refuses a second one rather than the
-    /// parser keeping the last (and says that one is missing, as the parser would).
     @Option(name: .customLong("db"), help: ArgumentHelp(
         "The SQLite database to create or update, or a PostgreSQL URI (postgresql://user@host:5432/db).", valueName: "db"))
-    var databases: [String] = []
-
-    /// The one `--db`.
-    private var db: String { databases.last ?? "" }
+    var db: String
 
     @Option(name: .long, help: "With a PostgreSQL --db: the schema of the tables (created if missing; default: public).")
     var schema: String?
@@ -151,11 +146,6 @@ struct ImportCommand: ParsableCommand {
     var files: [String] = []
 
     func validate() throws {
-        guard !databases.isEmpty else { throw ValidationError("Missing expected argument '--db <db>'") }
-        guard databases.count == 1 else {
-            throw ValidationError("--db is given \(databases.count) times (" + databases.map { "'\(ImportStores.displayName(of: $0))'" }
-                .joined(separator: ", ") + "); an import writes one database")
-        }
         if let schema, !ImportStores.isPostgreSQL(db), !db.contains("://") {
             throw ValidationError("--schema '\(schema)' is for a PostgreSQL --db; '\(db)' is an SQLite file, which has no schemas")
         }

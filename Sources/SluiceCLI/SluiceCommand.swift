@@ -40,6 +40,9 @@ struct SluiceCommand: ParsableCommand {
         ProcessTuning.applyForLargeImports()
         do {
             if let unknown = unknownCommand(in: CommandLine.arguments) { throw SluiceError(.usage, unknown) }
+            if let repeated = RepeatedOptions.problem(in: CommandLine.arguments, commands: configuration.subcommands) {
+                throw SluiceError(.usage, repeated)
+            }
             var command = try parseAsRoot()
             try command.run()
         } catch let error as SluiceError {

@@ -93,7 +93,7 @@ import Testing
                 stderr: ["sluice: error: <stdin>:2:1: invalid UTF-8 (byte 0xFE, which never occurs in UTF-8)"],
                 rawStdin: Array("{\"id\": 1, \"n\": 11}\n".utf8) + [0xFE] + Array("{\"id\": 2, \"n\": 22}\n".utf8)),
         Failure(name: "--db given twice", arguments: ["--db", "other.sqlite"] + model, stdin: "{\"id\": 1, \"n\": 11}\n", status: 64,
-                stderr: ["sluice: error: --db is given 2 times ('out.sqlite', 'other.sqlite'); an import writes one database"]),
+                stderr: ["sluice: error: --db is given twice ('out.sqlite' and 'other.sqlite'); it takes one value"]),
         Failure(name: "--schema with an SQLite --db", arguments: ["--schema", "sales"] + model, stdin: "{\"id\": 1, \"n\": 11}\n",
                 status: 64,
                 stderr: ["sluice: error: --schema 'sales' is for a PostgreSQL --db; 'out.sqlite' is an SQLite file, which has no schemas"]),
