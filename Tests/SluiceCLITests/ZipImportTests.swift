@@ -163,8 +163,9 @@ import Testing
     @Test func anArchiveCutInsideItsCentralDirectoryIsAnInputError() throws {
         let workspace = Workspace()
         let archive = try ZipBuilder([.init("stops.txt", Array("stop_id\nS1\n".utf8))]).bytes()
-        // The builder ends with a central directory header (46 bytes) and the end record (22).
-        for cut in [1, 10, 22, 23, 40, 22 + 46 - 4] {
+        // The builder ends with a central directory header (46 bytes and the name's 9) and the
+        // end record (22).
+        for cut in [1, 10, 22, 23, 40, 22 + 46 + 9 - 4] {
             let result = try workspace.sluice(["import", "--db", "out.sqlite", "-"], stdin: Array(archive.dropLast(cut)))
             #expect(result.status == 65, "cut \(cut): \(result)")
             #expect(result.stderrLines == [
@@ -194,6 +195,59 @@ import Testing
                 + "path once; unzip would keep only one of them)",
         ], "\(result)")
         #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
+    }
+
+    /// What the archive says of an entry in two places must agree (issue 52's zip findings):
+    /// a data descriptor with the local header where it gives the CRC-32 and sizes too, and
+    /// every entry with its central directory record, which readers that seek take (unzip,
+    /// ZIPFoundation); an entry the central directory does not list is hidden from them. A
+    /// stored entry of unknown size whose data begins with a descriptor's signature is refused
+    /// (it was read as empty, and its data as what followed). Each is exit 65 naming the entry,
+    /// and nothing is written, with `--model gtfs` too (the headers read ahead).
+    @Test(arguments: [false, true])
+    func whatTheArchiveSaysTwiceMustAgree(gtfs: Bool) throws {
+        let stops = Array("stop_id,stop_name\nS1,One\n".utf8)
+        let crc = hex(Gzip.crc32(stops))
+        var centralCRC = ZipBuilder.Entry("stops.txt", stops)
+        centralCRC.centralCRC = 1
+        var centralSize = ZipBuilder.Entry("stops.txt", stops, descriptor: .withSignature, zip64: true)
+        centralSize.centralSize = 99
+        var headerCRC = ZipBuilder.Entry("stops.txt", stops, descriptor: .withoutSignature)
+        headerCRC.headerSizes = true
+        headerCRC.headerCRC = 1
+        var unlisted = ZipBuilder.Entry("stops.txt", stops, method: .stored)
+        unlisted.listed = false
+        let signature: [UInt8] = [0x50, 0x4B, 0x07, 0x08]
+        let cases: [(ZipBuilder.Entry, String)] = [
+            (centralCRC, "stops.txt: invalid zip archive: its central directory says CRC-32 0x00000001, the entry's is \(crc)"),
+            (centralSize, "stops.txt: invalid zip archive: its central directory says it holds 99 bytes, the entry 25"),
+            (headerCRC, "stops.txt: invalid zip archive: its local header says CRC-32 0x00000001, its data descriptor \(crc)"),
+            (unlisted, "stops.txt: invalid zip archive: its central directory does not list this entry (readers that go by it "
+                + "would not see it)"),
+            (.init("stops.txt", signature + stops, method: .stored, descriptor: .withSignature),
+             "stops.txt: the entry is stored with its size after its data, which cannot be read as a stream"),
+        ]
+        let workspace = Workspace()
+        for (entry, message) in cases {
+            _ = try workspace.write(try ZipBuilder([.init("routes.txt", Array("route_id,route_type\nR1,3\n".utf8)), entry])
+                .bytes(), to: "feed.zip")
+            let result = try workspace.sluice(["import", "--db", "out.sqlite"] + (gtfs ? ["--model", "gtfs"] : []) + ["feed.zip"])
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stderrLines == ["sluice: error: feed.zip:" + message], "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.file("out.sqlite")))
+        }
+        // The same entries, told the same everywhere, import.
+        _ = try workspace.write(try ZipBuilder([
+            .init("stops.txt", stops, descriptor: .withSignature, zip64: true),
+            .init("routes.txt", Array("route_id,route_type\nR1,3\n".utf8), method: .stored, descriptor: .none),
+        ]).bytes(), to: "feed.zip")
+        let result = try workspace.sluice(["import", "--db", "out.sqlite"] + (gtfs ? ["--model", "gtfs"] : []) + ["feed.zip"])
+        #expect(result.status == 0, "\(result)")
+    }
+
+    private func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// A zero-config import of an archive of many small entries: each entry's table is made

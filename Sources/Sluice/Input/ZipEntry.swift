@@ -24,6 +24,15 @@ final class ZipEntry: ByteSource {
     private var ended = false
     private var streamEnded = false
     private var stream: UnsafeMutablePointer<z_stream>?
+    /// What the entry was, once read to its end and checked; what its central directory
+    /// record must say (`ZipReader`). Nil when it was not (yet) read through.
+    private(set) var checked: Checked?
+
+    struct Checked {
+        var crc: UInt32
+        var compressedSize: UInt64
+        var size: UInt64
+    }
 
     init(reader: ZipReader, path: String, name: String, deflated: Bool, crc: UInt32, compressedSize: UInt64?,
          uncompressedSize: UInt64?, descriptor: Int?) throws(SluiceError) {
@@ -161,6 +170,14 @@ final class ZipEntry: ByteSource {
             crc = reader.u32(0)
             sizes = width == 8 ? (reader.u64(4), reader.u64(12)) : (UInt64(reader.u32(4)), UInt64(reader.u32(8)))
             reader.consume(4 + 2 * width)
+            // The local header's, where it gives them too (not 0), must say the same.
+            let header = expectedCRC != 0 && expectedCRC != crc ? "CRC-32 \(ZipReader.hex(expectedCRC)), its data descriptor "
+                + ZipReader.hex(crc)
+                : compressedSize.map { $0 != sizes.compressed } == true ? "\(compressedSize!) bytes of data, its data descriptor "
+                + "\(sizes.compressed!)"
+                : uncompressedSize.map { $0 != sizes.uncompressed } == true ? "it holds \(uncompressedSize!) bytes, its data "
+                + "descriptor \(sizes.uncompressed!)" : nil
+            if let header { throw damaged("its local header says " + header) }
         }
         if let size = sizes.compressed, size != compressedRead {
             throw damaged("its data is \(compressedRead) bytes, its header says \(size)")
@@ -171,6 +188,7 @@ final class ZipEntry: ByteSource {
         guard UInt32(truncatingIfNeeded: self.crc) == crc else {
             throw damaged("CRC-32 mismatch (the archive is damaged)")
         }
+        checked = Checked(crc: crc, compressedSize: compressedRead, size: produced)
     }
 
     private func truncated() -> SluiceError {

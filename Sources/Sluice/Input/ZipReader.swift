@@ -9,8 +9,10 @@
 /// entry ends. An encrypted entry, or one compressed with another method, is an error naming
 /// it, and so is an entry whose path an earlier entry had: its bytes would be read twice,
 /// where unzip keeps one of them. After the entries the central directory is read to its end
-/// record and passed over (what it says the local headers said already), so that an archive
-/// cut anywhere is an error and not fewer entries.
+/// record, so that an archive cut anywhere is an error and not fewer entries, and each record
+/// is held to the entry read of its name: the same CRC-32 and sizes (readers that seek, unzip
+/// and ZIPFoundation, take the central directory's), and no entry one of them lists and not
+/// the other (an entry hidden inside another's data, which a stream cannot tell apart).
 ///
 /// `docs/architecture.md` (Input) says why this is Sluice's own reader and not ZIPFoundation.
 final class ZipReader {
@@ -27,9 +29,10 @@ final class ZipReader {
     private var finished = false
     /// The source's bytes counted by the entries before the current one.
     private var storedBefore: Int64 = 0
-    /// The entries' paths so far. Each is in the archive too (its local header, and again in
-    /// the central directory), so this grows no faster than the archive does.
-    private var paths: Set<String> = []
+    /// The entries so far by path, in archive order, with what each was once read and checked
+    /// (nil when passed over unchecked). Each path is in the archive too (its local header, and
+    /// again in the central directory), so this grows no faster than the archive does.
+    private var entries: [String: (order: Int, checked: ZipEntry.Checked?)] = [:]
 
     static let localHeader: UInt32 = 0x0403_4B50
     static let dataDescriptor: UInt32 = 0x0807_4B50
@@ -42,7 +45,7 @@ final class ZipReader {
     static let endSignatures: Set<UInt32> = [centralHeader, end, zip64End]
 
     init(source: ByteSource, bufferSize: Int = 256 << 10) {
-        precondition(bufferSize >= 1 << 17, "a local header (up to 128 KiB) must fit the buffer")
+        precondition(bufferSize >= 46 + 2 * 0xFFFF, "a header and its name and extra field must fit the buffer")
         self.source = source
         archiveName = source.name
         buffer = .allocate(byteCount: bufferSize, alignment: 16)
@@ -57,6 +60,7 @@ final class ZipReader {
     func nextEntry() throws(SluiceError) -> ZipEntry? {
         if let entry = current {
             try entry.drain()
+            entries[entry.path]?.checked = entry.checked
             current = nil
             storedBefore = source.storedBytesRead - Int64(end - start)
         }
@@ -106,11 +110,12 @@ final class ZipReader {
         }
         consume(30 + nameLength + extraLength)
         let name = "\(archiveName):\(path)"
-        guard paths.insert(path).inserted else {
+        guard entries[path] == nil else {
             finished = true
             throw SluiceError(.data, "\(name): invalid zip archive: a second entry of this name (an archive holds each "
                 + "path once; unzip would keep only one of them)")
         }
+        entries[path] = (entries.count, nil)
         if flags & 0x0001 != 0 {
             finished = true
             throw SluiceError(.data, "\(name): the entry is encrypted: sluice reads archives without encryption")
@@ -126,8 +131,17 @@ final class ZipReader {
                                  uncompressedSize: sizesFollow && uncompressedSize == 0 ? nil : uncompressedSize,
                                  descriptor: sizesFollow ? (zip64 ? 8 : 4) : nil)
         if method == 0, entry.compressedSize == nil {
-            // A stored entry's end can be known only from its size. Empty, its descriptor is next.
-            guard try fill(4), u32(0) == Self.dataDescriptor else {
+            // A stored entry's end can be known only from its size. Empty, its descriptor is
+            // next (CRC-32 and sizes 0) and then the next record; data that begins otherwise,
+            // even with a descriptor's signature, cannot be told from its end as it streams.
+            // (Cut short there, the entry's own checks say so.)
+            let descriptor = 4 + 4 + 2 * (zip64 ? 8 : 4)
+            var isEmpty = try fill(4) && u32(0) == Self.dataDescriptor
+            if isEmpty, try fill(descriptor + 4) {
+                isEmpty = (4..<descriptor).allSatisfy { buffer[start + $0] == 0 }
+                    && (u32(descriptor) == Self.localHeader || Self.endSignatures.contains(u32(descriptor)))
+            }
+            guard isEmpty else {
                 finished = true
                 throw SluiceError(.data, "\(name): the entry is stored with its size after its data, "
                     + "which cannot be read as a stream")
@@ -149,7 +163,9 @@ final class ZipReader {
             // Each record: its fixed part, then the lengths (at these offsets in it) of what follows.
             let record: (fixed: Int, lengths: [Int])
             switch signature {
-            case Self.centralHeader: record = (46, [28, 30, 32])  // name, extra field, comment
+            case Self.centralHeader:
+                try checkCentralHeader()
+                record = (46, [28, 30, 32])  // name, extra field, comment
             case Self.digitalSignature: record = (6, [4])
             case Self.zip64EndLocator: record = (20, [])
             case Self.end: record = (22, [20])  // comment
@@ -166,8 +182,61 @@ final class ZipReader {
             guard try fill(record.fixed) else { throw damaged(cut) }
             let length = record.lengths.reduce(UInt64(record.fixed)) { $0 + UInt64(u16($1)) }
             try skip(length, else: cut)
-            if signature == Self.end { return }
+            if signature == Self.end { break }
         }
+        if let (path, _) = entries.filter({ !listed.contains($0.key) }).min(by: { $0.value.order < $1.value.order }) {
+            throw SluiceError(.data, "\(archiveName):\(path): invalid zip archive: its central directory does not list "
+                + "this entry (readers that go by it would not see it)")
+        }
+    }
+
+    /// The central directory's paths met so far.
+    private var listed: Set<String> = []
+
+    /// Holds the central directory record at `start` to the entry of its path.
+    private func checkCentralHeader() throws(SluiceError) {
+        let cut = damaged("the archive ends inside its central directory (truncated?)")
+        guard try fill(46) else { throw cut }
+        let nameLength = Int(u16(28)), extraLength = Int(u16(30))
+        guard try fill(46 + nameLength + extraLength) else { throw cut }
+        let path = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[(start + 46)..<(start + 46 + nameLength)]),
+                          as: UTF8.self)
+        let name = "\(archiveName):\(path): invalid zip archive: "
+        guard let entry = entries[path] else {
+            throw SluiceError(.data, name + "its central directory lists this entry, which the archive does not hold "
+                + "where readers that stream find entries (hidden inside another's data?)")
+        }
+        listed.insert(path)
+        guard let read = entry.checked else { return }
+        var compressed = UInt64(u32(20)), size = UInt64(u32(24))
+        // Zip64: the sizes that do not fit 32 bits are in the extra field 0x0001, in this order.
+        var field = start + 46 + nameLength
+        let extraEnd = field + extraLength
+        while field + 4 <= extraEnd {
+            let id = load16(field), fieldSize = Int(load16(field + 2))
+            let fieldEnd = min(field + 4 + fieldSize, extraEnd)
+            if id == 0x0001 {
+                var value = field + 4
+                if size == 0xFFFF_FFFF, value + 8 <= fieldEnd {
+                    size = load64(value)
+                    value += 8
+                }
+                if compressed == 0xFFFF_FFFF, value + 8 <= fieldEnd { compressed = load64(value) }
+            }
+            field += 4 + fieldSize
+        }
+        let crc = u32(16)
+        let disagreement = crc != read.crc ? "CRC-32 \(Self.hex(crc)), the entry's is \(Self.hex(read.crc))"
+            : compressed != read.compressedSize ? "\(compressed) bytes of data, the entry has \(read.compressedSize)"
+            : size != read.size ? "it holds \(size) bytes, the entry \(read.size)" : nil
+        if let disagreement {
+            throw SluiceError(.data, name + "its central directory says " + disagreement)
+        }
+    }
+
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     /// Consumes `count` bytes, reading as it goes; `message` when the archive ends first.

@@ -122,18 +122,20 @@ extension InputTests {
                 == "feed.zip:stops.txt: invalid zip archive: it ends inside this entry (truncated?)")
             #expect(error(of: Array(archive.prefix(33)))
                 == "feed.zip: invalid zip archive: the archive ends inside an entry's header (truncated?)")
-            let entriesOnly = Array(archive.prefix(archive.count - 46 - 22))
+            let entriesOnly = ZipBuilder.entriesOnly(archive)
             #expect(error(of: entriesOnly) == "feed.zip: invalid zip archive: the archive ends before its central directory (truncated?)")
         }
 
         @Test("the central directory is read to its end record: cut anywhere in it, the archive is truncated")
         func centralDirectoryToItsEnd() throws {
-            let built = try ZipBuilder([.init("stops.txt", Array("stop_id\n1\n".utf8))]).bytes()
-            let entriesOnly = Array(built.dropLast(46 + 22))
+            let data = Array("stop_id\n1\n".utf8)
+            let built = try ZipBuilder([.init("stops.txt", data, method: .stored)]).bytes()
+            let entriesOnly = ZipBuilder.entriesOnly(built)
             func le(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
             // A central header with a name, an extra field and a comment; zip64's end record
             // (with 4 bytes of extensible data) and its locator; the end record with a comment.
-            var header = le(0x0201_4B50, 4) + [UInt8](repeating: 0, count: 24) + le(9, 2) + le(4, 2) + le(3, 2)
+            var header = le(0x0201_4B50, 4) + [UInt8](repeating: 0, count: 12) + le(UInt64(Gzip.crc32(data)), 4) + le(10, 4)
+                + le(10, 4) + le(9, 2) + le(4, 2) + le(3, 2)
             header += [UInt8](repeating: 0, count: 12) + Array("stops.txt".utf8) + [1, 2, 3, 4] + Array("abc".utf8)
             let zip64End = le(0x0606_4B50, 4) + le(44 + 4, 8) + [UInt8](repeating: 0, count: 44 + 4)
             let locator = le(0x0706_4B50, 4) + [UInt8](repeating: 0, count: 16)
@@ -150,6 +152,58 @@ extension InputTests {
             }
             #expect(error(of: entriesOnly + header + [0x50, 0x4B, 9, 9] + end)
                 == "feed.zip: invalid zip archive: no record of the central directory begins at offset \(entriesOnly.count + header.count) (a damaged archive)")
+        }
+
+        /// A stored entry of unknown size is read as empty only when a descriptor of CRC-32 0
+        /// and sizes 0 comes first, then the next record; data beginning with a descriptor's
+        /// signature cannot be told from its end as it streams, and is refused. (When it
+        /// begins with a whole empty descriptor and a disguised entry, the central directory's
+        /// sizes for the outer entry, or its silence on the inner one, refuse it at the end.)
+        @Test("a stored entry of unknown size whose data begins with a descriptor's signature is refused")
+        func storedEntryBeginningWithADescriptorSignature() throws {
+            let signature: [UInt8] = [0x50, 0x4B, 0x07, 0x08]
+            let empty = try ZipBuilder([.init("empty.txt", [], method: .stored, descriptor: .withSignature),
+                                        .init("empty64.txt", [], method: .stored, descriptor: .withSignature, zip64: true),
+                                        .init("last.txt", Array("2".utf8))]).bytes()
+            #expect(try entries(of: empty).map(\.1) == [[], [], Array("2".utf8)])
+            #expect(try entries(of: empty, trickle: true).map(\.0) == ["empty.txt", "empty64.txt", "last.txt"])
+            for data in [signature, signature + [1, 2, 3], signature + [UInt8](repeating: 0, count: 12),
+                         signature + [UInt8](repeating: 0, count: 12) + Array("PK\u{3}x".utf8)] {
+                let archive = try ZipBuilder([.init("a.txt", data, method: .stored, descriptor: .withSignature)]).bytes()
+                #expect(error(of: archive) == "feed.zip:a.txt: the entry is stored with its size after its data, which cannot "
+                    + "be read as a stream", "\(data)")
+            }
+            // A whole empty descriptor, then a local header inside the data: read as an empty
+            // entry and the next, whose central directory record is missing.
+            let inner = ZipBuilder.entriesOnly(try ZipBuilder([.init("inner.txt", Array("x".utf8), method: .stored)]).bytes())
+            let disguised = try ZipBuilder([.init("a.txt", signature + [UInt8](repeating: 0, count: 12) + inner,
+                                                  method: .stored, descriptor: .withSignature)]).bytes()
+            #expect(error(of: disguised) != nil)
+        }
+
+        @Test("a data descriptor is held to the local header's values where given, every entry to the central directory")
+        func descriptorsAndCentralDirectoryAgree() throws {
+            let data = sampleBytes(count: 3_000, seed: 4)
+            let crc = ZipReader.hex(Gzip.crc32(data))
+            var header = ZipBuilder.Entry("h.txt", data, descriptor: .withSignature)
+            header.headerSizes = true
+            #expect(try entries(of: try ZipBuilder([header]).bytes()).map(\.1) == [data])
+            header.headerCRC = 7
+            #expect(error(of: try ZipBuilder([header]).bytes())
+                == "feed.zip:h.txt: invalid zip archive: its local header says CRC-32 0x00000007, its data descriptor \(crc)")
+            var central = ZipBuilder.Entry("c.txt", data, method: .stored, zip64: true)
+            central.centralSize = 3_001
+            #expect(error(of: try ZipBuilder([.init("a.txt", data), central]).bytes())
+                == "feed.zip:c.txt: invalid zip archive: its central directory says it holds 3001 bytes, the entry 3000")
+            central.centralSize = nil
+            central.centralCRC = 0
+            #expect(error(of: try ZipBuilder([central]).bytes())
+                == "feed.zip:c.txt: invalid zip archive: its central directory says CRC-32 0x00000000, the entry's is \(crc)")
+            central.centralCRC = nil
+            central.listed = false
+            #expect(error(of: try ZipBuilder([.init("a.txt", data), central]).bytes())
+                == "feed.zip:c.txt: invalid zip archive: its central directory does not list this entry (readers that go by "
+                    + "it would not see it)")
         }
 
         @Test("an entry whose path an earlier entry had is an error naming it")
