@@ -6,7 +6,9 @@
 /// short, a size, CRC or descriptor changed, the central directory broken). What the reader
 /// must say is known from the description (`docs/cli.md`, zip archives): the entries written,
 /// in order and byte for byte, then the error of the first problem, naming its entry; a name
-/// given twice refused at its second entry; never a different list of entries.
+/// given twice refused at its second entry; a CRC-32 or size that the local header, a data
+/// descriptor and the central directory do not all say alike refused naming the entry; never a
+/// different list of entries.
 struct ZipDescription {
     enum Descriptor: Equatable { case none, withSignature, withoutSignature }
 
@@ -31,6 +33,8 @@ struct ZipDescription {
         case crc(entry: Int)
         /// A field of the data descriptor (0 CRC, 1 compressed size, 2 size) changed.
         case descriptor(entry: Int, field: Int, delta: UInt32)
+        /// A field of the entry's central directory record (0 CRC, 1 compressed size, 2 size) changed.
+        case central(entry: Int, field: Int, delta: UInt32)
         /// A byte of the central directory's signatures changed.
         case centralDirectory(record: Int)
     }
@@ -58,10 +62,15 @@ struct ZipDescription {
             let flags = input.next()
             let descriptor: Descriptor = [.none, .withSignature, .withoutSignature, .none][Int(flags >> 1) & 3]
             var data = input.take(Int(input.next() % 48))
-            // Known and left: a stored entry with its size after its data that begins with a
-            // descriptor's signature is read as empty, the rest as what follows it (a stream
-            // cannot tell); the central directory, which would, is passed over.
-            if flags & 1 == 0, data.starts(with: [0x50, 0x4B, 0x07, 0x08]) { data[0] = 0x51 }
+            // A stored entry of unknown size whose data begins with an empty entry's data
+            // descriptor (its signature, then zeros as far as the data goes) is read as empty
+            // as it streams, the rest as what follows (only the central directory then tells);
+            // data that begins with the signature and anything else is refused (`expected`).
+            let width = flags & 8 != 0 ? 8 : 4
+            if flags & 1 == 0, data.starts(with: [0x50, 0x4B, 0x07, 0x08]),
+               data[4..<min(data.count, 8 + 2 * width)].allSatisfy({ $0 == 0 }) {
+                data[0] = 0x51
+            }
             entries.append(Entry(name: name, data: data, deflated: flags & 1 != 0, descriptor: descriptor,
                                  zip64: flags & 8 != 0, headerSizes: flags & 0x10 != 0,
                                  blockSize: flags & 0x20 != 0 ? Int(flags >> 6) + 1 : 0))
@@ -69,6 +78,7 @@ struct ZipDescription {
         let damage = input.next(), which = Int(input.next()) % count
         let delta = UInt32(input.next()) + 1
         switch damage % 10 {
+        case 3: self.damage = .central(entry: which, field: Int(damage >> 4) % 3, delta: delta)
         case 4, 5: self.damage = .cut(Int(input.next()) | Int(input.next()) << 8)
         case 6: self.damage = .size(entry: which, compressed: damage & 0x10 != 0, delta: delta)
         case 7: self.damage = .crc(entry: which)
@@ -157,13 +167,19 @@ struct ZipDescription {
         case .cut(let at): cut = at % bytes.count
         case .size(let index, let compressed, let delta):
             let entry = entries[index], layout = layouts[index]
-            // With sizes in the descriptor the header's are not the ones the reader checks.
-            guard entry.descriptor == .none else { break }
+            // Beside a descriptor, the header's sizes are held to it where given (not 0); a
+            // compressed size of 0 made another makes an entry of known size, no damage.
+            // A size not given (0) made the true one is no damage either.
             let field = compressed ? layout.compressedField : layout.sizeField
+            guard entry.descriptor == .none || !compressed || layout.descriptor > layout.data && entry.headerSizes else { break }
+            let truth = compressed ? layout.descriptor - layout.data : entry.data.count
+            guard entry.descriptor == .none || entry.headerSizes || Int(delta) != truth else { break }
             add(delta, at: field, width: layout.sizeWidth, in: &bytes)
             damaged = index
         case .crc(let index):
-            guard entries[index].descriptor == .none else { break }
+            // Beside a descriptor, a CRC-32 in the header (not 0) is held to the descriptor's.
+            let entry = entries[index]
+            guard entry.descriptor == .none || entry.headerSizes || crc32(entry.data) != 1 else { break }
             add(1, at: layouts[index].crcField, width: 4, in: &bytes)
             damaged = index
         case .descriptor(let index, let field, let delta):
@@ -176,6 +192,8 @@ struct ZipDescription {
             damaged = index
         case .centralDirectory(let record):
             bytes[records[record]] ^= 0x20
+        case .central(let index, let field, let delta):
+            add(delta, at: records[index] + 16 + 4 * field, width: 4, in: &bytes)
         }
         let total = bytes.count
         bytes.removeLast(total - cut)
@@ -192,12 +210,23 @@ struct ZipDescription {
             }
             // A stored entry's end is known only from its size; an empty one's descriptor is next.
             let sizeUnknown = entry.descriptor != .none && (!entry.headerSizes || layout.descriptor == layout.data)
+            let skipped = index % 2 == 1
             if !entry.deflated, sizeUnknown {
-                guard entry.data.isEmpty, entry.descriptor == .withSignature, cut >= layout.data + 4 else {
-                    return (bytes, lines, name + ": the entry is stored with its size after its data")
+                // Read as empty only at an empty descriptor (the signature, zeros) and the next
+                // record's signature; cut short before those are all there, taken as empty and
+                // refused by its own checks if it was not.
+                let at = layout.data, length = 8 + 2 * (entry.zip64 ? 8 : 4)
+                let stored = name + ": the entry is stored with its size after its data"
+                guard at + 4 <= cut, Array(bytes[at..<(at + 4)]) == [0x50, 0x4B, 0x07, 0x08] else { return (bytes, lines, stored) }
+                if at + length + 4 <= cut {
+                    let next = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + length + $1]) << (8 * UInt32($1)) }
+                    guard bytes[(at + 4)..<(at + length)].allSatisfy({ $0 == 0 }),
+                          [0x0403_4B50, 0x0201_4B50, 0x0605_4B50, 0x0606_4B50].contains(next) else { return (bytes, lines, stored) }
+                } else if !entry.data.isEmpty {
+                    if skipped { lines.append("skipped \(entry.path)") }
+                    return (bytes, lines, name + ": invalid zip archive: ")
                 }
             }
-            let skipped = index % 2 == 1
             if skipped { lines.append("skipped \(entry.path)") }
             if damaged == index { return (bytes, lines, name + ": invalid zip archive: ") }
             if cut < layout.end { return (bytes, lines, name + ": invalid zip archive: it ends inside this entry (truncated?)") }
@@ -210,6 +239,12 @@ struct ZipDescription {
         if case .centralDirectory(let record) = damage {
             return (bytes, lines, archiveError + (record == 0 ? "no entry begins at offset \(centralDirectory)"
                 : "no record of the central directory begins at offset \(records[record])"))
+        }
+        if case .central(let index, _, _) = damage {
+            guard cut >= records[index] + 46 + entries[index].name.count else {
+                return (bytes, lines, archiveError + "the archive ends inside its central directory (truncated?)")
+            }
+            return (bytes, lines, "fuzz.zip:\(entries[index].path): invalid zip archive: its central directory says ")
         }
         if cut < total {
             return (bytes, lines, archiveError + "the archive ends inside its central directory (truncated?)")
