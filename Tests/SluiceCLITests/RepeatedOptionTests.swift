@@ -10,19 +10,13 @@ import Testing
 
     /// The long names of `command`'s options that take one value, from its definition.
     static func singleValueOptions(of command: String, in workspace: Workspace) throws -> [String] {
-        struct Tool: Decodable { var command: Command }
-        struct Command: Decodable { var arguments: [Argument]? }
-        struct Argument: Decodable {
-            var kind: String
-            var names: [Name]?
-            var isRepeating: Bool
-        }
-        struct Name: Decodable { var kind: String, name: String }
         let help = try workspace.sluice(command, "--experimental-dump-help")
         #expect(help.status == 0, "\(help)")
-        let tool = try JSONDecoder().decode(Tool.self, from: Data(help.stdout.utf8))
-        return (tool.command.arguments ?? []).filter { $0.kind == "option" && !$0.isRepeating }
-            .flatMap { ($0.names ?? []).filter { $0.kind == "long" }.map(\.name) }
+        let tool = try JSONSerialization.jsonObject(with: Data(help.stdout.utf8)) as? [String: Any]
+        let arguments = (tool?["command"] as? [String: Any])?["arguments"] as? [[String: Any]] ?? []
+        return arguments.filter { $0["kind"] as? String == "option" && $0["isRepeating"] as? Bool == false }.flatMap {
+            ($0["names"] as? [[String: String]] ?? []).filter { $0["kind"] == "long" }.compactMap { $0["name"] }
+        }
     }
 
     @Test(arguments: commands)

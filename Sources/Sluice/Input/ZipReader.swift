@@ -89,25 +89,8 @@ final class ZipReader {
         }
         let path = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[(start + 30)..<(start + 30 + nameLength)]),
                           as: UTF8.self)
-        // Zip64: the sizes that do not fit 32 bits are in the extra field 0x0001, in this order.
-        var zip64 = false
-        var field = start + 30 + nameLength
-        let extraEnd = field + extraLength
-        while field + 4 <= extraEnd {
-            let id = load16(field), size = Int(load16(field + 2))
-            // A field that says it is longer than the extra field ends with it.
-            let fieldEnd = min(field + 4 + size, extraEnd)
-            if id == 0x0001 {
-                zip64 = true
-                var value = field + 4
-                if uncompressedSize == 0xFFFF_FFFF, value + 8 <= fieldEnd {
-                    uncompressedSize = load64(value)
-                    value += 8
-                }
-                if compressedSize == 0xFFFF_FFFF, value + 8 <= fieldEnd { compressedSize = load64(value) }
-            }
-            field += 4 + size
-        }
+        let zip64 = readZip64(extra: (start + 30 + nameLength)..<(start + 30 + nameLength + extraLength),
+                              size: &uncompressedSize, compressedSize: &compressedSize)
         consume(30 + nameLength + extraLength)
         let name = "\(archiveName):\(path)"
         guard entries[path] == nil else {
@@ -209,22 +192,8 @@ final class ZipReader {
         listed.insert(path)
         guard let read = entry.checked else { return }
         var compressed = UInt64(u32(20)), size = UInt64(u32(24))
-        // Zip64: the sizes that do not fit 32 bits are in the extra field 0x0001, in this order.
-        var field = start + 46 + nameLength
-        let extraEnd = field + extraLength
-        while field + 4 <= extraEnd {
-            let id = load16(field), fieldSize = Int(load16(field + 2))
-            let fieldEnd = min(field + 4 + fieldSize, extraEnd)
-            if id == 0x0001 {
-                var value = field + 4
-                if size == 0xFFFF_FFFF, value + 8 <= fieldEnd {
-                    size = load64(value)
-                    value += 8
-                }
-                if compressed == 0xFFFF_FFFF, value + 8 <= fieldEnd { compressed = load64(value) }
-            }
-            field += 4 + fieldSize
-        }
+        readZip64(extra: (start + 46 + nameLength)..<(start + 46 + nameLength + extraLength), size: &size,
+                  compressedSize: &compressed)
         let crc = u32(16)
         let disagreement = crc != read.crc ? "CRC-32 \(Self.hex(crc)), the entry's is \(Self.hex(read.crc))"
             : compressed != read.compressedSize ? "\(compressed) bytes of data, the entry has \(read.compressedSize)"
@@ -232,6 +201,30 @@ final class ZipReader {
         if let disagreement {
             throw SluiceError(.data, name + "its central directory says " + disagreement)
         }
+    }
+
+    /// Zip64: the sizes that do not fit 32 bits (0xFFFFFFFF) are in the extra field 0x0001 of
+    /// the buffer's bytes `extra`, in this order; true when there is one.
+    @discardableResult
+    private func readZip64(extra: Range<Int>, size: inout UInt64, compressedSize: inout UInt64) -> Bool {
+        var found = false
+        var field = extra.lowerBound
+        while field + 4 <= extra.upperBound {
+            let id = load16(field), length = Int(load16(field + 2))
+            // A field that says it is longer than the extra field ends with it.
+            let fieldEnd = min(field + 4 + length, extra.upperBound)
+            if id == 0x0001 {
+                found = true
+                var value = field + 4
+                if size == 0xFFFF_FFFF, value + 8 <= fieldEnd {
+                    size = load64(value)
+                    value += 8
+                }
+                if compressedSize == 0xFFFF_FFFF, value + 8 <= fieldEnd { compressedSize = load64(value) }
+            }
+            field += 4 + length
+        }
+        return found
     }
 
     static func hex(_ value: UInt32) -> String {
