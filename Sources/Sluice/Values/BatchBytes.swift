@@ -11,7 +11,7 @@ struct BatchBytes: Sendable, CellArena {
 
     init() {}
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func append(cellBytes bytes: UnsafeRawBufferPointer) -> Int {
         let offset = count
         if storage.count - count < bytes.count { grow(toAtLeast: count + bytes.count) }

@@ -35,7 +35,6 @@ struct ByteArena: ~Copyable, CellArena {
     /// The bytes so far, valid until the next append or `removeAll()`.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
-    @inline(__always)
     mutating func append(cellBytes bytes: UnsafeRawBufferPointer) -> Int {
         let offset = count
         if bytes.count > capacity - count { grow(toAtLeast: count + bytes.count) }

@@ -33,7 +33,6 @@ struct Cell: Sendable {
     static func real(_ value: Double) -> Cell { Cell(kind: .real, bits: value.bitPattern, count: 0) }
 
     /// Text or a blob: `bytes` appended to `arena`.
-    @inline(__always)
     static func bytes<Arena: CellArena & ~Copyable>(_ kind: Kind, _ bytes: UnsafeRawBufferPointer,
                                                      in arena: inout Arena) -> Cell {
         Cell(kind: kind, bits: UInt64(arena.append(cellBytes: bytes)), count: Int32(bytes.count))

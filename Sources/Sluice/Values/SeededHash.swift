@@ -36,7 +36,6 @@ struct SeededHash {
     private static let seed = UInt64.random(in: .min ... .max)
 
     /// SplitMix64's finaliser: every input bit reaches every output bit.
-    @inline(__always)
     private static func mix(_ value: UInt64) -> UInt64 {
         var z = value &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
