@@ -18,7 +18,6 @@ struct ExclusiveUse: ~Copyable {
     init() {}
 
     /// A use of `what` begins; traps when another one is under way.
-    @inline(__always)
     func enter(_ what: StaticString) {
         #if DEBUG
         let (exchanged, _) = inUse.compareExchange(expected: false, desired: true, ordering: .acquiring)
@@ -27,7 +26,6 @@ struct ExclusiveUse: ~Copyable {
     }
 
     /// The use begun by `enter` ends.
-    @inline(__always)
     func leave() {
         #if DEBUG
         inUse.store(false, ordering: .releasing)

@@ -185,7 +185,6 @@ final class JSONParser: EventReader {
 
     /// Whether the string or key being delivered holds a fault `TextScanner` found: one compare
     /// per string when the input has none.
-    @inline(__always)
     fileprivate var hasTextFault: Bool {
         faults.nextFaultOffset != .max && faults.nextFaultOffset < consumedOffset
     }
@@ -334,7 +333,6 @@ final class JSONParser: EventReader {
     /// in the input. Meaningful only inside a handler call: 1 for a bracket, the text's length
     /// for a number, the decoded length plus the quotes for a string (escapes make that an
     /// estimate of where it starts).
-    @inline(__always)
     override func tokenPosition(length: Int) -> InputPosition {
         let end = handle.map { chunkStart + Int64(sluice_yajl_offset_in_chunk($0)) } ?? chunkStart
         let start = max(end - Int64(length), 0)
@@ -422,7 +420,6 @@ extension JSONParser: Sendable {}
 extension JSONParser {
     /// Runs one call of the handler, which is a `Handler` (the type whose callbacks yajl
     /// calls); a thrown error is kept for `parse` and stops yajl.
-    @inline(__always)
     fileprivate func deliver<Handler: EventHandler>(_ kind: EventKind = .value, to _: Handler.Type,
                                                         _ body: (Handler) throws(SluiceError) -> Void) -> Int32 {
         eventsInChunk &+= 1
@@ -451,7 +448,6 @@ extension JSONParser {
     /// Whether a string (or key) of `length` decoded bytes just lexed is over the limit in the
     /// input: its raw bytes (quotes and escapes included) are at least `length + 2` and at
     /// most `6 * length + 2`, so they are counted only in between.
-    @inline(__always)
     fileprivate func refusesString(length: Int) -> Bool {
         length > surelyShortString && refusesLongString()
     }
@@ -471,7 +467,6 @@ extension JSONParser {
         return 0
     }
 
-    @inline(__always)
     fileprivate func descend<Handler: EventHandler>(to _: Handler.Type,
                                                         _ body: (Handler) throws(SluiceError) -> Void) -> Int32 {
         depth += 1
@@ -495,23 +490,21 @@ extension JSONParser {
     /// Calls `body` with the parser behind a callback's context, without retaining it: yajl
     /// calls back only from inside `parse`/`finish`, while the parser is alive (a retain and
     /// release per event was a twentieth of the parse).
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private static func withParser(_ context: UnsafeMutableRawPointer?, _ body: (JSONParser) -> Int32) -> Int32 {
         Unmanaged<JSONParser>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
     }
 
-    @inline(__always)
     static func null<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { $0.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.null() } }
     }
 
-    @inline(__always)
     static func bool<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ value: Int32,
                                                 to _: Handler.Type) -> Int32 {
         withParser(context) { $0.deliver(to: Handler.self) { handler throws(SluiceError) in try handler.bool(value != 0) } }
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func number<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ text: UnsafePointer<CChar>?,
                                                   _ length: Int, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
@@ -522,18 +515,18 @@ extension JSONParser {
         }
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func string<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                   _ length: Int, to _: Handler.Type) -> Int32 {
         text(context, bytes, length, key: false, to: Handler.self)
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func startObject<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { $0.descend(to: Handler.self) { handler throws(SluiceError) in try handler.startObject() } }
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func key<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                _ length: Int, to _: Handler.Type) -> Int32 {
         text(context, bytes, length, key: true, to: Handler.self)
@@ -541,7 +534,7 @@ extension JSONParser {
 
     /// A string value or a key: refused when too large, decoded again when it holds invalid
     /// text, else handed over as it is.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private static func text<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?,
                                                         _ length: Int, key: Bool, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
@@ -554,7 +547,7 @@ extension JSONParser {
         }
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func endObject<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             parser.depth -= 1
@@ -562,12 +555,10 @@ extension JSONParser {
         }
     }
 
-    @inline(__always)
     static func startArray<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { $0.descend(to: Handler.self) { handler throws(SluiceError) in try handler.startArray() } }
     }
 
-    @inline(__always)
     static func endArray<Handler: EventHandler>(_ context: UnsafeMutableRawPointer?, to _: Handler.Type) -> Int32 {
         withParser(context) { parser in
             parser.depth -= 1

@@ -12,7 +12,7 @@ struct LineTracker {
     private var countedTo: Int64 = 0
 
     /// Counts the newlines of `chunk` (which starts at absolute `chunkStart`) up to `offset`.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func advance(to offset: Int64, in chunk: UnsafeRawBufferPointer, chunkStart: Int64) {
         guard offset > countedTo, let base = chunk.baseAddress else { return }
         let from = Int(max(countedTo, chunkStart) - chunkStart)

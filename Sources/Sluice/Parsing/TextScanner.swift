@@ -137,7 +137,6 @@ struct TextScanner {
         }
     }
 
-    @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

@@ -31,7 +31,6 @@ enum UTF8Check {
     }
 
     /// Whether every byte of `text` is ASCII: the common case, a few word tests.
-    @inline(__always)
     static func isASCII(_ text: UnsafeRawBufferPointer) -> Bool {
         guard let base = text.baseAddress else { return true }
         return UTF8Sequence.firstNonASCII(base, from: 0, to: text.count) == text.count

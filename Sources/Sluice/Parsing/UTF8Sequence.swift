@@ -36,7 +36,7 @@ enum UTF8Sequence {
 
     /// The first index in `base[from..<to]` of a byte of 0x80 or more, or `to`: most text is
     /// ASCII, tested 32 bytes a step, then 8, then 1.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func firstNonASCII(_ base: UnsafeRawPointer, from: Int, to: Int) -> Int {
         var index = from
         while index + 32 <= to {
