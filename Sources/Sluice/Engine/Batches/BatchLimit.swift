@@ -18,7 +18,6 @@ struct BatchLimit: Sendable, Equatable {
     }
 
     /// Whether a batch holding `records` records of `cells` values in all is full.
-    @inline(__always)
     func isReached(records: Int, cells: Int) -> Bool {
         records >= self.records || cells >= self.cells
     }

@@ -22,7 +22,7 @@ extension BatchWriter {
         /// Adds `record` to its entity's batch; returns its index there, and whether the batch
         /// is full now (`limit`) at a top-level record (never between a nested record and its
         /// parent: their links are made in one batch).
-        @inline(__always)
+        @inline(__always)  // forced: docs/performance.md#forced-inlining
         mutating func append(_ record: borrowing Record, limit: BatchLimit) -> (index: Int, full: Bool) {
             let index = batches[record.entity].append(record, source: input)
             records += 1

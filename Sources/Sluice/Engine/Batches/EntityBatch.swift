@@ -62,7 +62,7 @@ struct EntityBatch: Sendable {
     }
 
     /// Copies a record's values, and the bytes of its text and blobs, as the next record's.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private mutating func append(_ cells: UnsafeBufferPointer<Cell>, bytes cellBytes: UnsafeRawBufferPointer,
                                  ownBytes: Bool) {
         // Values are written by index, with one copy of the record's cells: appending went

@@ -47,7 +47,6 @@ struct FreeformRow {
         }
     }
 
-    @inline(__always)
     mutating func set(_ target: Int, _ value: ColumnValue) {
         values[target] = value
         if setBy[target] != number {

@@ -161,7 +161,6 @@ struct LinkWriter {
     }
 
     /// Whether `key` is the id of the record before (`previous`), as the database compares ids.
-    @inline(__always)
     private static func repeats(_ previous: (key: ColumnValue, pk: Int64?)?, _ key: ColumnValue) -> Bool {
         guard let previous else { return false }
         return KnownIDs.same(previous.key, key)
