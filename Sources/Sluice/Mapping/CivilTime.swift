@@ -63,7 +63,6 @@ enum CivilTime {
             : nanoseconds % 1000 == 0 ? (nanoseconds / 1000, 6) : (nanoseconds, 9)
         let count = fractionDigits == 0 ? 20 : 21 + fractionDigits
         return String(unsafeUninitializedCapacity: count) { buffer in
-            @inline(__always)
             func put(_ value: Int, digits: Int, at end: Int) {
                 var value = value
                 for index in stride(from: end - 1, through: end - digits, by: -1) {
@@ -192,7 +191,6 @@ struct DateCursor {
     }
 
     /// 10^`exponent` for 1…17 (a constant table, not a global to initialise).
-    @inline(__always)
     private static func powerOfTen(_ exponent: Int) -> UInt64 {
         switch exponent {
         case 1: 10

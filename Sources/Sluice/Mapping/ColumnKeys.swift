@@ -25,7 +25,6 @@ struct ColumnKeys: ~Copyable {
     deinit { children.deallocate() }
 
     /// What column `column`'s name matched in `node`: a child node, `unmapped`, or `unknown`.
-    @inline(__always)
     func match(_ column: Int, in node: Int) -> Int32 {
         guard node == self.node, column < children.count else { return Self.unknown }
         return children[column]

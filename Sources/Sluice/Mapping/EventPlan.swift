@@ -52,7 +52,7 @@ struct EventPlan {
 
         private init() {}
 
-        @inline(__always)
+        @inline(__always)  // forced: docs/performance.md#forced-inlining
         init(_ base: UnsafeRawPointer, count: Int) {
             if count >= 8 {
                 head = base.loadUnaligned(as: UInt64.self)
@@ -120,7 +120,6 @@ struct EventPlan {
     let converters: UnsafeMutableBufferPointer<ValueConverter>
 
     /// The child of `node` (of the same table) under `key`; nil when the key is not mapped.
-    @inline(__always)
     func child(of node: Node, _ key: UnsafeRawBufferPointer) -> Int? {
         Self.keyIndex(in: keys, keyBytes: keyBytes, from: Int(node.firstKey), count: Int(node.keyCount), key, hint: -1)
             .map { Int(keys[$0].node) }
@@ -131,7 +130,6 @@ struct EventPlan {
     /// order, so the next key is most often the one that followed the last one before.
     /// Static, on the two buffers it reads: where the compiler did not inline a method on the
     /// whole plan, it copied the plan (nine buffers) to call it.
-    @inline(__always)
     static func keyIndex(in keys: UnsafeBufferPointer<Key>, keyBytes: UnsafeBufferPointer<UInt8>,
                          from start: Int, count keyCount: Int, _ key: UnsafeRawBufferPointer, hint: Int) -> Int? {
         let end = start + keyCount
@@ -140,7 +138,6 @@ struct EventPlan {
         }
         let count = key.count
         let words = KeyWords(base, count: count)
-        @inline(__always)
         func matches(_ entry: Key) -> Bool {
             entry.count == Int32(truncatingIfNeeded: count) && entry.words == words
                 && (count <= 16 || MemoryBytes.equal(keyBytes.baseAddress! + Int(entry.start), base, count: count))
@@ -165,12 +162,10 @@ struct EventPlan {
         return nil
     }
 
-    @inline(__always)
     func targets(of node: Node) -> UnsafeBufferPointer<Target> {
         UnsafeBufferPointer(rebasing: targets[Int(node.firstTarget) ..< Int(node.firstTarget + node.targetCount)])
     }
 
-    @inline(__always)
     func links(of node: Node) -> UnsafeBufferPointer<Target> {
         UnsafeBufferPointer(rebasing: links[Int(node.firstLink) ..< Int(node.firstLink + node.linkCount)])
     }

@@ -17,24 +17,21 @@ struct FrameStack<Element: BitwiseCopyable>: ~Copyable {
     deinit { base.deallocate() }
 
     var last: Element? {
-        @inline(__always) get { count > 0 ? base[count - 1] : nil }
+        get { count > 0 ? base[count - 1] : nil }
     }
 
-    @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { grow() }
         base[count] = element
         count += 1
     }
 
-    @inline(__always)
     mutating func popLast() -> Element? {
         guard count > 0 else { return nil }
         count -= 1
         return base[count]
     }
 
-    @inline(__always)
     mutating func removeLast() {
         precondition(count > 0, "removeLast on an empty stack")
         count -= 1

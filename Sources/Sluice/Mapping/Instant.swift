@@ -96,7 +96,6 @@ struct Instant: Equatable, Sendable {
     /// Data keeps a date; a whole number of seconds as an integer, which is what SQLite keeps
     /// of a whole REAL in a TIMESTAMP column (NUMERIC affinity), so that a re-import compares
     /// equal. Never through a double of Unix seconds: that rounds twice.
-    @inline(__always)
     func coreDataValue() -> ColumnValue {
         let whole = seconds - Self.coreDataReferenceSeconds
         guard attoseconds != 0 else { return .integer(whole) }

@@ -81,7 +81,6 @@ struct JSONTextWriter {
 /// copied as is.
 enum JSONEscaping {
     /// Whether a byte must be escaped inside a JSON string.
-    @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
@@ -164,7 +163,6 @@ enum JSONEscaping {
     }
 
     /// The letter after the backslash for bytes with a short escape, else 0.
-    @inline(__always)
     private static func shortForm(_ byte: UInt8) -> UInt8 {
         switch byte {
         case UInt8(ascii: "\""): return UInt8(ascii: "\"")
@@ -178,7 +176,6 @@ enum JSONEscaping {
         }
     }
 
-    @inline(__always)
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }

@@ -58,7 +58,6 @@ struct KeyMatcher: ~Copyable {
     }
 
     /// An object of key trie node `node` opens: its first key is guessed.
-    @inline(__always)
     mutating func enter(_ node: Int) {
         hint = Int(first[node])
         previous = -1 - node
@@ -66,7 +65,7 @@ struct KeyMatcher: ~Copyable {
 
     /// A key of the object of key trie node `node` (the one open, `enter`): the child node its
     /// value stands at, or nil when the plan does not map it (then kept in the sample).
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func match(_ key: UnsafeRawBufferPointer, in node: Int) -> Int? {
         let keyNode = nodes[node]
         guard let index = EventPlan.keyIndex(in: keys, keyBytes: keyBytes, from: Int(keyNode.firstKey),
@@ -81,7 +80,7 @@ struct KeyMatcher: ~Copyable {
 
     /// The key at `index` was found: it is learned as the successor of the one before, and
     /// the key that followed it last time is guessed next.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private mutating func found(_ index: Int) {
         if index != hint {
             if previous >= 0 { next[previous] = Int32(index) } else { first[-1 - previous] = Int32(index) }

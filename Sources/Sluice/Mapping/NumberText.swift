@@ -132,7 +132,7 @@ struct NumberText {
     /// how many of them follow the point. Nil for anything else (an exponent, more digits, not
     /// a number), which the general parse then handles. Most numbers in data are like this,
     /// and parsing them twice (structure, then value) was most of their conversion.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func short(_ bytes: UnsafeRawBufferPointer) -> (digits: UInt64, fractionCount: Int, negative: Bool)? {
         let count = bytes.count
         guard count > 0, count <= 17 else { return nil }
@@ -163,13 +163,11 @@ struct NumberText {
     }
 
     /// `short(_:)`'s digits as a double: exact, one correctly rounded division.
-    @inline(__always)
     static func double(digits: UInt64, fractionCount: Int, negative: Bool) -> Double {
         let value = Double(digits) / exactPowersOfTen[fractionCount]
         return negative ? -value : value
     }
 
-    @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10
     }
@@ -199,7 +197,6 @@ struct NumberText {
         let shift = exponent - fractionDigits.count
         let kept = shift >= 0 ? digitCount : max(0, digitCount + shift)
 
-        @inline(__always)
         func digit(_ index: Int) -> UInt64 {
             let byte = index < integerCount
                 ? bytes[integerDigits.lowerBound + index]

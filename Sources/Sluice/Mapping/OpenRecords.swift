@@ -62,7 +62,7 @@ struct OpenRecords {
     /// A record of `entity` begins at `position`: top-level when none is open, else nested in
     /// the innermost open one (`parent`: the relationship of that one it is a value of), its
     /// slots after that one's. `slots` numbers it.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func begin(_ entity: Int, at position: InputPosition, parent: (relationship: Int, priority: Int)?,
                         slots: inout ValueSlots) {
         var record = Record(entity: entity, slotBase: 0, linkBase: 0, position: position, generation: 0, parent: parent)
@@ -88,7 +88,7 @@ struct OpenRecords {
     }
 
     /// The innermost record ends: it is no longer open, the one around it is innermost again.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func end() -> Record {
         count -= 1
         let record = records[count]
@@ -103,7 +103,7 @@ struct OpenRecords {
 
     /// The innermost open record.
     var last: Record {
-        @inline(__always) get { records[count - 1] }
+        get { records[count - 1] }
     }
 
     /// The top-level open record.
@@ -154,7 +154,7 @@ struct OpenRecords {
 
     /// Whether a nested record rejected the current top-level record.
     var isRejecting: Bool {
-        @inline(__always) get { rejection != nil }
+        get { rejection != nil }
     }
 
     /// Why the top-level record that just ended is rejected; nil for a nested record (which

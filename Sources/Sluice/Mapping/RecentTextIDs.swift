@@ -28,7 +28,7 @@ struct RecentTextIDs: ~Copyable {
 
     /// `String(decoding: id, as: UTF8.self)`, the one made for relationship `index` last time
     /// when `id` holds the same bytes.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func text(of id: UnsafeRawBufferPointer, for index: Int) -> String {
         guard id.count <= 16, let base = id.baseAddress else { return String(decoding: id, as: UTF8.self) }
         let words = EventPlan.KeyWords(base, count: id.count)

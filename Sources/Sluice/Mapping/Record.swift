@@ -37,7 +37,6 @@ struct Record: ~Copyable {
 
     /// Calls `body` with the values and the bytes their text and blobs point into, valid only
     /// during the call: copy what you keep, never the pointers.
-    @inline(__always)
     func withUnsafeValues<Result>(_ body: (UnsafeBufferPointer<Cell>, UnsafeRawBufferPointer) -> Result) -> Result {
         body(values, bytes)
     }

@@ -23,7 +23,6 @@ extension RecordAssembler {
         }
     }
 
-    @inline(__always)
     mutating func feedCaptures(_ body: (inout JSONTextWriter) -> Void) {
         guard !captures.isEmpty else { return }
         for index in captures.indices where !captures[index].overflowed {
@@ -37,7 +36,6 @@ extension RecordAssembler {
 
     /// Ends the captures whose container closes now (the closing bracket is already written).
     /// The check inline, the work out of line: most containers close with no capture open.
-    @inline(__always)
     mutating func finishCaptures() {
         if !captures.isEmpty { finishOpenCaptures() }
     }

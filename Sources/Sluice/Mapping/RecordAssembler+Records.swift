@@ -1,7 +1,6 @@
 /// Records begin at their opening brace (a nested record inside the one that holds it) and
 /// complete at their closing one: the winning value of each slot becomes the record's value.
 extension RecordAssembler {
-    @inline(__always)
     mutating func beginRecord(_ entity: Int, at position: InputPosition,
                                       parent: (relationship: Int, priority: Int)? = nil) {
         records.begin(entity, at: position, parent: parent, slots: &slots)
@@ -33,7 +32,7 @@ extension RecordAssembler {
     /// The innermost open record's object closed: its values become `completed` (a `.record`),
     /// or it is rejected for the first attribute or relationship that is wrong. A nested
     /// record that is wrong rejects its top-level record instead (`OpenRecords.rejectTopLevel`).
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func completeRecord() -> Action {
         recordCount += 1
         let record = records.end()

@@ -40,7 +40,7 @@ extension RecordAssembler {
     /// `setLink` for a bare id `id` (a string's or number's bytes) of a relationship whose
     /// `relatedBy` is a string: its text, which cannot fail to convert, as
     /// `MappingPlan.RelationshipPlan.key` makes it, without reading the relationship's plan.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func setTextLink(_ relationship: Int, priority: Int, _ id: UnsafeRawBufferPointer) {
         let record = records.innermost
         let index = record.linkBase + relationship
@@ -70,14 +70,12 @@ extension RecordAssembler {
     }
 
     /// An attribute of the innermost open record's entity.
-    @inline(__always)
     func attribute(_ attribute: Int) -> EventPlan.Attribute {
         events.attributes[Int(events.entities[records.last.entity].firstAttribute) + attribute]
     }
 
     /// Converts a scalar for an attribute of the innermost open record, if its key wins. The
     /// hot path of `set`, without a closure.
-    @inline(__always)
     mutating func setConverted(_ attribute: Int, priority: Int, _ value: Scalar) {
         let record = records.innermost
         assert(record.slotBase == records.last.slotBase && record.generation == records.last.generation,
@@ -94,7 +92,6 @@ extension RecordAssembler {
     }
 
     /// Converts a value for an attribute of the innermost open record, if its key wins.
-    @inline(__always)
     mutating func set(_ attribute: Int, priority: Int,
                               _ convert: (inout ByteArena) throws(ConversionError) -> Cell) {
         let record = records.innermost

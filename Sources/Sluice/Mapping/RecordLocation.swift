@@ -76,11 +76,10 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
 
     /// Whether the events are inside a value skipped whole.
     var isSkipping: Bool {
-        @inline(__always) get { skipDepth > 0 }
+        get { skipDepth > 0 }
     }
 
     /// The container just opened is skipped whole: its events are only counted until it closes.
-    @inline(__always)
     mutating func skipValue() {
         skipDepth = 1
     }
@@ -91,7 +90,6 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
     }
 
     /// A container opens: false inside a skipped value, whose brackets are only counted.
-    @inline(__always)
     mutating func enter() -> Bool {
         if skipDepth > 0 {
             skipDepth += 1
@@ -101,7 +99,6 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
     }
 
     /// A container closes: false inside a skipped value (the skipped value itself included).
-    @inline(__always)
     mutating func leave() -> Bool {
         if skipDepth > 0 {
             skipDepth -= 1
@@ -116,7 +113,7 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
     /// object is one with nothing else to decide (no key before it, nothing skipped); the
     /// common case of `startObject()`, which does the same.
     var recordInArray: Int? {
-        @inline(__always) get {
+        get {
             guard skipDepth == 0, keyedRole == nil, case .records(let entity)? = frames.last else { return nil }
             assert(member == nil, "a map member's name outlived its value")
             return entity
@@ -196,7 +193,6 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
     }
 
     /// A container of the envelope closes (after `leave()`).
-    @inline(__always)
     mutating func end() {
         frames.removeLast()
     }

@@ -110,7 +110,6 @@ struct RejectedRecordCapture {
         return writer.bytes
     }
 
-    @inline(__always)
     private mutating func write(_ body: (inout JSONTextWriter) -> Void) {
         guard !overflowed else { return }
         body(&writer)

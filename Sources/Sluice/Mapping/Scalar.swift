@@ -95,7 +95,7 @@ extension Scalar {
     /// A string's or number's bytes: what a bare id whose `relatedBy` is a string keeps as its
     /// text (`ValueConverter`'s `string`); nil for `null` and booleans.
     var textOfID: UnsafeRawBufferPointer? {
-        @inline(__always) get {
+        get {
             switch self {
             case .string(let bytes), .number(let bytes): return bytes
             case .null, .bool: return nil

@@ -20,7 +20,6 @@ struct Slot<Value> {
     var generation = 0
 
     /// What the slot holds for the record numbered `generation`.
-    @inline(__always)
     func state(in generation: Int) -> State {
         self.generation == generation ? state : .missing
     }
@@ -28,7 +27,6 @@ struct Slot<Value> {
     /// Whether a value found under the key with this fallback index replaces the current one
     /// of the record numbered `generation`. The first listed key present wins; a repeated
     /// key replaces itself (the last one wins, as in most JSON readers).
-    @inline(__always)
     func accepts(priority candidate: Int, in generation: Int) -> Bool {
         self.generation != generation || candidate <= priority
     }
@@ -60,7 +58,6 @@ struct CellSlot {
     }
 
     /// What the slot holds for the record numbered `generation`.
-    @inline(__always)
     func state(in generation: Int) -> Slot<Cell>.State {
         guard self.generation == generation else { return .missing }
         return failure >= 0 ? .failed(Int(failure)) : .value(cell)
@@ -68,13 +65,11 @@ struct CellSlot {
 
     /// The cell of the record numbered `generation`, missing if the slot is another record's;
     /// meaningful only when no slot of the record failed.
-    @inline(__always)
     func cell(in generation: Int) -> Cell {
         self.generation == generation ? cell : .missing
     }
 
     /// `Slot.accepts(priority:in:)`.
-    @inline(__always)
     func accepts(priority candidate: Int, in generation: Int) -> Bool {
         self.generation != generation || candidate <= Int(priority)
     }

@@ -40,7 +40,6 @@ enum Base64Decoding {
     }
 
     /// The 6-bit value of a base64 character, or 0xFF.
-    @inline(__always)
     private static func value(_ byte: UInt8) -> UInt8 {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")

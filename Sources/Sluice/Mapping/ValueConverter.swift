@@ -116,7 +116,6 @@ struct ValueConverter: Sendable {
     /// no `String` nor `ColumnValue` and reads only the converter's type and width: a method
     /// called on a converter in a buffer copied it, with a retain of its `dateInput`, for every
     /// value. The other types convert through `convert(_:)`.
-    @inline(__always)
     static func convert(_ converter: UnsafePointer<ValueConverter>, _ scalar: Scalar,
                         into arena: inout ByteArena) throws(ConversionError) -> Cell {
         switch (converter.pointee.type, scalar) {
@@ -167,7 +166,6 @@ struct ValueConverter: Sendable {
     }
 
     /// A number's or numeric string's bytes as an integer of the attribute's width.
-    @inline(__always)
     private static func integer(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer, bits: UInt8) throws(ConversionError)
         -> Int64
     {
@@ -187,7 +185,7 @@ struct ValueConverter: Sendable {
     }
 
     /// A short plain number inline (most are), anything else out of line.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func integer64(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Int64 {
         if let short = NumberText.short(bytes), short.fractionCount == 0 {
             return short.negative ? -Int64(short.digits) : Int64(short.digits)
@@ -217,7 +215,7 @@ struct ValueConverter: Sendable {
 
     /// A number's or numeric string's bytes as a finite double: a short plain number inline
     /// (most are), anything else out of line.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     static func double(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer) throws(ConversionError) -> Double {
         if let short = NumberText.short(bytes) {
             return NumberText.double(digits: short.digits, fractionCount: short.fractionCount, negative: short.negative)
@@ -243,7 +241,6 @@ struct ValueConverter: Sendable {
 
     /// A scalar's number and the bytes its ranges index: a JSON number's by the JSON grammar, a
     /// string's as text writers write numbers (`NumberText.written`), without blanks at its ends.
-    @inline(__always)
     static func number(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer)
         -> (number: NumberText, text: UnsafeRawBufferPointer)? {
         if case .string = scalar { return NumberText.written(bytes) }
@@ -304,7 +301,6 @@ struct ValueConverter: Sendable {
         }
     }
 
-    @inline(__always)
     private static func pack(_ word: StaticString) -> UInt64 {
         var packed: UInt64 = 0
         for index in 0..<word.utf8CodeUnitCount { packed = packed << 8 | UInt64(word.utf8Start[index]) }

@@ -33,7 +33,6 @@ struct ValueSlots: ~Copyable {
     // MARK: Records
 
     /// A top-level record begins: the bytes and failures of the records before it go.
-    @inline(__always)
     mutating func beginTopLevel() {
         arena.removeAll()
         // Checked first: emptying an array that never held anything allocates a new empty
@@ -44,7 +43,6 @@ struct ValueSlots: ~Copyable {
     /// A record begins whose attributes' slots are `cellBase ..< cellBase + cellCount` and whose
     /// relationships' are `linkBase ..< linkBase + linkCount`: its number, which makes every
     /// one of them missing for it.
-    @inline(__always)
     mutating func begin(cellBase: Int, cellCount: Int, linkBase: Int, linkCount: Int) -> Int {
         if cells.count < cellBase + cellCount { growCells(to: cellBase + cellCount) }
         if links.count < linkBase + linkCount {
@@ -71,14 +69,12 @@ struct ValueSlots: ~Copyable {
 
     /// Whether the attribute slot at `index` takes a value found under a key with this fallback
     /// index, for the record numbered `generation` (`Slot.accepts(priority:in:)`).
-    @inline(__always)
     func accepts(_ index: Int, priority: Int, in generation: Int) -> Bool {
         cells[index].accepts(priority: priority, in: generation)
     }
 
     /// Sets the attribute slot at `index` for the record numbered `generation` to what `convert`
     /// makes (its bytes go to the arena), or to its failure: false then. Call after `accepts`.
-    @inline(__always)
     mutating func set(_ index: Int, priority: Int, generation: Int,
                       _ convert: (inout ByteArena) throws(ConversionError) -> Cell) -> Bool {
         do {
@@ -97,7 +93,6 @@ struct ValueSlots: ~Copyable {
     }
 
     /// What the attribute slot at `index` holds for the record numbered `generation`.
-    @inline(__always)
     func state(_ index: Int, in generation: Int) -> Slot<Cell>.State {
         cells[index].state(in: generation)
     }
@@ -105,7 +100,6 @@ struct ValueSlots: ~Copyable {
     /// Copies the cells of the `count` slots from `base` of the record numbered `generation`
     /// into `values`, missing where a slot is another record's. Meaningful only when no slot of
     /// the record failed.
-    @inline(__always)
     func copyCells(_ count: Int, from base: Int, in generation: Int, into values: UnsafeMutablePointer<Cell>) {
         assert(cells.count >= base + count, "a record's slots were not grown")
         let slots = cells.baseAddress! + base
@@ -126,7 +120,6 @@ struct ValueSlots: ~Copyable {
 
     /// Whether the relationship slot at `index` takes a value found under a key with this
     /// fallback index, for the record numbered `generation`.
-    @inline(__always)
     func linkAccepts(_ index: Int, priority: Int, in generation: Int) -> Bool {
         links[index].accepts(priority: priority, in: generation)
     }
@@ -134,7 +127,6 @@ struct ValueSlots: ~Copyable {
     /// What the relationship slot at `index` holds for the record numbered `generation`, moved
     /// out: the slot is missing afterwards. For a record that completes, whose slots nothing
     /// reads again: its links move to the record rather than being copied.
-    @inline(__always)
     mutating func takeLinkState(_ index: Int, in generation: Int) -> Slot<Link>.State {
         guard links[index].generation == generation else { return .missing }
         var state = Slot<Link>.State.missing
