@@ -45,13 +45,11 @@ struct KnownIDs {
         slots[slot] = Self.slotValue(hash: hash, entry: entries.count - 1)
     }
 
-    @inline(__always)
     private static func slotValue(hash: UInt64, entry: Int) -> UInt64 {
         hash & 0xFFFF_FFFF_0000_0000 | UInt64(entry + 1)
     }
 
     /// Where `key`, of `hash`, is: its entry and slot, or the empty slot it would take.
-    @inline(__always)
     private func probe(_ key: ColumnValue, _ hash: UInt64) -> (slot: Int, entry: Int?) {
         slots.withUnsafeBufferPointer { slots in
             entries.withUnsafeBufferPointer { entries in
@@ -98,7 +96,6 @@ struct KnownIDs {
     /// Whether two ids are one as the database compares them: texts by their bytes (Swift's
     /// `==` would take `ü` and `u` + U+0308 for one id, which SQLite's `IN` and the second
     /// pass's join do not), any other kind by value.
-    @inline(__always)
     static func same(_ left: ColumnValue, _ right: ColumnValue) -> Bool {
         // Unequal as values (texts as Unicode): unequal bytes. Equal, and other than texts:
         // the database's equality too. Two texts of one representation (the same short text
@@ -120,7 +117,6 @@ struct KnownIDs {
         }
     }
 
-    @inline(__always)
     private static func sameRepresentation(_ left: borrowing ColumnValue, _ right: borrowing ColumnValue) -> Bool {
         withUnsafeBytes(of: left) { leftBits in
             withUnsafeBytes(of: right) { rightBits in

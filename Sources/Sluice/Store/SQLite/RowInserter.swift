@@ -167,7 +167,6 @@ final class RowInserter {
 
     /// What a numbered row binds for its pk: NULL where SQLite picks the same pk itself
     /// (`RowNumbering.sqlitePicksTheSamePK`, which says why that is faster).
-    @inline(__always)
     private func boundPK(_ pk: Int64) -> Int64? {
         numbering.sqlitePicksTheSamePK ? nil : pk
     }
