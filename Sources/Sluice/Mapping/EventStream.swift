@@ -53,7 +53,7 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     /// - Parameters:
     ///   - scalar: the event was this scalar (a rejection of it carries its text).
     ///   - closedCapture: the event closed the captured value (a rejection carries its text).
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private final func handle(_ action: AssemblerAction, scalar: Scalar? = nil, closedCapture: Bool = false)
         throws(SluiceError)
     {
@@ -86,12 +86,12 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         }
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     final func startObject() throws(SluiceError) {
         try open(array: false) { assembler, position in assembler.startObject(position: position) }
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     final func key(_ bytes: UnsafeRawBufferPointer) {
         use.enter("an EventStream")
         defer { use.leave() }
@@ -99,7 +99,7 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         assembler.key(bytes)
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     final func endObject() throws(SluiceError) {
         try close({ $0.endObject() }, { $0.endObject() })
     }
@@ -115,7 +115,7 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
     /// An opening bracket: to the capture, then to the assembler. What may be rejected is
     /// captured from its opening bracket: a record from where it opens, an array standing
     /// where a record should from the `[` where it is rejected.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private final func open(array: Bool, _ event: (inout Assembler, () -> InputPosition) -> AssemblerAction)
         throws(SluiceError)
     {
@@ -137,7 +137,7 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
 
     /// A closing bracket: to the capture (a rejection waiting for the captured value to close
     /// is delivered when it does), then to the assembler.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private final func close(_ capturing: (inout RejectedRecordCapture) -> Bool,
                              _ event: (inout Assembler) -> AssemblerAction) throws(SluiceError) {
         use.enter("an EventStream")
@@ -165,16 +165,15 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
 
     final func null() throws(SluiceError) { try scalar(.null, length: 4) }
     final func bool(_ value: Bool) throws(SluiceError) { try scalar(.bool(value), length: value ? 4 : 5) }
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     final func number(_ text: UnsafeRawBufferPointer) throws(SluiceError) { try scalar(.number(text), length: text.count) }
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     final func string(_ bytes: UnsafeRawBufferPointer) throws(SluiceError) {
         try scalar(.string(bytes), length: bytes.count + 2)
     }
 
     /// A CSV field: its key and its string in one event, so that the assembler may look the
     /// column's name up once per header. With a capture, the two events as they are.
-    @inline(__always)
     final func field(_ column: Int, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) throws(SluiceError) {
         guard capture == nil else {
             key(name)
@@ -191,7 +190,7 @@ class EventStream<Assembler: EventAssembler & ~Copyable> {
         assembler.columnsNamed()
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private final func scalar(_ value: Scalar, length: Int) throws(SluiceError) {
         use.enter("an EventStream")
         defer { use.leave() }
@@ -207,7 +206,6 @@ extension EventStream: Sendable {}
 
 extension Optional where Wrapped == Unmanaged<EventReader> {
     /// Where the current token starts, or a placeholder before a parser is attached.
-    @inline(__always)
     fileprivate func position(length: Int) -> InputPosition {
         guard let self else { return InputPosition(line: 0, column: 0, offset: 0) }
         return self._withUnsafeGuaranteedRef { $0.tokenPosition(length: length) }

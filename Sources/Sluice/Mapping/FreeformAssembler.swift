@@ -178,7 +178,6 @@ struct FreeformAssembler: ~Copyable {
     }
 
     /// Inlined into the stream: it runs for every value.
-    @inline(__always)
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.scalar(value)
@@ -236,7 +235,6 @@ struct FreeformAssembler: ~Copyable {
 
     /// A bracket opens a container: written when inside a value being serialised, counted when
     /// skipped (false for both), or else true.
-    @inline(__always)
     private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
         if captureDepth > 0 {
             bracket(&writer)
@@ -248,7 +246,6 @@ struct FreeformAssembler: ~Copyable {
 
     /// A bracket closes a container: written (perhaps ending the value being serialised) or
     /// counted when skipped, both false; true when it closes a container of the envelope or a record.
-    @inline(__always)
     private mutating func close(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
         if captureDepth > 0 {
             bracket(&writer)
@@ -308,7 +305,6 @@ struct FreeformAssembler: ~Copyable {
 
     /// A nested value's text past `maxValueBytes`: the record is rejected, and the rest of the
     /// value is skipped rather than written (checked only inside a captured value).
-    @inline(__always)
     private mutating func checkCaptureSize() {
         if writer.bytes.count > maxValueBytes { refuseCapture() }
     }

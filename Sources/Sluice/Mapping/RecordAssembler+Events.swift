@@ -7,7 +7,6 @@ extension RecordAssembler {
     /// enough to inline into the stream; the rest is out of line. The general path does the
     /// same here: `open` feeds no capture (none is open outside records), and the envelope's
     /// `startObject()` gives the array's record, with no map member to take.
-    @inline(__always)
     mutating func startObject(position: () -> InputPosition) -> Action {
         if fastPaths, records.count == 0, captures.isEmpty, let entity = envelope.recordInArray {
             depth += 1
@@ -88,7 +87,6 @@ extension RecordAssembler {
 
     /// Most keys: one inside a record's object, nothing captured or skipped. Kept small enough
     /// to inline into the stream; the rest is out of line (which does the same for them).
-    @inline(__always)
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
         if fastPaths, captures.isEmpty, !envelope.isSkipping, case .object(let node, _, _)? = frames.last {
             objectKey(bytes, node: node)
@@ -97,7 +95,7 @@ extension RecordAssembler {
         }
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private mutating func objectKey(_ bytes: UnsafeRawBufferPointer, node: Int) {
         keyedRole = keys.match(bytes, in: node).map(Role.field) ?? .skip
     }
@@ -106,7 +104,6 @@ extension RecordAssembler {
     /// when the key's common case applies, then the value as `scalar`. A remembered match is
     /// the one `KeyMatcher.match` gives (an unmapped name is matched again while unmapped
     /// names are sampled); only the learned key order, a guess, is not updated.
-    @inline(__always)
     mutating func field(_ column: Int, name: UnsafeRawBufferPointer, value: Scalar, position: () -> InputPosition)
         -> Action
     {
@@ -156,7 +153,6 @@ extension RecordAssembler {
         }
     }
 
-    @inline(__always)
     mutating func endObject() -> Action {
         guard close({ $0.endObject() }) else { return .none }
         guard let frame = frames.popLast() else {
@@ -208,7 +204,7 @@ extension RecordAssembler {
         return .none
     }
 
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         // Most values: a mapped key's value for attributes only, nothing captured or skipped.
         // Kept small enough to inline into the stream; the rest is out of line. The general
@@ -228,7 +224,7 @@ extension RecordAssembler {
     /// The common case of a value at key node `node`: its attributes, and its relationships when
     /// each takes a bare id as its text. False, having done nothing, when the general path
     /// must take the value.
-    @inline(__always)
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private mutating func setField(_ node: Int, _ value: Scalar) -> Bool {
         let keyNode = events.keyNodes[node]
         if keyNode.linkCount == 0 {
@@ -249,7 +245,6 @@ extension RecordAssembler {
 
     /// Whether every relationship the key node gives takes a bare id as its text
     /// (`EventPlan.Relationship.keyIsText`), in the innermost open record.
-    @inline(__always)
     private func textLinks(_ keyNode: EventPlan.Node) -> Bool {
         let first = records.innermost.firstRelationship
         for link in events.links(of: keyNode) where !events.relationships[first + Int(link.index)].keyIsText {
@@ -304,7 +299,6 @@ extension RecordAssembler {
 
     /// A bracket opens a container: the captures get it; false inside a skipped value, whose
     /// brackets are only counted.
-    @inline(__always)
     private mutating func open(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
         feedCaptures(bracket)
         depth += 1
@@ -313,7 +307,6 @@ extension RecordAssembler {
 
     /// A bracket closes a container: the captures get it, and those it ends become values.
     /// False inside a skipped value.
-    @inline(__always)
     private mutating func close(_ bracket: (inout JSONTextWriter) -> Void) -> Bool {
         feedCaptures(bracket)
         finishCaptures()
@@ -323,7 +316,6 @@ extension RecordAssembler {
 
     /// What the next value inside a record means: the role its key gave it, or else the one of
     /// the array around it.
-    @inline(__always)
     private mutating func takeRole() -> Role {
         if let role = keyedRole.take() { return role }
         switch frames.last {
