@@ -130,6 +130,17 @@ struct MappingPlan {
     /// The shape of an entity of the model.
     func shapeIndex(named name: String) -> Int? { shapeIndexes[name] }
 
+    /// The record location at the end of `path` from the top; nil when no record stands there
+    /// or below.
+    func location(at path: [String]) -> Int? {
+        var node = Self.rootLocation
+        for key in path {
+            guard let child = locationNodes[node].children.lookup(key) else { return nil }
+            node = child
+        }
+        return node
+    }
+
     /// The storage entities whose records stand at record locations (the model's `root`,
     /// `--entity`).
     var rootEntities: [Int] {

@@ -107,13 +107,14 @@ struct RecordAssembler: ~Copyable {
     var spareWriters: [JSONTextWriter] = []
 
     /// `eventPlan`: `plan`'s, when one is made already (an import of many inputs makes it once).
-    init(plan: MappingPlan, eventPlan: EventPlan.Storage? = nil, maxValueBytes: Int = 64 << 20,
+    /// `start`: where the input's top-level values stand (nil: the top of `plan`'s locations).
+    init(plan: MappingPlan, eventPlan: EventPlan.Storage? = nil, start: RecordStart? = nil, maxValueBytes: Int = 64 << 20,
          fastPaths: Bool = FastPaths.enabledByDefault) {
         self.plan = plan
         self.fastPaths = fastPaths
         eventPlanStorage = eventPlan ?? EventPlan.Storage(plan)
         events = eventPlanStorage.plan
-        envelope = RecordLocation(events)
+        envelope = RecordLocation(events, start: start)
         keys = KeyMatcher(events, triesLearnedKey: fastPaths)
         records = OpenRecords(events)
         recentIDs = RecentTextIDs(count: events.relationships.count)

@@ -14,6 +14,17 @@ protocol EnvelopeLocations {
     func child(of node: Int, _ key: UnsafeRawBufferPointer) -> Int?
 }
 
+/// Where an input's top-level values stand among the record locations, chosen by the input's
+/// name before it is parsed (`InputReader`): nothing is wrapped around an input to route it.
+enum RecordStart: Equatable {
+    /// At this location: a JSON input's values as they come (the model's top level, or the
+    /// location of the root entry that names the file, `"trips.json": "Trip"`).
+    case location(Int)
+    /// Each top-level object is an element of an array at this location: a CSV or TSV input's
+    /// rows, the records of the entity there (`"stops.txt": "Stop"`).
+    case rows(Int)
+}
+
 /// The part of an assembler that reads the envelope above the records, shared by
 /// `RecordAssembler` and `FreeformAssembler`: the open containers of the envelope, what the
 /// next value of the envelope is (the role its key or the array around it gives it), and the
@@ -24,6 +35,9 @@ protocol EnvelopeLocations {
 /// assembler then owns the events until the record's object closes), or a value standing
 /// where a record should that is not an object. An assembler asks `isSkipping` (or
 /// `enter`/`leave`) first and hands it the other events only while no record is open.
+///
+/// An input's top-level values stand where its name put them, chosen before it is parsed
+/// (`RecordStart`): the top of the locations, another location, or rows of one entity.
 ///
 /// Noncopyable: it owns its frame stack. Its state is private; the assemblers reach it through
 /// the methods below, inlined where they run for every event.
@@ -61,6 +75,8 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
 
     let locations: Locations
     private var frames = FrameStack<Frame>()
+    /// The location of a top-level value.
+    private let top: Int
     private var keyedRole: Role?
     /// Containers entered inside a skipped value; 0 when not skipping.
     private var skipDepth = 0
@@ -68,8 +84,18 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
     /// opens that takes it (`Frame.recordMap`); nil when the value is not a map's.
     private var member: (name: [UInt8], attribute: Int)?
 
-    init(_ locations: Locations) {
+    init(_ locations: Locations, start: RecordStart? = nil) {
         self.locations = locations
+        switch start {
+        case nil:
+            top = locations.rootLocation
+        case .location(let node):
+            top = node
+        case .rows(let node):
+            // As the elements of an array at `node` are: each object a record of its entity.
+            top = locations.rootLocation
+            frames.append(locations.entity(at: node).map(Frame.records) ?? .locationArray(node))
+        }
     }
 
     // MARK: Skipping, everywhere
@@ -201,7 +227,7 @@ struct RecordLocation<Locations: EnvelopeLocations>: ~Copyable {
     private mutating func takeRole() -> Role {
         if let role = keyedRole.take() { return role }
         switch frames.last {
-        case nil: return .location(locations.rootLocation)
+        case nil: return .location(top)
         case .locationArray(let node)?: return .location(node)
         case .records(let entity)?: return .record(entity)
         case .location?, .recordMap?: return .skip  // a member's value follows its key

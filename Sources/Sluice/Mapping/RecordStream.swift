@@ -17,10 +17,12 @@ protocol RecordSink: AnyObject {
 /// records to a `RecordSink`. With `capturesRejectedRecords` (`--rejects`) a rejection
 /// carries the text of its record.
 final class RecordStream: EventStream<RecordAssembler>, RecordEventHandler {
-    /// `eventPlan`: `plan`'s, when one is made already (`RecordAssembler`).
-    init(plan: MappingPlan, eventPlan: EventPlan.Storage? = nil, sink: any RecordSink, maxValueBytes: Int = 64 << 20,
-         capturesRejectedRecords: Bool = false, fastPaths: Bool = FastPaths.enabledByDefault) {
-        super.init(RecordAssembler(plan: plan, eventPlan: eventPlan, maxValueBytes: maxValueBytes, fastPaths: fastPaths), sink: sink,
+    /// `eventPlan`: `plan`'s, when one is made already; `start`: where the input's top-level
+    /// values stand (`RecordAssembler`).
+    init(plan: MappingPlan, eventPlan: EventPlan.Storage? = nil, start: RecordStart? = nil, sink: any RecordSink,
+         maxValueBytes: Int = 64 << 20, capturesRejectedRecords: Bool = false, fastPaths: Bool = FastPaths.enabledByDefault) {
+        super.init(RecordAssembler(plan: plan, eventPlan: eventPlan, start: start, maxValueBytes: maxValueBytes,
+                                   fastPaths: fastPaths), sink: sink,
                    capturesRejectedRecords: capturesRejectedRecords, maxValueBytes: maxValueBytes)
     }
 }
