@@ -12,8 +12,8 @@ protocol ImportTarget: AnyObject {
     /// says where its records go.
     func stream(for source: String, input: Int, route: InputRoute) throws(SluiceError) -> any RecordEventHandler
     /// The mapping of an input whose records are all of `entity`, at `path` inside it
-    /// (`Importer.importFile(_:entity:path:)`); a usage error without a model.
-    func plan(forEntity entity: String, path: String?) throws(SluiceError) -> MappingPlan
+    /// (`Importer.importFile(_:entity:path:)`), and that path's keys; a usage error without a model.
+    func plan(forEntity entity: String, path: String?) throws(SluiceError) -> (plan: MappingPlan, path: [String])
     /// An input was read to its end through `stream`, `records` of them its own; `head`: a JSON
     /// input's first bytes (`InputShape.headLimit`), for notes on records not found.
     func inputEnded(_ name: String, stream: any RecordEventHandler, records: Int, head: [UInt8]?)

@@ -24,7 +24,7 @@ extension Importer {
                 // However the import ends, the sender stops.
                 defer { channel.close() }
                 let importer = try destination.open(options)
-                try importer.importSource(ChunkChannelSource(channel, name: name))
+                try importer.run(InputReader.decoding(ChunkChannelSource(channel, name: name)))
                 return try importer.finish()
             }
             return await withTaskGroup(of: Void.self) { group in

@@ -27,8 +27,6 @@ public final class Importer {
     /// `--rejects`: made before the database is opened, written as records are rejected,
     /// moved into place when the import ends (`RejectsFile`).
     private let rejects: RejectsFile?
-    /// Indexes built after the load; nil only before the schema is migrated.
-    private var indexes: SecondaryIndexes?
     let modelSHA256: String
     private let startedAt: UnixTime
     private let clock = MonotonicClock()
@@ -44,91 +42,10 @@ public final class Importer {
     /// Reports the stages of `finish()` while it runs; nil without `options.progress`.
     private var finishingProgress: FinishingProgress?
 
-    /// Opens (or prepares to create) the database — an SQLite path, or a PostgreSQL URI
-    /// (`docs/postgresql.md`) — and brings its schema up to the model.
-    /// - Parameters:
-    ///   - databasePath: the SQLite database's path (created at the commit when it does not
-    ///     exist), or a `postgresql://` or `postgres://` URI.
-    ///   - model: the model the records are imported by.
-    ///   - options: how the import runs (`ImportOptions`: batch size, error policy, progress…).
-    ///   - modelSHA256: recorded in `sluice_imports`; by default the digest of the model
-    ///     file's bytes as loaded by `ModelFile`, or empty.
-    public convenience init(databasePath: String, model: Model, options: ImportOptions = ImportOptions(),
-                            modelSHA256: String = "") throws(SluiceError)
-    {
-        guard options.layout == .sluice else {
-            throw SluiceError(.usage, "the Core Data layout is made from the Core Data model's file: "
-                                + "use Importer(databasePath:modelFile:options:)")
-        }
-        try self.init(name: ImportStores.address(of: databasePath, schema: options.schema), model: model, options: options, modelSHA256: modelSHA256, coreData: nil)
-    }
-
-    /// Opens (or prepares to create) the database for an import through the model of
-    /// `modelFile`, recording its digest. With `options.layout` `.coreData` the database is the
-    /// SQLite store Core Data keeps for that Core Data model (`docs/coredata-store.md#importing`).
-    public convenience init(databasePath: String, modelFile: ModelFile, options: ImportOptions = ImportOptions())
-        throws(SluiceError)
-    {
-        try self.init(name: ImportStores.address(of: databasePath, schema: options.schema), modelFile: modelFile, options: options)
-    }
-
-    /// The import through `modelFile`'s model into the database `name` names: Core Data's
-    /// store when the name says so.
-    convenience init(name: StoreAddress, modelFile: ModelFile, options: ImportOptions) throws(SluiceError) {
-        // The one place the library knows the model's files: the rejects file must not be one.
-        if let rejectsPath = options.rejectsPath {
-            try OutputPathCheck.check([.init(option: "the rejects file", path: rejectsPath)], database: name.filePath,
-                                      inputs: [], model: modelFile.path)
-        }
-        let coreData = options.layout == .coreData
-            ? try ModelTarget.Blueprint.coreDataLayout(modelFile, existingTables: name.filePath.flatMap(ImportStores.tableNames(of:)))
-            : nil
-        try self.init(name: name, model: modelFile.model, options: options, modelSHA256: modelFile.sha256,
-                      coreData: coreData)
-    }
-
-    convenience init(name: StoreAddress, model: Model, options: ImportOptions, modelSHA256: String,
-                     coreData: CoreDataImportLayout?) throws(SluiceError)
-    {
-        let blueprint = try ModelTarget.Blueprint(model: model, options: options, coreData: coreData,
-                                                  values: coreData?.values ?? name.storeValues, databaseFile: name.filePath)
-        try self.init(name: name, model: blueprint.model, options: options, modelSHA256: modelSHA256,
-                      tables: blueprint.layout.tables, file: coreData?.file) { store, rejects, indexes throws(SluiceError) in
-            try ModelTarget.open(blueprint, store: store, options: options, rejects: rejects, indexes: indexes,
-                                 databaseName: name.text)
-        }
-    }
-
-    /// Opens (or prepares to create) the database for a zero-config import into `table`
-    /// (`docs/cli.md`): one column per key seen, added as new keys appear, nested values as JSON
-    /// text, every record appended as a new row. An existing table is appended to.
-    ///
-    /// `options.path` may name an envelope holding the records; `options.entity` needs a
-    /// model and is a usage error here, as is an empty table name, `sluice_imports`, or (in
-    /// SQLite) a name beginning with `sqlite_`, which SQLite keeps for itself.
-    public convenience init(databasePath: String, table: String, options: ImportOptions = ImportOptions())
-        throws(SluiceError)
-    {
-        try self.init(name: ImportStores.address(of: databasePath, schema: options.schema), table: table, options: options)
-    }
-
-    /// The zero-config import into `table` of the database `name` names.
-    convenience init(name: StoreAddress, table: String, options: ImportOptions) throws(SluiceError) {
-        if let refusal = ImportStores.refusal(ofTable: table, in: name) { throw refusal }
-        try options.validate(withModel: false)
-        guard options.layout == .sluice else {
-            throw SluiceError(.usage, "the Core Data layout needs a Core Data model: a zero-config import writes Sluice's layout")
-        }
-        try self.init(name: name, model: nil, options: options, modelSHA256: "",
-                      tables: [DatabaseLayout.importsTable], file: nil) { store, rejects, _ throws(SluiceError) in
-            FreeformTarget(table: table, store: store, options: options, rejects: rejects, refusal: { ImportStores.refusal(ofTable: $0, in: name) })
-        }
-    }
-
-    /// Begins the import's transaction, brings `tables` up to date, then makes the target.
-    private init(name: StoreAddress, model: Model?, options: ImportOptions, modelSHA256: String,
-                 tables: [TableDefinition], file: LayoutFile?,
-                 makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> any ImportTarget)
+    /// Begins the import's transaction, brings `tables` up to date, then makes the target
+    /// (`Importer+Opening.swift`: through a model, or zero-config).
+    init(name: StoreAddress, model: Model?, options: ImportOptions, modelSHA256: String, tables: [TableDefinition],
+         file: LayoutFile?, makeTarget: (any ImportStore, RejectsFile?, SecondaryIndexes) throws(SluiceError) -> any ImportTarget)
         throws(SluiceError)
     {
         self.model = model
@@ -156,8 +73,7 @@ public final class Importer {
             try reader.checkCancellation()
             database.feed = options.feed
             // Plain indexes of the tables created now are built after the load (`finish()`).
-            indexes = try database.migrate(to: tables)
-            target = try makeTarget(database, rejects, indexes!)
+            target = try makeTarget(database, rejects, try database.migrate(to: tables))
             stageStartedAt = clock.elapsedSeconds
         } catch {
             // The import never began: the rejects file's path keeps what it held.
@@ -176,67 +92,40 @@ public final class Importer {
         if let rejects {
             try OutputPathCheck.check([.init(option: "the rejects file", path: rejects.path)], database: nil, inputs: [path])
         }
-        let digest: DigestingSource
-        let source: ByteSource
+        let input: InputReader.Input
         do {
-            digest = DigestingSource(try InputOpener.file(path: path, stopsWhenInterrupted: stopsWhenInterrupted))
-            source = try InputOpener.decompressing(digest)
+            input = try InputReader.file(path, stopsWhenInterrupted: stopsWhenInterrupted)
         } catch {
             // Ctrl-C while a FIFO waits for its writer is the interruption, not a bad input.
             guard options.cancellation?.isCancelled == true else { throw error }
             cancel()
             throw interruptedIfCancelled(error)
         }
-        try run(source, digest: digest)
+        try run(input)
     }
 
     /// Imports standard input.
     public func importStandardInput() throws(SluiceError) {
-        let input = FileSource.standardInput()
-        input.stopsWhenInterrupted = stopsWhenInterrupted
-        try run(digesting: input)
+        try run(InputReader.standardInput(stopsWhenInterrupted: stopsWhenInterrupted))
     }
 
     /// Imports bytes held in memory (a `Data`, an array, any collection of bytes).
     public func importBytes(_ bytes: some Collection<UInt8>, name: String = "<memory>") throws(SluiceError) {
-        try run(digesting: MemorySource(bytes, name: name))
-    }
-
-    /// Imports a file (`-` is standard input) whose records are all of `entity`, at `path`
-    /// inside it (an envelope's key path, `data.items`; nil: the top level), whatever the
-    /// model's `root`, `ImportOptions.roots` or `.entity` say of other inputs: the library's
-    /// `--root` for one input, as `ImportOptions.entity` and `.path` say it for every input.
-    /// An entity the model lacks is the error `ImportOptions.entity` gives; a zero-config
-    /// import has no entities (`.usage`).
-    public func importFile(_ file: String, entity: String, path: String? = nil) throws(SluiceError) {
-        try readingOneEntity(entity, path: path) { () throws(SluiceError) in try importFile(file) }
-    }
-
-    /// Imports bytes held in memory whose records are all of `entity`, at `path` inside them,
-    /// as `importFile(_:entity:path:)` does.
-    public func importBytes(_ bytes: some Collection<UInt8>, name: String = "<memory>", entity: String,
-                            path: String? = nil) throws(SluiceError) {
-        try readingOneEntity(entity, path: path) { () throws(SluiceError) in try importBytes(bytes, name: name) }
+        try run(InputReader.bytes(bytes, name: name))
     }
 
     /// Runs `body` (one input's import) with the input's records mapped to `entity` at `path`.
-    private func readingOneEntity(_ entity: String, path: String?, _ body: () throws(SluiceError) -> Void) throws(SluiceError) {
+    func readingOneEntity(_ entity: String, path: String?, _ body: () throws(SluiceError) -> Void) throws(SluiceError) {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
         do throws(SluiceError) {
             guard let target else { preconditionFailure("no target after finish()") }  // our bug: `finished` is set with it
-            reader.oneEntity = (try target.plan(forEntity: entity, path: path), path.map { JSONKeyPath(parsing: $0).keys } ?? [])
+            reader.oneEntity = try target.plan(forEntity: entity, path: path)
         } catch {
             cancel()
             throw error
         }
         defer { reader.oneEntity = nil }
         try body()
-    }
-
-    /// Imports the bytes of a source the library made (`ChunkChannelSource`); gzip is detected
-    /// by its magic bytes.
-    func importSource(_ source: ByteSource) throws(SluiceError) {
-        try run(digesting: source)
     }
 
     /// Writes what is left, records the import in `sluice_imports` and commits.
@@ -261,13 +150,7 @@ public final class Importer {
             var report = makeReport()
             report.unresolvedExamples = examples
             report.notes = reader.notes + target!.notes
-            let log = ImportRecord(
-                startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
-                sources: reader.sources.joined(separator: "\n"), bytes: reader.bytes, records: Int64(reader.records),
-                inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
-                rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256,
-                inputs: InputDigest.json(reader.digests), feed: options.feed)
-            try database.log(log)
+            try database.log(reader.record(of: report, startedAt: startedAt, modelSHA256: modelSHA256, feed: options.feed))
             if options.analyze {
                 enter(.analyzing)
                 try database.analyze()
@@ -329,21 +212,15 @@ public final class Importer {
         rejects?.discard()
     }
 
-    /// Reads `source` as it comes, its bytes digested beneath the decoders (`DigestingSource`).
-    private func run(digesting source: ByteSource) throws(SluiceError) {
-        let digest = DigestingSource(source)
-        try run(InputOpener.decompressing(digest), digest: digest)
-    }
-
-    /// Reads `source` (decoded), then records what was read of it (`digest`, its raw bytes).
-    private func run(_ source: ByteSource, digest: DigestingSource) throws(SluiceError) {
+    /// Reads `input`, then records what was read of it.
+    func run(_ input: InputReader.Input) throws(SluiceError) {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
         guard !options.removeFeed else {
             throw SluiceError(.usage, "\(options.optionNames(.removeFeed)) reads no input: it removes the feed's rows")
         }
         do throws(SluiceError) {
             guard let target else { preconditionFailure("no target after finish()") }  // our bug: `finished` is set with it
-            try reader.read(source, into: target)
+            try reader.read(input.source, into: target)
         } catch {
             // A batch being written failed before the parser got this far: that comes first.
             var error = error
@@ -352,7 +229,7 @@ public final class Importer {
             throw interruptedIfCancelled(error)
         }
         do {
-            try reader.finishInput(named: source.name, digest: digest)
+            try reader.finishInput(input)
         } catch {
             cancel()
             throw error

@@ -21,6 +21,26 @@ import Testing
         #expect(report.entities.map(\.inserted) == [2, 1])
     }
 
+    /// A JSON input the root names by its file name holds its values where that entry's
+    /// records stand, chosen by the name before the input is read: the entry's map makes the
+    /// file's object a map (its members the records), and the entry's table makes its arrays
+    /// rows (SPEC section 12's root keys).
+    @Test func aJSONFileNamedByTheRootIsReadAsItsEntrySays() throws {
+        let directory = TemporaryDirectory()
+        var named = model
+        named.root = .paths([(JSONKeyPath(["stops", "json"]), "Stop"), (JSONKeyPath(["trips", "json"]), "Trip")])
+        named.rootMaps = [JSONKeyPath(["stops", "json"]): "id"]
+        named.rootTable = (JSONKeyPath(["trips", "json"]), TabularHeader("first"))
+        let database = directory.file("out.sqlite")
+        let importer = try Importer(databasePath: database, model: named)
+        try importer.importBytes(Array(#"{"a": {}, "b": {}}"#.utf8), name: "stops.json")
+        try importer.importBytes(Array(#"[["id"], ["t1"], ["t2"]]"#.utf8), name: "feed/trips.json")
+        let report = try importer.finish()
+        #expect(report.entities.map(\.inserted) == [2, 2])
+        #expect(try query(database, "SELECT id FROM Stop ORDER BY id") == [[.text("a")], [.text("b")]])
+        #expect(try query(database, "SELECT id FROM Trip ORDER BY id") == [[.text("t1")], [.text("t2")]])
+    }
+
     @Test func mergingOverridesAKeyDropsItsMapAndTableAndAddsTheRest() {
         var base = model
         base.root = .paths([(JSONKeyPath(["a"]), "Stop"), (JSONKeyPath(["b"]), "Stop")])

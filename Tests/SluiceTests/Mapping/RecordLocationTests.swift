@@ -157,6 +157,39 @@ import Testing
         do { let r = location.leave(); #expect(!r) }
     }
 
+    /// An input routed by its name (`RecordStart`) begins where its records stand, with no
+    /// events made around it: a CSV input's rows are the elements of an array there, a JSON
+    /// input's values stand at the location itself (a map's object is the map).
+    @Test func beginsWhereTheInputsNamePutsIt() {
+        var rows = RecordLocation(TwoLocations(), start: .rows(1))
+        do { let r = rows.recordInArray; #expect(r == 0) }  // each row object: a Person
+        do { let r = rows.enter(); #expect(r) }
+        do { let r = rows.startObject(); #expect(r == .record(0)) }
+        do { let r = rows.leave(); #expect(r) }
+
+        var values = RecordLocation(TwoLocations(), start: .location(1))
+        do { let r = values.recordInArray; #expect(r == nil) }
+        do { let r = values.enter(); #expect(r) }
+        do { let r = values.startObject(); #expect(r == .record(0)) }  // one object: a record
+        do { let r = values.leave(); #expect(r) }
+        do { let r = values.enter(); #expect(r) }
+        do { let r = values.startArray(); #expect(r == .none) }  // an array: its elements are
+        do { let r = values.recordInArray; #expect(r == 0) }
+
+        var map = RecordLocation(TwoLocations(), start: .location(2))
+        do { let r = map.enter(); #expect(r) }
+        do { let r = map.startObject(); #expect(r == .none) }
+        key("Rex", &map)
+        do { let r = map.enter(); #expect(r) }
+        do { let r = map.startObject(); #expect(r == .record(1)) }
+        #expect(map.takeMember()?.attribute == 3)
+
+        // Without a start, the top-level object is the envelope's, not a record.
+        var top = RecordLocation(TwoLocations())
+        do { let r = top.enter(); #expect(r) }
+        do { let r = top.startObject(); #expect(r == .none) }
+    }
+
     private func key<Locations: EnvelopeLocations>(_ text: String, _ location: inout RecordLocation<Locations>) {
         Array(text.utf8).withUnsafeBytes { location.key($0) }
     }

@@ -190,8 +190,9 @@ final class ModelTarget: ImportTarget {
                             capturesRejectedRecords: capturesRejectedRecords, fastPaths: options.fastPaths)
     }
 
-    func plan(forEntity entity: String, path: String?) throws(SluiceError) -> MappingPlan {
-        try Blueprint.plan(stored, entity: entity, path: path, options: options, values: plan.storeValues)
+    func plan(forEntity entity: String, path: String?) throws(SluiceError) -> (plan: MappingPlan, path: [String]) {
+        (try Blueprint.plan(stored, entity: entity, path: path, options: options, values: plan.storeValues),
+         path.map { JSONKeyPath(parsing: $0).keys } ?? [])
     }
 
     func inputEnded(_ name: String, stream: any RecordEventHandler, records: Int, head: [UInt8]?) {

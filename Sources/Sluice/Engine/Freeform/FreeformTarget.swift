@@ -51,7 +51,7 @@ final class FreeformTarget: ImportTarget {
         return current.stream
     }
 
-    func plan(forEntity _: String, path _: String?) throws(SluiceError) -> MappingPlan {
+    func plan(forEntity _: String, path _: String?) throws(SluiceError) -> (plan: MappingPlan, path: [String]) {
         throw SluiceError(.usage, "importFile(_:entity:path:) needs a model: a zero-config import writes one table")
     }
 

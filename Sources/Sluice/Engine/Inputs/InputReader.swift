@@ -31,6 +31,34 @@ final class InputReader {
         self.databaseName = databaseName
     }
 
+    /// An input as the importer is given it: `source` decoded (gzip inflated), over `digest`,
+    /// which digests its raw bytes as they are read.
+    typealias Input = (source: ByteSource, digest: DigestingSource)
+
+    /// The file `path` (`-`: standard input); `stopsWhenInterrupted` lets a read blocked on an
+    /// idle input (a FIFO, a terminal) give up.
+    static func file(_ path: String, stopsWhenInterrupted: (@Sendable () -> Bool)?) throws(SluiceError) -> Input {
+        try decoding(InputOpener.file(path: path, stopsWhenInterrupted: stopsWhenInterrupted))
+    }
+
+    /// Standard input.
+    static func standardInput(stopsWhenInterrupted: (@Sendable () -> Bool)?) throws(SluiceError) -> Input {
+        let input = FileSource.standardInput()
+        input.stopsWhenInterrupted = stopsWhenInterrupted
+        return try decoding(input)
+    }
+
+    /// Bytes held in memory.
+    static func bytes(_ bytes: some Collection<UInt8>, name: String) throws(SluiceError) -> Input {
+        try decoding(MemorySource(bytes, name: name))
+    }
+
+    /// `raw` as it comes, its bytes digested beneath the decoders (`DigestingSource`).
+    static func decoding(_ raw: ByteSource) throws(SluiceError) -> Input {
+        let digest = DigestingSource(raw)
+        return (try InputOpener.decompressing(digest), digest)
+    }
+
     /// Reads `source` (decoded) into `target`: a zip archive's entries, or the one input.
     func read(_ source: ByteSource, into target: any ImportTarget) throws(SluiceError) {
         feedVersion = nil
@@ -42,10 +70,19 @@ final class InputReader {
         }
     }
 
-    /// Records what was read of the input just read (`digest`, its raw bytes).
-    func finishInput(named name: String, digest: DigestingSource) throws(SluiceError) {
-        let (bytes, sha256) = try digest.finish()
-        digests.append(InputDigest(name: name, bytes: bytes, sha256: sha256, feedVersion: feedVersion))
+    /// Records what was read of `input`, just read (its raw bytes' digest).
+    func finishInput(_ input: Input) throws(SluiceError) {
+        let (bytes, sha256) = try input.digest.finish()
+        digests.append(InputDigest(name: input.source.name, bytes: bytes, sha256: sha256, feedVersion: feedVersion))
+    }
+
+    /// The import's row of `sluice_imports`: what was read, and what `report` counted of it.
+    func record(of report: ImportReport, startedAt: UnixTime, modelSHA256: String, feed: String?) -> ImportRecord {
+        ImportRecord(startedAt: startedAt.iso8601, finishedAt: UnixTime.now().iso8601,
+                     sources: sources.joined(separator: "\n"), bytes: bytes, records: Int64(records),
+                     inserted: Int64(report.inserted), updated: Int64(report.updated), unchanged: Int64(report.unchanged),
+                     rejected: Int64(report.rejected), unresolved: Int64(report.unresolved), modelSHA256: modelSHA256,
+                     inputs: InputDigest.json(digests), feed: feed)
     }
 
     /// Reads a zip archive's entries in archive order, each an input of the format its name
