@@ -178,6 +178,7 @@ struct FreeformAssembler: ~Copyable {
     }
 
     /// Inlined into the stream: it runs for every value.
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func scalar(_ value: Scalar, position: () -> InputPosition) -> Action {
         if captureDepth > 0 {
             writer.scalar(value)

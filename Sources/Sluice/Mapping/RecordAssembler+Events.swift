@@ -87,6 +87,7 @@ extension RecordAssembler {
 
     /// Most keys: one inside a record's object, nothing captured or skipped. Kept small enough
     /// to inline into the stream; the rest is out of line (which does the same for them).
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     mutating func key(_ bytes: UnsafeRawBufferPointer) {
         if fastPaths, captures.isEmpty, !envelope.isSkipping, case .object(let node, _, _)? = frames.last {
             objectKey(bytes, node: node)

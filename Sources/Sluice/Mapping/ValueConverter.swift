@@ -166,6 +166,7 @@ struct ValueConverter: Sendable {
     }
 
     /// A number's or numeric string's bytes as an integer of the attribute's width.
+    @inline(__always)  // forced: docs/performance.md#forced-inlining
     private static func integer(_ scalar: Scalar, _ bytes: UnsafeRawBufferPointer, bits: UInt8) throws(ConversionError)
         -> Int64
     {
