@@ -10,7 +10,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    @Test func caseOnlyCollisionsAndUnguardedLibcImportsFail() throws {
+    @Test func caseOnlyCollisionsAndUnguardedLibcAndFoundationImportsFail() throws {
         let repository = TemporaryDirectory()
         let files = [
             "Sources/Tool/main.swift": "print(1)\n",
@@ -18,6 +18,10 @@ import Testing
             "Sources/Lib/Bare.swift": "import Glibc\n",
             "Tests/LibTests/Guarded.swift": "#if canImport(Darwin)\nimport Darwin\n#elseif canImport(Glibc)\nimport Glibc\n#endif\n",
             "Tests/LibTests/Mismatched.swift": "#if canImport(Glibc)\nimport Darwin\n#endif\n",
+            "Sources/Lib/Whole.swift": "import Foundation\n",
+            "Sources/Lib/Essentials.swift": "#if canImport(FoundationEssentials)\nimport FoundationEssentials\n#else\nimport Foundation\n#endif\n",
+            "Sources/Lib/OnDarwin.swift": "#if canImport(Darwin)\nimport Foundation\n#endif\n",
+            "Tests/LibTests/Whole.swift": "import Foundation\n",
         ]
         for (path, text) in files {
             try FileManager.default.createDirectory(atPath: repository.file((path as NSString).deletingLastPathComponent),
@@ -34,6 +38,7 @@ import Testing
             check-portability: Sources/Lib/Bare.swift:1: imports Glibc; the product reaches libc through Sources/Sluice/Platform/
             check-portability: Sources/tool/Other.swift:2: imports Glibc; the product reaches libc through Sources/Sluice/Platform/
             check-portability: Tests/LibTests/Mismatched.swift:2: `import Darwin` without `#if canImport(Darwin)` on the line before
+            check-portability: Sources/Lib/Whole.swift:1: `import Foundation` outside `#if canImport(FoundationEssentials)`'s `#else` or `#if canImport(Darwin)`: on Linux it loads ICU's data
 
             """)
     }
