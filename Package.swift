@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // SHA-256 and SHA-512 (Model/SHA2.swift): its 4.x imports FoundationEssentials, not Foundation.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // yajl 2.1.0's parser, compiled from its sources (Vendor/CYajl/README.md) on every
@@ -35,7 +37,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2"),
         .target(
             name: "Sluice",
-            dependencies: ["CYajl", "CSQLite", "CZlib", "CLibPQ", "CMalloc", "CLibXML2"],
+            dependencies: ["CYajl", "CSQLite", "CZlib", "CLibPQ", "CMalloc", "CLibXML2",
+                           .product(name: "Crypto", package: "swift-crypto")],
             // The built-in models (`--model gtfs`), compiled in as bytes (`PackageResources`):
             // no bundle and no file to find at run time, on every platform.
             resources: [.embedInCode("Model/BuiltInModels/gtfs.json")]
