@@ -1,5 +1,6 @@
 import Testing
 @testable import Sluice
+import SluiceTestSupport
 
 extension StoreTests {
     /// The SQL that writes an entity's rows, driven with cells as a batch holds them: the
@@ -37,6 +38,49 @@ extension StoreTests {
                 [.integer(43), .integer(2), .text("none")],
                 [.integer(111), .integer(70), .text("n70")],
             ])
+        }
+
+        /// In a file that keeps a journal, each row is a statement of its own (a multi-row
+        /// statement would copy each page it changes again to a statement journal): the rows
+        /// are numbered and stored as the multi-row statements store them.
+        @Test func aFileWithAJournalTakesARowPerStatement() throws {
+            let connection = try Connection(path: ":memory:")
+            try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT); INSERT INTO t VALUES (41, 0, 'old')")
+            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
+                                           journaled: true, connection: connection)
+            #expect(inserter.rowsPerInsert == 1)
+            var arena: [UInt8] = []
+            var cells = Self.cells((1...70).map { (Int64($0), "n\($0)") }, arena: &arena)
+            cells[3] = .missing
+            let pks = try Self.withRows(cells, arena) { rows in
+                let pks = try (0..<70).map { try inserter.insert($0, of: rows) }
+                try inserter.flush(rows)
+                return pks
+            }
+            #expect(pks == Array(42...111))
+            #expect(try connection.rows("SELECT pk, id, name FROM t WHERE id IN (1, 2, 70) ORDER BY pk") == [
+                [.integer(42), .integer(1), .text("n1")],
+                [.integer(43), .integer(2), .text("none")],
+                [.integer(111), .integer(70), .text("n70")],
+            ])
+        }
+
+        /// A new file is written without a journal (`ImportDatabase`): many rows to a statement;
+        /// an existing one keeps its journal: a row per statement.
+        @Test func onlyANewFileTakesManyRowsToAStatement() throws {
+            let folder = TemporaryDirectory()
+            let path = folder.file("db.sqlite")
+            func inserter() throws -> RowInserter {
+                let store = try SQLiteStore(path: path)
+                _ = try store.migrate(to: [TableDefinition(name: "t", columns: [.init(name: "pk", sqlType: "INTEGER"),
+                                                                                .init(name: "id", sqlType: "TEXT")],
+                                                           uniqueIndex: ["id"], primaryKey: ["pk"])])
+                let rows = try store.entityRows(entity: "T", table: "t", columns: ["id"], defaults: [nil], identity: [0])
+                defer { try? store.commit(vacuum: false) {} }
+                return try #require(rows as? SQLiteEntityRows).inserter
+            }
+            #expect(try inserter().rowsPerInsert == 64)
+            #expect(try inserter().rowsPerInsert == 1)
         }
 
         /// A parameter is bound NULL only where it holds a value from an earlier row: rows

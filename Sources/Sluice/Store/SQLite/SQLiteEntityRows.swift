@@ -6,19 +6,22 @@ final class SQLiteEntityRows: EntityRowStore {
     /// The entity whose rows these are, for messages.
     private let entity: String
     private let lookup: IdentityLookup
-    private let inserter: RowInserter
+    /// Internal for the tests: which statements the inserts take.
+    let inserter: RowInserter
     private let updater: RowUpdater
     let startedEmpty: Bool
 
     /// `key`: the table's key column, `filled` the columns the store fills itself (`TableKeys`);
-    /// `startedEmpty`: the import created the table.
+    /// `startedEmpty`: the import created the table; `journaled`: the file keeps a journal
+    /// (`RowInserter`).
     init(entity: String, table: String, key: String, columns: [String], filled: [(column: String, fill: TableDefinition.Fill)],
-         issued: Int64, defaults: [ColumnValue?], identity: [Int], startedEmpty: Bool, connection: Connection) throws(SluiceError)
+         issued: Int64, defaults: [ColumnValue?], identity: [Int], startedEmpty: Bool, journaled: Bool, connection: Connection)
+        throws(SluiceError)
     {
         self.entity = entity
         self.startedEmpty = startedEmpty
         inserter = try RowInserter(table: table, key: key, columns: columns, filled: filled, issued: issued, defaults: defaults,
-                                   connection: connection)
+                                   journaled: journaled, connection: connection)
         updater = RowUpdater(table: table, key: key, columns: columns, connection: connection)
         lookup = IdentityLookup(table: table, key: key, columns: columns, identity: identity, connection: connection)
     }

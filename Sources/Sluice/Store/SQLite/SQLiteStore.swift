@@ -72,7 +72,7 @@ final class SQLiteStore: ImportStore {
         try SQLiteEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: columns,
                              filled: runner.keys.filled(of: table), issued: runner.keys.issued(in: table), defaults: defaults, identity: identity,
                              startedEmpty: createdTables.contains(table) || layoutTables.contains(table),
-                             connection: database.connection)
+                             journaled: !database.isNew, connection: database.connection)
     }
 
     func pendingLinks() -> any PendingLinkStore { SQLitePendingLinks(sql: runner) }
