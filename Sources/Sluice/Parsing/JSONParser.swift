@@ -37,9 +37,11 @@ final class JSONParser: EventReader {
     /// passed to them unretained.
     private let target: AnyObject
     private let handlerObject: UnsafeMutableRawPointer
-    // The state below is touched on every event. The parser is driven by one thread and
-    // never re-entered (yajl calls back synchronously), so Swift's dynamic exclusivity
-    // checks on these class properties (a quarter of the per-event cost) are switched off.
+    // The state below is touched on every event. It is a class's, not a value a local holds:
+    // yajl's C callbacks reach it only through the context pointer they are given. The parser
+    // is driven by one thread and never re-entered (yajl calls back synchronously), so Swift's
+    // dynamic exclusivity checks on these class properties (a quarter of the per-event cost)
+    // are switched off.
     private var handle: yajl_handle?
     private let callbacks: UnsafeMutablePointer<yajl_callbacks>
 

@@ -20,7 +20,7 @@ extension StoreTests {
         @Test func newRowsAreNumberedAfterTheLargestPkAndWrittenManyToAStatement() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT); INSERT INTO t VALUES (41, 0, 'old')")
-            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
+            var inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
                                            connection: connection)
             #expect(inserter.rowsPerInsert == 64)
             var arena: [UInt8] = []
@@ -46,7 +46,7 @@ extension StoreTests {
         @Test func aFileWithAJournalTakesARowPerStatement() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT); INSERT INTO t VALUES (41, 0, 'old')")
-            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
+            var inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
                                            journaled: true, connection: connection)
             #expect(inserter.rowsPerInsert == 1)
             var arena: [UInt8] = []
@@ -89,7 +89,7 @@ extension StoreTests {
         @Test func nullsAndValuesFollowEachOtherInEveryColumn() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT)")
-            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
+            var inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
                                            connection: connection)
             var random = SystemRandomNumberGenerator()
             var expected: [[ColumnValue]] = []
@@ -124,7 +124,7 @@ extension StoreTests {
         @Test func manyRowsNameOnlyTheColumnsGivenAndThoseWithADefault() throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, note TEXT, kind TEXT DEFAULT 'table')")
-            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "note", "kind"], defaults: [nil, nil, nil],
+            var inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "note", "kind"], defaults: [nil, nil, nil],
                                            connection: connection)
             var statements: [String] = []
             connection.trace { statements.append($0) }
@@ -156,7 +156,7 @@ extension StoreTests {
                 CREATE TABLE t (pk INTEGER PRIMARY KEY AUTOINCREMENT, id INTEGER, name TEXT);
                 INSERT INTO t VALUES (100, 0, 'gone'); DELETE FROM t; INSERT INTO t VALUES (41, 0, 'old');
                 """)
-            let inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, nil], connection: connection)
+            var inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, nil], connection: connection)
             var arena: [UInt8] = []
             let cells = Self.cells((1...70).map { (Int64($0), "n\($0)") }, arena: &arena)
             let pks = try Self.withRows(cells, arena) { rows in

@@ -152,6 +152,7 @@ final class ContractDatabase {
     /// relationships with links waiting; the outcomes by relationship.
     func resolveAll(_ pending: any PendingLinkStore, policy: Model.UnresolvedPolicy = .null,
                     sources: [String] = ["in.json"]) throws(SluiceError) -> [String: LinkOutcome] {
+        var pending = pending
         var outcomes: [String: LinkOutcome] = [:]
         for pass in pending.passes(Array(plans.joined())) {
             let results = try pending.resolve(pass, policy: { _ in policy }, sources: sources) { _ in }

@@ -199,7 +199,7 @@ extension StoreTests {
         func waitingLinksAreLinkedInTheSecondPass(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let ann = try db.insert("people", ["ann"])["ann"]!
-            let pending = db.store.pendingLinks()
+            var pending = db.store.pendingLinks()
             #expect(pending.isEmpty)
             let position = InputPosition(line: 3, column: 7, offset: 0)
             // Ann names her employer, a pet, a friend and a song before any of them exists.
@@ -233,7 +233,7 @@ extension StoreTests {
             let db = try ContractDatabase(kind)
             let people = try db.insert("people", ["ann", "bob"])
             let employer = db.plan("Person.employer")
-            let pending = db.store.pendingLinks()
+            var pending = db.store.pendingLinks()
             let first = InputPosition(line: 1, column: 1, offset: 0)
             let later = InputPosition(line: 9, column: 1, offset: 0)
             // Ann's first record waits for "gone", her later one makes the link itself: nothing
@@ -259,7 +259,7 @@ extension StoreTests {
             let db = try ContractDatabase(kind)
             let people = try db.insert("people", ["ann", "bob"])
             let friends = db.plan("Person.friends")
-            let pending = db.store.pendingLinks()
+            var pending = db.store.pendingLinks()
             let position = InputPosition(line: 1, column: 1, offset: 0)
             // Ann lists x and y, then Bob lists z; a later record of Ann replaces her list with
             // [w]: x and y no longer wait, z still does.
@@ -281,7 +281,7 @@ extension StoreTests {
             for policy in Model.UnresolvedPolicy.allCases {
                 let db = try ContractDatabase(kind)
                 let people = try db.insert("people", ["ann", "bob"])
-                let pending = db.store.pendingLinks()
+                var pending = db.store.pendingLinks()
                 for (name, line) in [("ann", 2), ("bob", 5)] {
                     try pending.addToOnes([db.plan("Person.employer")], source: people[name]!, keys: [.text("nowhere")], decided: [false],
                                           existingRow: false, newRow: true, input: 0, position: InputPosition(line: line, column: 3, offset: 0))

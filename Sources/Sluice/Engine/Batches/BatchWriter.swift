@@ -12,8 +12,6 @@ final class BatchWriter: RecordSink {
     let plans: [MappingPlan.EntityPlan]
     /// Per storage entity: its links' plans.
     let linkPlans: [[LinkPlan]]
-    /// The links that wait for the second pass.
-    let pendingLinks: any PendingLinkStore
     /// Remembers the rows this import touched, for `--delete-missing`.
     let touched: (any TouchedRowStore)?
     /// The writers: the caller's until the first batch is handed over and after `finish()`
@@ -54,7 +52,6 @@ final class BatchWriter: RecordSink {
          databaseName: String = "") {
         plans = writers.map(\.plan)
         linkPlans = links.plans
-        pendingLinks = links.pending
         self.store = store
         self.touched = touched
         writing = BatchWriting(writers: writers, links: links, touched: touched, store: store)
@@ -117,6 +114,13 @@ final class BatchWriter: RecordSink {
 
     /// Per entity, what the import did: final once `finish()` returned.
     var counts: [ImportReport.EntityCounts] { writing?.writers.map(\.counts) ?? [] }
+
+    /// The links that wait for the second pass, as the link writer left them: read once the
+    /// writers are back from the writer thread (after `finish()`).
+    var pendingLinks: any PendingLinkStore {
+        guard let writing else { preconditionFailure("the pending links are read while the writer thread has them") }
+        return writing.links.pending
+    }
 
     /// Changes `entity`'s counts, after `finish()` (the second pass, `--delete-missing`).
     func updateCounts(of entity: Int, _ change: (inout ImportReport.EntityCounts) -> Void) {

@@ -228,7 +228,7 @@ final class ModelTarget: ImportTarget {
     /// to-ones of one entity); its stage and phase are named by all of them, `A.x, A.y`.
     private func linkPending(sources: [String], enter: (ImportProgress.Stage) -> Void,
                              update: (ImportProgress.Stage) -> Void) throws(SluiceError) -> [String] {
-        let pending = writer.pendingLinks
+        var pending = writer.pendingLinks
         guard !pending.isEmpty else { return [] }
         var examples: [String] = []
         let unresolved = options.unresolved

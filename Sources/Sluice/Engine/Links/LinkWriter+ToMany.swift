@@ -76,7 +76,7 @@ extension LinkWriter {
     /// wait from an earlier record of the same row, in an earlier batch, too: the later record
     /// decides, as it does in one batch (`EntityBatch.merge`) and for to-ones. Only a row that
     /// was there before this batch can have any.
-    private func forgetDecided(_ plan: LinkPlan, of writer: borrowing EntityWriter) throws(SluiceError) {
+    private mutating func forgetDecided(_ plan: LinkPlan, of writer: borrowing EntityWriter) throws(SluiceError) {
         guard pending.waiting(plan) > 0 else { return }
         var sources: [Int64] = []
         for record in 0..<writer.count where writer.isRepresentative(record) && !writer.wasInserted(record) {
@@ -89,7 +89,7 @@ extension LinkWriter {
 
     /// `merge: add`: the largest place of each source that was in the database before the
     /// batch (a row the batch inserted has no links yet).
-    private func largestPlaces(_ plan: LinkPlan, writer: borrowing EntityWriter) throws(SluiceError) -> [Int64: Int64] {
+    private mutating func largestPlaces(_ plan: LinkPlan, writer: borrowing EntityWriter) throws(SluiceError) -> [Int64: Int64] {
         var sources: [Int64] = []
         for record in 0..<writer.count where writer.isRepresentative(record) && !writer.wasInserted(record) {
             if case .many? = writer.link(record, plan.relationship), !writer.clearsOthersFirst(record, plan.relationship) {

@@ -12,7 +12,8 @@
 struct LinkWriter {
     let plans: [[LinkPlan]]
     let links: any LinkStore
-    let pending: any PendingLinkStore
+    /// A value (SQLite's) or a reference (PostgreSQL's), owned with this writer.
+    var pending: any PendingLinkStore
     /// Indexes of this import's new tables, built before a statement looks rows up by them.
     let indexes: SecondaryIndexes?
     /// Per plan id: ids found in the database before this batch's rows were written
@@ -387,7 +388,7 @@ struct LinkWriter {
     }
 
     /// `order`: an ordered to-many's place for the link (`LinkWriter+ToMany.swift`).
-    func deferLink(_ target: LinkTarget, of record: Int, in writer: borrowing EntityWriter, plan: LinkPlan,
+    mutating func deferLink(_ target: LinkTarget, of record: Int, in writer: borrowing EntityWriter, plan: LinkPlan,
                    order: Int64? = nil) throws(SluiceError) {
         // A nested record always has its row by now; only ids can be waiting.
         guard case .key(let key) = target else { return }

@@ -9,18 +9,21 @@
 /// Where several records of one row name a to-one, the last record's link wins, as on SQLite:
 /// a record that made or cleared the link itself (`addToOnes`' `decided`) leaves a row with no
 /// key, and only each source row's last waiting row counts (`latest`).
-final class PostgresPendingLinks: PendingLinkStore {
+///
+/// A value, owned with the link writer by the thread that writes the batches, as SQLite's is:
+/// what it counts and buffers per waiting link is reached without dynamic exclusivity checks.
+struct PostgresPendingLinks: PendingLinkStore {
     private let connection: PostgresConnection
     /// The PostgreSQL type of a relationship's `relatedBy` column.
     private let keyType: (LinkPlan) -> String
     /// Per plan id: rows in its table (its table exists once it has one), the links among them
     /// (rows with a key), rows not yet sent, and whether a source row may have several rows.
-    @exclusivity(unchecked) private var rows: [Int] = []
-    @exclusivity(unchecked) private var links: [Int] = []
-    @exclusivity(unchecked) private var buffers: [CopyText] = []
-    @exclusivity(unchecked) private var repeats: [Bool] = []
+    private var rows: [Int] = []
+    private var links: [Int] = []
+    private var buffers: [CopyText] = []
+    private var repeats: [Bool] = []
     /// Entities whose to-ones wait (`hasWaitingToOnes`).
-    @exclusivity(unchecked) private var entitiesWaiting = Set<Int>()
+    private var entitiesWaiting = Set<Int>()
     /// Plans whose table has an index on its sources (`forget`).
     private var indexedForForgetting = Set<Int>()
     private static let bufferBytes = 1 << 20
@@ -38,8 +41,8 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
-    func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
-                   newRow: Bool, input: Int, position: InputPosition) throws(SluiceError) {
+    mutating func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
+                            newRow: Bool, input: Int, position: InputPosition) throws(SluiceError) {
         for (index, plan) in plans.enumerated() {
             if let key = keys[index] {
                 try add(plan: plan, source: source, key: key, input: input, position: position, order: nil)
@@ -59,8 +62,8 @@ final class PostgresPendingLinks: PendingLinkStore {
     func hasWaitingToOnes(of entity: Int) -> Bool { entitiesWaiting.contains(entity) }
 
     /// A waiting link, or with key `.null` a to-one a later record decided (`addToOnes`).
-    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
-             order: Int64?) throws(SluiceError) {
+    mutating func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
+                      order: Int64?) throws(SluiceError) {
         let ordered = plan.ordered
         if plan.id >= rows.count {
             let more = plan.id + 1 - rows.count
@@ -89,7 +92,7 @@ final class PostgresPendingLinks: PendingLinkStore {
         if buffers[plan.id].bytes.count >= Self.bufferBytes { try send(plan.id) }
     }
 
-    private func send(_ plan: Int) throws(SluiceError) {
+    private mutating func send(_ plan: Int) throws(SluiceError) {
         guard plan < buffers.count, !buffers[plan].isEmpty else { return }
         try connection.copy("COPY \(Self.table(plan)) FROM STDIN", buffers[plan].bytes)
         buffers[plan] = CopyText()
@@ -97,7 +100,7 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     func waiting(_ plan: LinkPlan) -> Int { plan.id < links.count ? links[plan.id] : 0 }
 
-    func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
+    mutating func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
         guard waiting(plan) > 0, !sources.isEmpty else { return }
         try indexSources(plan)
         let list = "{" + sources.map(String.init).joined(separator: ",") + "}"
@@ -106,7 +109,7 @@ final class PostgresPendingLinks: PendingLinkStore {
         links[plan.id] -= deleted.changes
     }
 
-    func largestWaitingPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
+    mutating func largestWaitingPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
         guard plan.ordered, waiting(plan) > 0, !sources.isEmpty else { return [:] }
         try indexSources(plan)
         let list = "{" + sources.map(String.init).joined(separator: ",") + "}"
@@ -121,15 +124,15 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     /// Sends the plan's buffered rows and indexes its table by source, when first needed (as
     /// on SQLite).
-    private func indexSources(_ plan: LinkPlan) throws(SluiceError) {
+    private mutating func indexSources(_ plan: LinkPlan) throws(SluiceError) {
         try send(plan.id)
         if indexedForForgetting.insert(plan.id).inserted {
             _ = try connection.execute("CREATE INDEX ON \(Self.table(plan.id)) (\"source_pk\")")
         }
     }
 
-    func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
+    mutating func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
+                          linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
         guard let first = pass.first, first.mayWaitAsToOne else {
             var outcomes: [LinkOutcome] = []
             for plan in pass { outcomes.append(try resolve(plan, policy: policy(plan), sources: sources, linked: linked)) }
@@ -148,8 +151,8 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     /// Links the waiting to-ones `pass` of one entity together (`linkToOnes`); then each
     /// relationship's policy takes what is still missing, and stubs made are linked.
-    private func resolveToOnes(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                               linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
+    private mutating func resolveToOnes(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
+                                        linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
         for plan in pass {
             try send(plan.id)
             try connection.execute("ANALYZE \(Self.table(plan.id))")
@@ -229,8 +232,8 @@ final class PostgresPendingLinks: PendingLinkStore {
 
     /// One relationship that is not a to-one linked by id: `linked` hears once, when the one
     /// set-based statement is done.
-    func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> LinkOutcome {
+    mutating func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
+                          linked: (Int) -> Void) throws(SluiceError) -> LinkOutcome {
         if plan.mayWaitAsToOne {
             return try resolveToOnes([plan], policy: { _ in policy }, sources: sources, linked: linked)[0]
         }

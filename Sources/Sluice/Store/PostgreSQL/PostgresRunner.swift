@@ -6,8 +6,10 @@ final class PostgresRunner: SQLRunning, LinkStore {
     let connection: PostgresConnection
     /// Set by `PostgresStore.migrate(to:)`.
     var keys = TableKeys()
-    /// (Used by one thread at a time, never re-entered: no dynamic exclusivity checks.)
-    @exclusivity(unchecked) private var translated: [String: String] = [:]
+    /// Statements as PostgreSQL spells them, by their SQL. Reached per statement, a round trip
+    /// each, never per record: its dynamic exclusivity checks cost nothing measurable. A class
+    /// because the store, its touched rows and indexes share it.
+    private var translated: [String: String] = [:]
 
     init(connection: PostgresConnection) {
         self.connection = connection

@@ -16,9 +16,9 @@
 /// the 6,200 rows it inserted, each statement's 64 rows touching as many pages of the
 /// indexes over the stops and trips. A statement of one row without triggers needs no such copy.
 ///
-/// One thread at a time uses an inserter, and never re-enters it: its queue, touched per
-/// row, has no dynamic exclusivity checks.
-final class RowInserter {
+/// A value owned by the thread that writes (through its `SQLiteEntityRows`, once per batch):
+/// its queue and NULL bookkeeping, touched per row, need no dynamic exclusivity checks.
+struct RowInserter {
     /// Rows per multi-row `INSERT`.
     let rowsPerInsert: Int
     private let table: String
@@ -46,9 +46,9 @@ final class RowInserter {
     /// Rows from this pk up were inserted here (`RowNumbering.first`).
     var firstNewPK: Int64? { numbering.first }
     /// Rows numbered and waiting for `insertMany` (fewer than `rowsPerInsert`).
-    @exclusivity(unchecked) private var queued: [(row: Int, pk: Int64)] = []
+    private var queued: [(row: Int, pk: Int64)] = []
     /// Which parameters of `insertOne` hold NULL (`NullParameters`).
-    @exclusivity(unchecked) private var oneNulls: NullParameters
+    private var oneNulls: NullParameters
     private let allColumns: [Int]
     /// The row of `rows` whose insert failed last: how the refusal of a value names its record.
     private(set) var refusedRow: Int?
@@ -108,7 +108,7 @@ final class RowInserter {
 
     /// Inserts row `row` of `rows` and returns its pk. A numbered row waits for a full
     /// statement: until `flush(_:)`, `rows` must hold the waiting rows unchanged.
-    func insert(_ row: Int, of rows: CellRows) throws(SluiceError) -> Int64 {
+    mutating func insert(_ row: Int, of rows: CellRows) throws(SluiceError) -> Int64 {
         do {
             guard let pk = try numbering.take(table: table, key: key, issued: issued, connection: connection) else {
                 // The rows numbered before go in first: SQLite's random pick must see their pks taken.
@@ -127,7 +127,7 @@ final class RowInserter {
     }
 
     /// Inserts the rows still waiting, one statement each: the end of a batch.
-    func flush(_ rows: CellRows) throws(SluiceError) {
+    mutating func flush(_ rows: CellRows) throws(SluiceError) {
         do {
             try insertQueued(rows)
         } catch {
@@ -138,14 +138,15 @@ final class RowInserter {
     /// The queued rows in one multi-row `INSERT`. When the database refuses a value, SQLite
     /// undoes the whole statement; the rows then go in one at a time, so that the refusal
     /// names its row (`refusedRow`).
-    private func insertQueuedTogether(_ rows: CellRows) throws(SQLiteError) {
-        let insertMany = try manyRowsInsert(for: rows)
+    private mutating func insertQueuedTogether(_ rows: CellRows) throws(SQLiteError) {
+        try prepareManyRowsInsert(for: rows)
+        let statement = insertMany!.statement, columns = insertMany!.columns
         for (offset, waiting) in queued.enumerated() {
-            try bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: insertMany.statement, columns: insertMany.columns,
-                     from: Int32(offset * (insertMany.columns.count + 1) + 1), nulls: &insertMany.nulls)
+            try Self.bind(waiting.row, of: rows, pk: boundPK(waiting.pk), to: statement, columns: columns,
+                          from: Int32(offset * (columns.count + 1) + 1), defaults: defaults, nulls: &insertMany!.nulls)
         }
         do {
-            try insertMany.statement.runKeepingBindings()
+            try statement.runKeepingBindings()
         } catch {
             guard error.isRefusedValue else { throw error }
             try insertQueued(rows)
@@ -155,7 +156,7 @@ final class RowInserter {
         queued.removeAll(keepingCapacity: true)
     }
 
-    private func insertQueued(_ rows: CellRows) throws(SQLiteError) {
+    private mutating func insertQueued(_ rows: CellRows) throws(SQLiteError) {
         for waiting in queued {
             try insertAlone(waiting.row, of: rows, pk: boundPK(waiting.pk))
             assert(connection.lastInsertRowID == waiting.pk, "SQLite numbered a row otherwise")
@@ -164,9 +165,9 @@ final class RowInserter {
     }
 
     /// Inserts one row; a refusal is that row's (`refusedRow`).
-    private func insertAlone(_ row: Int, of rows: CellRows, pk: Int64?) throws(SQLiteError) {
+    private mutating func insertAlone(_ row: Int, of rows: CellRows, pk: Int64?) throws(SQLiteError) {
         do {
-            try bind(row, of: rows, pk: pk, to: insertOne, columns: allColumns, from: 1, nulls: &oneNulls)
+            try Self.bind(row, of: rows, pk: pk, to: insertOne, columns: allColumns, from: 1, defaults: defaults, nulls: &oneNulls)
             try insertOne.runKeepingBindings()
         } catch {
             refusedRow = row
@@ -180,9 +181,9 @@ final class RowInserter {
         numbering.sqlitePicksTheSamePK ? nil : pk
     }
 
-    /// The multi-row `INSERT` for the queued rows: the one in use while it names every column
-    /// they give a value; else one naming those too.
-    private func manyRowsInsert(for rows: CellRows) throws(SQLiteError) -> ManyRowsInsert {
+    /// Makes `insertMany` a multi-row `INSERT` for the queued rows: the one in use while it
+    /// names every column they give a value; else one naming those too.
+    private mutating func prepareManyRowsInsert(for rows: CellRows) throws(SQLiteError) {
         var named = insertMany?.named ?? alwaysNamed
         let before = named
         for column in 0..<rows.width where !named.contains(column) {
@@ -191,21 +192,19 @@ final class RowInserter {
                 break
             }
         }
-        if let insertMany, named == before { return insertMany }
+        if insertMany != nil, named == before { return }
         let columns = allColumns.filter(named.contains)
         let statement = try connection.prepare(Self.insertSQL(table: table, key: key, columns: self.columns, named: columns,
                                                               filled: filled, rows: rowsPerInsert))
-        let prepared = ManyRowsInsert(statement: statement, named: named, columns: columns,
-                                      nulls: NullParameters(count: (columns.count + 1) * rowsPerInsert))
-        insertMany = prepared
-        return prepared
+        insertMany = ManyRowsInsert(statement: statement, named: named, columns: columns,
+                                    nulls: NullParameters(count: (columns.count + 1) * rowsPerInsert))
     }
 
     /// Binds the pk (nil: SQLite chooses) and the columns `columns` of a row, from parameter
     /// `first`. A missing value takes its column's default. NULL is bound only where the
     /// parameter holds a value from an earlier row (`nulls`).
-    private func bind(_ row: Int, of rows: CellRows, pk: Int64?, to statement: Statement, columns: [Int], from first: Int32,
-                      nulls: inout NullParameters) throws(SQLiteError) {
+    private static func bind(_ row: Int, of rows: CellRows, pk: Int64?, to statement: Statement, columns: [Int], from first: Int32,
+                             defaults: [ColumnValue?], nulls: inout NullParameters) throws(SQLiteError) {
         if let pk {
             try statement.bind(.integer(pk), at: first)
             nulls[first] = false
@@ -234,18 +233,11 @@ final class RowInserter {
 
 /// A prepared multi-row `INSERT` naming some of the table's columns (`named`, and as indexes
 /// in order, `columns`), and which of its parameters hold NULL.
-private final class ManyRowsInsert {
+private struct ManyRowsInsert {
     let statement: Statement
     let named: ColumnSet
     let columns: [Int]
-    @exclusivity(unchecked) var nulls: NullParameters
-
-    init(statement: Statement, named: ColumnSet, columns: [Int], nulls: NullParameters) {
-        self.statement = statement
-        self.named = named
-        self.columns = columns
-        self.nulls = nulls
-    }
+    var nulls: NullParameters
 }
 
 /// Which parameters of a statement hold NULL, so that NULL is not bound again where it is:

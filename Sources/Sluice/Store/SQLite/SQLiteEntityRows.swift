@@ -6,8 +6,10 @@ final class SQLiteEntityRows: EntityRowStore {
     /// The entity whose rows these are, for messages.
     private let entity: String
     private let lookup: IdentityLookup
-    /// Internal for the tests: which statements the inserts take.
-    let inserter: RowInserter
+    /// Reached once per batch (`insert`), so the rows' loop runs on a value the writing
+    /// thread holds, without a dynamic exclusivity check per row. Readable by the tests:
+    /// which statements the inserts take.
+    private(set) var inserter: RowInserter
     private let updater: RowUpdater
     let startedEmpty: Bool
 
@@ -55,13 +57,18 @@ final class SQLiteEntityRows: EntityRowStore {
 
     func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64]) throws(SluiceError) {
         do {
-            for record in records {
-                pks[record] = try inserter.insert(record, of: rows)
-            }
-            try inserter.flush(rows)
+            try Self.insert(records, of: rows, pks: &pks, with: &inserter)
         } catch {
             throw refused(error, row: inserter.refusedRow, of: rows)
         }
+    }
+
+    private static func insert(_ records: [Int], of rows: CellRows, pks: inout [Int64],
+                               with inserter: inout RowInserter) throws(SluiceError) {
+        for record in records {
+            pks[record] = try inserter.insert(record, of: rows)
+        }
+        try inserter.flush(rows)
     }
 
     func update(_ changes: [RowChange], of rows: CellRows) throws(SluiceError) {

@@ -13,19 +13,19 @@
 /// waiting row: the later record wins, link by link — an id it names replaces the waiting
 /// one, a link it makes or clears itself removes it, and a link it does not mention keeps it.
 extension SQLitePendingLinks {
-    final class ToOneRows {
+    struct ToOneRows {
         /// The entity's to-ones that link by id, in relationship order: column `k<slot>`.
         let plans: [LinkPlan]
         /// `"sluice_pending_row_<entity>"`, quoted.
         let table: String
-        // Touched per record by the one thread that writes: no dynamic exclusivity checks
-        // (they were a tenth of what a waiting record cost the writer on W2).
+        // Touched per record, a value inside the pending links' own (dynamic exclusivity
+        // checks were a tenth of what a waiting record cost the writer on W2).
         /// Rows waiting (in the table or `buffered`).
-        @exclusivity(unchecked) var count = 0
+        var count = 0
         /// Per slot, the rows whose id for it waits.
-        @exclusivity(unchecked) var keys: [Int]
+        var keys: [Int]
         /// Rows not yet inserted, `width` values each.
-        @exclusivity(unchecked) var buffered: [ColumnValue] = []
+        var buffered: [ColumnValue] = []
         var width: Int { plans.count + 4 }
         let rowsPerInsert: Int
         let insertMany: String
@@ -36,7 +36,7 @@ extension SQLitePendingLinks {
         /// then a row of the source table from the first waiting one up whose link is empty
         /// while its id column is not is one whose link waits, and the second pass finds
         /// them without joining this table. The first other row copies the ids in here.
-        @exclusivity(unchecked) var keysInRows: Bool
+        var keysInRows: Bool
 
         init(plans: [LinkPlan], entity: Int, newRow: Bool) {
             self.plans = plans
@@ -55,41 +55,67 @@ extension SQLitePendingLinks {
         func waiting(_ plan: LinkPlan) -> Int { slot(plan).map { keys[$0] } ?? 0 }
 
         static func keyColumn(_ slot: Int) -> String { "\"k\(slot)\"" }
+
+        /// Buffers the waiting row of the record `source` (`keys` by slot), and inserts the
+        /// buffered rows once they fill a statement.
+        mutating func append(_ source: Int64, keys: [ColumnValue?], input: Int, position: InputPosition,
+                             sql: SQLiteRunner) throws(SluiceError) {
+            buffered.append(.integer(source))
+            for slot in plans.indices {
+                let key = slot < keys.count ? keys[slot] : nil
+                buffered.append(key.map { keysInRows ? .integer(1) : $0 } ?? .null)
+                if key != nil { self.keys[slot] += 1 }
+            }
+            buffered.append(.integer(Int64(input)))
+            buffered.append(.integer(Int64(position.line)))
+            buffered.append(.integer(Int64(position.column)))
+            count += 1
+            if buffered.count == width * rowsPerInsert { try insertBuffered(sql) }
+        }
+
+        /// Inserts the buffered rows: a full group with one statement, the rest one by one.
+        mutating func insertBuffered(_ sql: SQLiteRunner) throws(SluiceError) {
+            guard !buffered.isEmpty else { return }
+            if buffered.count == width * rowsPerInsert {
+                try sql.run(insertMany, buffered)
+            } else {
+                var start = 0
+                while start < buffered.count {
+                    try sql.run(insertOne, buffered[start..<start + width])
+                    start += width
+                }
+            }
+            buffered.removeAll(keepingCapacity: true)
+        }
     }
 
-    func toOneRows(of entity: Int) -> ToOneRows? {
-        entity < toOneRows.count ? toOneRows[entity] : nil
+    /// Where the waiting rows of `entity` are in `toOneRows`, once one has waited.
+    func toOneSlot(of entity: Int) -> Int? {
+        entity < toOneSlots.count && toOneSlots[entity] >= 0 ? toOneSlots[entity] : nil
     }
 
-    func hasWaitingToOnes(of entity: Int) -> Bool { (toOneRows(of: entity)?.count ?? 0) > 0 }
+    func hasWaitingToOnes(of entity: Int) -> Bool { toOneSlot(of: entity).map { toOneRows[$0].count > 0 } ?? false }
 
-    func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
-                   newRow: Bool, input: Int, position: InputPosition) throws(SluiceError) {
+    mutating func addToOnes(_ plans: [LinkPlan], source: Int64, keys: [ColumnValue?], decided: [Bool], existingRow: Bool,
+                            newRow: Bool, input: Int, position: InputPosition) throws(SluiceError) {
         guard let entity = plans.first?.source else { return }
-        if let rows = toOneRows(of: entity), rows.keysInRows, !newRow { try copyKeysIn(rows) }
-        if let rows = toOneRows(of: entity), rows.count > 0, existingRow {
-            try replace(source, in: rows, keys: keys, decided: decided, input: input, position: position)
-            return
+        if let slot = toOneSlot(of: entity) {
+            if toOneRows[slot].keysInRows, !newRow { try Self.copyKeysIn(&toOneRows[slot], sql: sql) }
+            if existingRow, toOneRows[slot].count > 0 {
+                try Self.replace(source, in: &toOneRows[slot], keys: keys, decided: decided, input: input, position: position,
+                                 sql: sql)
+                return
+            }
         }
         guard keys.contains(where: { $0 != nil }) else { return }
-        let rows = try makeToOneRows(plans, entity: entity, newRow: newRow)
-        rows.buffered.append(.integer(source))
-        for slot in rows.plans.indices {
-            let key = slot < keys.count ? keys[slot] : nil
-            rows.buffered.append(key.map { rows.keysInRows ? .integer(1) : $0 } ?? .null)
-            if key != nil { rows.keys[slot] += 1 }
-        }
-        rows.buffered.append(.integer(Int64(input)))
-        rows.buffered.append(.integer(Int64(position.line)))
-        rows.buffered.append(.integer(Int64(position.column)))
-        rows.count += 1
-        if rows.buffered.count == rows.width * rows.rowsPerInsert { try insertBuffered(rows) }
+        let slot: Int
+        if let existing = toOneSlot(of: entity) { slot = existing } else { slot = try makeToOneRows(plans, entity: entity, newRow: newRow) }
+        try toOneRows[slot].append(source, keys: keys, input: input, position: position, sql: sql)
     }
 
-    /// The waiting rows of `entity`, their table created (and emptied) with the first of them.
-    private func makeToOneRows(_ plans: [LinkPlan], entity: Int, newRow: Bool) throws(SluiceError) -> ToOneRows {
-        if entity >= toOneRows.count { toOneRows += repeatElement(nil, count: entity + 1 - toOneRows.count) }
-        if let rows = toOneRows[entity] { return rows }
+    /// Makes the waiting rows of `entity`, their table created (and emptied), at its first
+    /// record whose links wait; returns their slot.
+    private mutating func makeToOneRows(_ plans: [LinkPlan], entity: Int, newRow: Bool) throws(SluiceError) -> Int {
         let rows = ToOneRows(plans: plans, entity: entity, newRow: newRow)
         let keys = plans.indices.map { ToOneRows.keyColumn($0) + ", " }.joined()
         try sql.execute("""
@@ -97,13 +123,15 @@ extension SQLitePendingLinks {
               "source_pk" INTEGER PRIMARY KEY, \(keys)"input" INTEGER, "line" INTEGER, "column" INTEGER);
             DELETE FROM \(rows.table);
             """)
-        toOneRows[entity] = rows
-        return rows
+        if entity >= toOneSlots.count { toOneSlots += repeatElement(-1, count: entity + 1 - toOneSlots.count) }
+        toOneSlots[entity] = toOneRows.count
+        toOneRows.append(rows)
+        return toOneRows.count - 1
     }
 
     /// Leaves `keysInRows`: copies each waiting id from the source's row into its column here.
-    private func copyKeysIn(_ rows: ToOneRows) throws(SluiceError) {
-        try insertBuffered(rows)
+    private static func copyKeysIn(_ rows: inout ToOneRows, sql: SQLiteRunner) throws(SluiceError) {
+        try rows.insertBuffered(sql)
         rows.keysInRows = false
         let source = quoteIdentifier(rows.plans[0].sourceTable)
         for (slot, plan) in rows.plans.enumerated() {
@@ -114,25 +142,10 @@ extension SQLitePendingLinks {
         }
     }
 
-    /// Inserts the buffered rows: a full group with one statement, the rest one by one.
-    private func insertBuffered(_ rows: ToOneRows) throws(SluiceError) {
-        guard !rows.buffered.isEmpty else { return }
-        if rows.buffered.count == rows.width * rows.rowsPerInsert {
-            try sql.run(rows.insertMany, rows.buffered)
-        } else {
-            var start = 0
-            while start < rows.buffered.count {
-                try sql.run(rows.insertOne, rows.buffered[start..<start + rows.width])
-                start += rows.width
-            }
-        }
-        rows.buffered.removeAll(keepingCapacity: true)
-    }
-
     /// A later record of a row that may have a waiting row: merges the two, link by link.
-    private func replace(_ source: Int64, in rows: ToOneRows, keys: [ColumnValue?], decided: [Bool],
-                         input: Int, position: InputPosition) throws(SluiceError) {
-        try insertBuffered(rows)
+    private static func replace(_ source: Int64, in rows: inout ToOneRows, keys: [ColumnValue?], decided: [Bool],
+                                input: Int, position: InputPosition, sql: SQLiteRunner) throws(SluiceError) {
+        try rows.insertBuffered(sql)
         let columns = rows.plans.indices.map { ToOneRows.keyColumn($0) }.joined(separator: ", ")
         let old = try sql.rows("SELECT \(columns), \"input\", \"line\", \"column\" FROM \(rows.table) WHERE \"source_pk\" = ?", [.integer(source)]).first
         var merged: [ColumnValue] = [.integer(source)]
@@ -171,18 +184,19 @@ extension SQLitePendingLinks {
 
     /// For the to-ones of one entity: the records whose links wait.
     func waiting(pass: [LinkPlan]) -> Int {
-        if let plan = pass.first, plan.mayWaitAsToOne, let rows = toOneRows(of: plan.source) { return rows.count }
+        if let plan = pass.first, plan.mayWaitAsToOne, let slot = toOneSlot(of: plan.source) { return toOneRows[slot].count }
         return pass.reduce(0) { $0 + waiting($1) }
     }
 
-    func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
-        guard let first = pass.first, first.mayWaitAsToOne, let rows = toOneRows(of: first.source) else {
+    mutating func resolve(_ pass: [LinkPlan], policy: (LinkPlan) -> Model.UnresolvedPolicy, sources: [String],
+                          linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
+        guard let first = pass.first, first.mayWaitAsToOne, let slot = toOneSlot(of: first.source) else {
             var outcomes: [LinkOutcome] = []
             for plan in pass { outcomes.append(try resolve(plan, policy: policy(plan), sources: sources, linked: linked)) }
             return outcomes
         }
-        return try resolveToOnes(pass, rows: rows, policy: policy, sources: sources, linked: linked)
+        try toOneRows[slot].insertBuffered(sql)
+        return try resolveToOnes(pass, rows: toOneRows[slot], policy: policy, sources: sources, linked: linked)
     }
 
     /// Links the waiting to-ones `pass` of one entity: one `UPDATE` per slice of its waiting
@@ -190,7 +204,6 @@ extension SQLitePendingLinks {
     /// (`LinkChangeCounter`); then each relationship's policy takes what is still missing.
     private func resolveToOnes(_ pass: [LinkPlan], rows: ToOneRows, policy: (LinkPlan) -> Model.UnresolvedPolicy,
                                sources: [String], linked: (Int) -> Void) throws(SluiceError) -> [LinkOutcome] {
-        try insertBuffered(rows)
         let counter: LinkChangeCounter
         do {
             counter = try LinkChangeCounter(connection: sql.connection, slots: rows.plans.count)

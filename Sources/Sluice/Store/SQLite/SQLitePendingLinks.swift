@@ -15,17 +15,22 @@
 /// What is still missing then follows the relationship's `unresolved` policy: `null` leaves
 /// the link empty and reports it, `stub` creates target rows holding only the id, `fail`
 /// stops the import (which then rolls back).
-final class SQLitePendingLinks: PendingLinkStore {
+///
+/// A value, owned with the link writer by the thread that writes the batches (`BatchWriting`)
+/// and handed back for the second pass: what it counts and buffers per waiting link is
+/// reached without dynamic exclusivity checks.
+struct SQLitePendingLinks: PendingLinkStore {
     let sql: SQLiteRunner
     /// Indexed by plan id (numbered from 0): how many links each has waiting (its table
     /// exists once it has one), and the rows not yet inserted, `columns` values each. They go
     /// in `rowsPerInsert` at a time, since a statement's own overhead (bind, step, reset)
     /// costs more than a row. Arrays, not dictionaries: a link can wait per record.
-    /// (Touched per waiting link by the one thread that writes: no dynamic exclusivity checks.)
-    @exclusivity(unchecked) private var counts: [Int] = []
-    @exclusivity(unchecked) private var buffered: [[ColumnValue]] = []
-    /// Per source entity: its to-ones' waiting rows, once one has waited.
-    @exclusivity(unchecked) var toOneRows: [ToOneRows?] = []
+    private var counts: [Int] = []
+    private var buffered: [[ColumnValue]] = []
+    /// The to-ones' waiting rows of each source entity one has waited for, and per entity
+    /// where they are in it (-1: none): found per record by an index, not an optional.
+    var toOneRows: [ToOneRows] = []
+    var toOneSlots: [Int] = []
     /// Plans whose table has an index on its sources (`forget`).
     private var indexedForForgetting = Set<Int>()
     private static let columns = 5
@@ -39,13 +44,13 @@ final class SQLitePendingLinks: PendingLinkStore {
         self.sql = sql
     }
 
-    var isEmpty: Bool { !counts.contains { $0 > 0 } && !toOneRows.contains { ($0?.count ?? 0) > 0 } }
+    var isEmpty: Bool { !counts.contains { $0 > 0 } && !toOneRows.contains { $0.count > 0 } }
 
     private func waiting(_ plan: Int) -> Int { plan < counts.count ? counts[plan] : 0 }
 
     /// How many links of `plan` wait for the second pass.
     func waiting(_ plan: LinkPlan) -> Int {
-        if plan.mayWaitAsToOne { return toOneRows(of: plan.source)?.waiting(plan) ?? 0 }
+        if plan.mayWaitAsToOne { return toOneSlot(of: plan.source).map { toOneRows[$0].waiting(plan) } ?? 0 }
         return waiting(plan.id)
     }
 
@@ -53,7 +58,7 @@ final class SQLitePendingLinks: PendingLinkStore {
     private static func table(_ plan: Int) -> String { "\"sluice_pending_\(plan)\"" }
 
     /// `order`: an ordered to-many's place for the link, in a sixth column of its table.
-    func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
+    mutating func add(plan: LinkPlan, source: Int64, key: ColumnValue, input: Int, position: InputPosition,
              order: Int64? = nil) throws(SluiceError) {
         if plan.id >= counts.count {
             counts += repeatElement(0, count: plan.id + 1 - counts.count)
@@ -79,7 +84,7 @@ final class SQLitePendingLinks: PendingLinkStore {
 
     private static func columns(_ ordered: Bool) -> Int { ordered ? columns + 1 : columns }
 
-    func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
+    mutating func forget(_ plan: LinkPlan, sources: [Int64]) throws(SluiceError) {
         guard waiting(plan.id) > 0, !sources.isEmpty else { return }
         try indexSources(plan)
         let list = "[" + sources.map(String.init).joined(separator: ",") + "]"
@@ -87,7 +92,7 @@ final class SQLitePendingLinks: PendingLinkStore {
                                        [.text(list)])
     }
 
-    func largestWaitingPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
+    mutating func largestWaitingPlaces(_ plan: LinkPlan, of sources: [Int64]) throws(SluiceError) -> [Int64: Int64] {
         guard plan.ordered, waiting(plan.id) > 0, !sources.isEmpty else { return [:] }
         try indexSources(plan)
         let list = "[" + sources.map(String.init).joined(separator: ",") + "]"
@@ -102,7 +107,7 @@ final class SQLitePendingLinks: PendingLinkStore {
     /// Flushes the plan's buffered rows and indexes its table by source, when first needed: a
     /// row's second record in a later batch is rare, and the index would slow every waiting
     /// link's insert.
-    private func indexSources(_ plan: LinkPlan) throws(SluiceError) {
+    private mutating func indexSources(_ plan: LinkPlan) throws(SluiceError) {
         try insertBuffered(plan.id, ordered: plan.ordered)
         if indexedForForgetting.insert(plan.id).inserted {
             try sql.execute("CREATE INDEX IF NOT EXISTS \"sluice_pending_\(plan.id)_source\" ON \(Self.table(plan.id)) (\"source_pk\")")
@@ -110,7 +115,7 @@ final class SQLitePendingLinks: PendingLinkStore {
     }
 
     /// Inserts a plan's buffered rows: full groups with one statement, the rest one by one.
-    private func insertBuffered(_ plan: Int, ordered: Bool) throws(SluiceError) {
+    private mutating func insertBuffered(_ plan: Int, ordered: Bool) throws(SluiceError) {
         guard plan < buffered.count, !buffered[plan].isEmpty else { return }
         let rows = buffered[plan]
         let insert = "INSERT INTO \(Self.table(plan)) VALUES "
@@ -131,8 +136,8 @@ final class SQLitePendingLinks: PendingLinkStore {
     /// Links what can be linked now, then applies `policy` to the rest. `sources` names the
     /// inputs by index, for positions; `linked` is told how many waiting links are done after
     /// each slice of them (for progress). Throws for `fail` when something is still missing.
-    func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
-                 linked: (Int) -> Void = { _ in }) throws(SluiceError) -> LinkOutcome
+    mutating func resolve(_ plan: LinkPlan, policy: Model.UnresolvedPolicy, sources: [String],
+                          linked: (Int) -> Void = { _ in }) throws(SluiceError) -> LinkOutcome
     {
         var outcome = LinkOutcome()
         guard waiting(plan.id) > 0, let column = plan.relatedByColumn else { return outcome }

@@ -5,8 +5,11 @@ final class SQLiteRunner {
     let databaseName: String
     /// Set by `SQLiteStore.migrate(to:)`.
     var keys = TableKeys()
-    /// (Used by one thread at a time, never re-entered: no dynamic exclusivity checks.)
-    @exclusivity(unchecked) private var statements: [String: Statement] = [:]
+    /// Statements by their SQL. Reached per statement, never per record (a batch's links, a
+    /// slice of waiting links), so its dynamic exclusivity checks cost nothing measurable:
+    /// the runner is a class because the store, its pending links, touched rows and indexes
+    /// share it.
+    private var statements: [String: Statement] = [:]
 
     init(connection: Connection, databaseName: String) {
         self.connection = connection
