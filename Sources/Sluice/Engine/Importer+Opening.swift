@@ -34,8 +34,7 @@ extension Importer {
     convenience init(name: StoreAddress, modelFile: ModelFile, options: ImportOptions) throws(SluiceError) {
         // The one place the library knows the model's files: the rejects file must not be one.
         if let rejectsPath = options.rejectsPath {
-            try OutputPathCheck.check([.init(option: "the rejects file", path: rejectsPath)], database: name.filePath,
-                                      inputs: [], model: modelFile.path)
+            try RejectsFile.check(rejectsPath, database: name.filePath, model: modelFile.path)
         }
         let coreData = options.layout == .coreData
             ? try ModelTarget.Blueprint.coreDataLayout(modelFile, existingTables: name.filePath.flatMap(ImportStores.tableNames(of:)))

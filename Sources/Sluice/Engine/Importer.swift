@@ -28,19 +28,13 @@ public final class Importer {
     /// moved into place when the import ends (`RejectsFile`).
     private let rejects: RejectsFile?
     let modelSHA256: String
-    private let startedAt: UnixTime
-    private let clock = MonotonicClock()
+    /// Where the time goes, stage by stage.
+    private var timing = ImportTiming()
     /// Reads the inputs, and keeps what was read of them.
     private let reader: InputReader
     private var finished = false
     /// Past the point of no return: a cancellation no longer applies.
     private var committing = false
-    /// Where the time went so far, the stage running now and when it began.
-    private var phases = ImportReport.Phases()
-    private var stage = ImportProgress.Stage.reading
-    private var stageStartedAt = 0.0
-    /// Reports the stages of `finish()` while it runs; nil without `options.progress`.
-    private var finishingProgress: FinishingProgress?
 
     /// Begins the import's transaction, brings `tables` up to date, then makes the target
     /// (`Importer+Opening.swift`: through a model, or zero-config).
@@ -51,21 +45,16 @@ public final class Importer {
         self.model = model
         self.options = options
         self.modelSHA256 = modelSHA256
-        startedAt = UnixTime.now()
         // The rejects file first: one that would overwrite the database, or cannot be written,
         // stops the import before the database is touched.
-        if let rejectsPath = options.rejectsPath {
-            try OutputPathCheck.check([.init(option: "the rejects file", path: rejectsPath)],
-                                      database: name.filePath, inputs: [])
-        }
-        rejects = try options.rejectsPath.map { path throws(SluiceError) in try RejectsFile(path: path) }
+        rejects = try RejectsFile.open(options.rejectsPath, database: name.filePath)
         do {
             database = try ImportStores.begin(name, file: file, vacuum: options.vacuum)
         } catch {
             rejects?.discard()
             throw error
         }
-        reader = InputReader(options: options, clock: clock, databaseName: database.displayName)
+        reader = InputReader(options: options, clock: timing.clock, databaseName: database.displayName)
         do {
             if let cancellation = options.cancellation {
                 database.setInterruptCheck { cancellation.isCancelled }
@@ -74,7 +63,7 @@ public final class Importer {
             database.feed = options.feed
             // Plain indexes of the tables created now are built after the load (`finish()`).
             target = try makeTarget(database, rejects, try database.migrate(to: tables))
-            stageStartedAt = clock.elapsedSeconds
+            timing.beginReading()
         } catch {
             // The import never began: the rejects file's path keeps what it held.
             rejects?.discard()
@@ -89,9 +78,7 @@ public final class Importer {
 
     /// Imports a file; `-` is standard input. Gzip is detected by its magic bytes.
     public func importFile(_ path: String) throws(SluiceError) {
-        if let rejects {
-            try OutputPathCheck.check([.init(option: "the rejects file", path: rejects.path)], database: nil, inputs: [path])
-        }
+        if let rejects { try RejectsFile.check(rejects.path, database: nil, inputs: [path]) }
         let input: InputReader.Input
         do {
             input = try InputReader.file(path, stopsWhenInterrupted: stopsWhenInterrupted)
@@ -131,31 +118,22 @@ public final class Importer {
     /// Writes what is left, records the import in `sluice_imports` and commits.
     public func finish() throws(SluiceError) -> ImportReport {
         guard !finished else { throw SluiceError(.usage, "the import is over: finish() or cancel() was called before") }
-        if let progress = options.progress {
-            finishingProgress = FinishingProgress(
-                first: ImportProgress(bytesRead: reader.storedBytes, totalBytes: reader.storedBytes, records: reader.records,
-                                      seconds: clock.elapsedSeconds, stage: .finishing),
-                clock: clock, report: progress)
-        }
-        stage = .finishing
-        defer {
-            finishingProgress?.stop()
-            finishingProgress = nil
-        }
+        timing.beginFinishing(progress: options.progress, bytes: reader.storedBytes, records: reader.records)
+        defer { timing.endFinishing() }
         do {
             // Not bound to a local: the target is released below, before the commit.
             guard target != nil else { preconditionFailure("no target before finish()") }  // our bug: `finished` is set with it
-            let examples = try target!.finish(sources: reader.sources, enter: enter) { stage in finishingProgress?.enter(stage) }
+            let examples = try target!.finish(sources: reader.sources, enter: { timing.enter($0) }) { timing.update($0) }
             try reader.checkCancellation()
             var report = makeReport()
             report.unresolvedExamples = examples
             report.notes = reader.notes + target!.notes
-            try database.log(reader.record(of: report, startedAt: startedAt, modelSHA256: modelSHA256, feed: options.feed))
+            try database.log(reader.record(of: report, startedAt: timing.startedAt, modelSHA256: modelSHA256, feed: options.feed))
             if options.analyze {
-                enter(.analyzing)
+                timing.enter(.analyzing)
                 try database.analyze()
             }
-            enter(.committing)
+            timing.enter(.committing)
             let dropsTables = target!.dropsTablesLeftEmpty
             target = nil
             if dropsTables { try database.dropCreatedTablesLeftEmpty() }
@@ -164,30 +142,16 @@ public final class Importer {
             try reader.checkCancellation()
             committing = true
             database.setInterruptCheck(nil)
-            try database.commit(vacuum: options.vacuum) { enter(.vacuuming) }
+            try database.commit(vacuum: options.vacuum) { timing.enter(.vacuuming) }
             finished = true
             report.notes += database.notes
             try rejects?.place()
-            report.seconds = clock.elapsedSeconds
-            // Again after the commit: a vacuum may be the run's peak.
-            report.peakMemoryBytes = PeakMemory.residentBytes()
-            phases.add(report.seconds - stageStartedAt, to: stage)
-            report.phases = phases
+            timing.complete(&report)
             return report
         } catch {
             cancel()
             throw interruptedIfCancelled(error)
         }
-    }
-
-    /// Begins the next stage of `finish()`: the time since the current one began is added to
-    /// its phase, and the progress callback hears of the new one.
-    private func enter(_ next: ImportProgress.Stage) {
-        let now = clock.elapsedSeconds
-        phases.add(now - stageStartedAt, to: stage)
-        stage = next
-        stageStartedAt = now
-        finishingProgress?.enter(next)
     }
 
     /// Abandons the import: the database is left as it was, a new one is not created. The
@@ -254,9 +218,11 @@ public final class Importer {
         return named
     }
 
+    /// The report as the inputs and the target left it; its time and memory come last
+    /// (`ImportTiming.complete`).
     private func makeReport() -> ImportReport {
         var report = ImportReport(entities: target?.counts ?? [], sources: reader.sources, bytes: reader.bytes,
-                                  records: reader.records, seconds: clock.elapsedSeconds, peakMemoryBytes: PeakMemory.residentBytes())
+                                  records: reader.records, seconds: timing.elapsedSeconds, peakMemoryBytes: 0)
         report.replacementCharacters = reader.replacementCharacters
         return report
     }

@@ -20,6 +20,20 @@ final class RejectsFile {
         output = try OutputFile(path: path, role: "rejects file")
     }
 
+    /// Prepares `path` (`ImportOptions.rejectsPath`; nil: no file) for an import into the
+    /// database file `database`, refused first when it would overwrite it.
+    static func open(_ path: String?, database: String?) throws(SluiceError) -> RejectsFile? {
+        guard let path else { return nil }
+        try check(path, database: database)
+        return try RejectsFile(path: path)
+    }
+
+    /// Refuses `path` as the rejects file when it is the database, an input or the model
+    /// (`OutputPathCheck`), before anything is opened.
+    static func check(_ path: String, database: String?, inputs: [String] = [], model: String? = nil) throws(SluiceError) {
+        try OutputPathCheck.check([.init(option: "the rejects file", path: path)], database: database, inputs: inputs, model: model)
+    }
+
     /// Moves the file into place.
     func place() throws(SluiceError) {
         try output.place()
