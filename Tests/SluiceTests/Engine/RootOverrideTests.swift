@@ -41,6 +41,35 @@ import Testing
         #expect(try query(database, "SELECT id FROM Trip ORDER BY id") == [[.text("t1")], [.text("t2")]])
     }
 
+    /// When entries of the root name one input several ways, the most specific name wins,
+    /// whatever the root's order: the input's path as given, then its file name, then (CSV
+    /// only) its file name without the extension. A JSON input is not named by the last: there
+    /// `stops` is a key of the top-level object.
+    @Test func theMostSpecificNameOfAnInputChoosesItsEntry() throws {
+        let directory = TemporaryDirectory()
+        let entities = ["ByStem", "ByFileName", "ByPath"].map {
+            Model.Entity(name: $0, identity: ["id"], attributes: [.init(name: "id", type: .string)])
+        }
+        var named = Model(entities: entities)
+        named.root = .paths([(JSONKeyPath(["stops"]), "ByStem"), (JSONKeyPath(["stops", "txt"]), "ByFileName"),
+                             (JSONKeyPath(parsing: "data/stops.txt"), "ByPath")])
+        // An archive's entries are named by their paths in it, as a file by its path as given.
+        try directory.writeFile(try ZipBuilder([
+            .init("data/stops.txt", Array("id\npath\n".utf8)),
+            .init("other/stops.txt", Array("id\nfile\n".utf8)),
+            .init("stops.csv", Array("id\nstem\n".utf8)),
+            .init("stops.json", Array(#"{"stops": [{"id": "key"}]}"#.utf8)),
+        ]).bytes(), named: "feed.zip")
+        let database = directory.file("out.sqlite")
+        let importer = try Importer(databasePath: database, model: named)
+        try importer.importFile(directory.file("feed.zip"))
+        let report = try importer.finish()
+        #expect(report.entities.map(\.inserted) == [2, 1, 1])
+        #expect(try query(database, "SELECT id FROM ByPath") == [[.text("path")]])
+        #expect(try query(database, "SELECT id FROM ByFileName") == [[.text("file")]])
+        #expect(try query(database, "SELECT id FROM ByStem ORDER BY id") == [[.text("key")], [.text("stem")]])
+    }
+
     @Test func mergingOverridesAKeyDropsItsMapAndTableAndAddsTheRest() {
         var base = model
         base.root = .paths([(JSONKeyPath(["a"]), "Stop"), (JSONKeyPath(["b"]), "Stop")])
