@@ -72,9 +72,9 @@ final class SecondaryIndexes {
 
     /// Lets the writer of `table`'s rows keep the early index over `column` up while its rows
     /// fill the column in the index's order, until it says otherwise with `willFill`. Returns
-    /// whether there is such an index.
+    /// whether there is such an index and the store keeps indexes so (`SQLDialect`).
     func keepWhileInOrder(table: String, column: String) -> Bool {
-        guard let index = Self.index(of: table, column, in: early) else { return false }
+        guard sql.dialect.keepsIndexesInOrder, let index = Self.index(of: table, column, in: early) else { return false }
         keptInOrder.append(early.remove(at: index))
         return true
     }

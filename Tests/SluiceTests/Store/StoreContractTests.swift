@@ -106,11 +106,23 @@ extension StoreTests {
         /// An early index (over a new table's to-one column, made with the table) that the
         /// writer keeps while its rows fill the column in order stays made until `willFill`
         /// says they no longer do; then it is dropped and built after the load as it was.
+        /// PostgreSQL keeps none so (`SQLDialect.keepsIndexesInOrder`): the first batch that
+        /// fills the column drops it.
         @Test(arguments: ContractStore.allCases)
         func anEarlyIndexKeptInOrderStaysUntilItsColumnIsFilledOutOfOrder(_ kind: ContractStore) throws {
             let db = try ContractDatabase(kind)
             let early = try #require(db.indexes.early.first { $0.table == "people" })
             let column = try #require(early.columns.first)
+            if kind == .postgres {
+                #expect(!db.indexes.keepWhileInOrder(table: "people", column: column))
+                #expect(!db.indexes.isKeptInOrder(table: "people", column: column))
+                #expect(db.indexes.isEarly(table: "people", column: column))
+                try db.indexes.willFill(table: "people", column: column)
+                #expect(try !db.indexNames(of: "people").contains(early.name))
+                try db.indexes.createAll()
+                #expect(try db.indexNames(of: "people").contains(early.name))
+                return
+            }
             #expect(db.indexes.keepWhileInOrder(table: "people", column: column))
             #expect(!db.indexes.keepWhileInOrder(table: "people", column: column))
             #expect(db.indexes.isKeptInOrder(table: "people", column: column))
