@@ -106,18 +106,19 @@ struct PostgresRefusedRowsTests {
         #expect(try server.rows(database, "SELECT id, n FROM items ORDER BY pk") == ["a|1", "b|2", "c|3"])
     }
 
-    /// The changed rows are staged in a table of the same shape, NOT NULL included: the line
-    /// the server names there is the record.
-    @Test func aStagedChangeTheServerRefusesNamesItsRecord() throws {
+    /// A `NOT NULL` the server checks in an update: the changed rows go to the server together,
+    /// as arrays, so the statement's first record is named, as the batch from there on (the
+    /// server's message shows the row).
+    @Test func aChangeTheServerRefusesNamesTheFirstRecordOfItsUpdate() throws {
         let server = try PostgresServer.started()
         let database = try server.makeDatabase()
         let first = try importing("[{\"id\": \"a\", \"n\": 1}, {\"id\": \"b\", \"n\": 2}, {\"id\": \"c\", \"n\": 3}]", into: database, on: server)
         #expect(first.status == 0, "\(first)")
         try server.psql(database, "ALTER TABLE items ALTER COLUMN n SET NOT NULL")
-        let input = "{\"id\": \"a\", \"n\": 7}\n{\"id\": \"b\", \"n\": 2}\n\t{\"id\": \"c\", \"n\": null}\n"
+        let input = "{\"id\": \"a\", \"n\": 1}\n  {\"id\": \"b\", \"n\": 7}\n\t{\"id\": \"c\", \"n\": null}\n"
         let result = try importing(input, into: database, on: server)
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderrLines == refusal("<stdin>:3:2", #"null value in column "n" of relation "sluice_rows_1" violates not-null constraint (Failing row contains (3, c, null, 0).)"#, server, database),
+        #expect(result.stderrLines == ["sluice: error: <stdin>:2:3: Item: a record of the batch from here on: cannot write database '\(server.uri(database))': null value in column \"n\" of relation \"items\" violates not-null constraint (Failing row contains (3, c, null).)"],
                 "\(result)")
         #expect(try server.rows(database, "SELECT id, n FROM items ORDER BY pk") == ["a|1", "b|2", "c|3"])
     }

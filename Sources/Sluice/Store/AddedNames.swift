@@ -7,7 +7,7 @@
 ///   ignoring ASCII case, as SQLite does (in PostgreSQL too); PostgreSQL also keeps only the
 ///   first 63 bytes of a name.
 /// * PostgreSQL's own rules (`PostgresNames`): names of at most 63 bytes, no system column's
-///   name (`xmin`), at most 1,599 columns an entity's table.
+///   name (`xmin`), at most 1,600 columns an entity's table.
 struct AddedNames {
     private let isPostgreSQL: Bool
     /// The tables' and indexes' names, as the store tells them apart (`relation(_:)`).

@@ -13,9 +13,9 @@ enum PostgresNames {
     static let maxBytes = 63
     /// The most columns a table may have.
     static let maxColumns = 1600
-    /// The most an entity's table may have: each batch is staged in a table of its columns and
-    /// one more (`PostgresEntityRows`).
-    static let maxEntityColumns = maxColumns - 1
+    /// The most an entity's table may have: the server's limit (`PostgresEntityRows` stages
+    /// no batch in a table of more columns).
+    static let maxEntityColumns = maxColumns
     /// Columns every table has (PostgreSQL 12 and later; `oid` is no longer one of them).
     static let systemColumns: Set<String> = ["tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"]
 

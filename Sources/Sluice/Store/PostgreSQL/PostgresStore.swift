@@ -88,7 +88,7 @@ final class PostgresStore: ImportStore {
             self.tables[table]?.columns.first { $0.name == name } ?? .init(name: name, sqlType: "TEXT")
         }
         entityCount += 1
-        return try PostgresEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: definitions,
+        return PostgresEntityRows(entity: entity, table: table, key: runner.keys.column(of: table), columns: definitions,
                                       defaults: defaults, identity: identity, number: entityCount,
                                       startedEmpty: createdTables.contains(table), connection: connection)
     }

@@ -161,3 +161,46 @@ struct CopyText {
         }
     }
 }
+
+/// A one-dimensional array in PostgreSQL's text form (`{1,"a b",NULL}`), built element by
+/// element: one column of the rows an `UPDATE … FROM unnest(…)` sets, passed as a parameter.
+/// Each element is read by its type's input function, as a `COPY` in text form reads a field.
+struct ArrayText {
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+
+    private mutating func separate() {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    mutating func append(_ number: Int64) {
+        separate()
+        bytes += String(number).utf8
+    }
+
+    /// A cell (bytes in `arena`); a missing one is NULL.
+    mutating func append(_ cell: Cell, in arena: UnsafeRawBufferPointer) {
+        switch cell.kind {
+        case .missing, .null:
+            separate()
+            bytes += "NULL".utf8
+        case .integer: append(cell.integer)
+        case .real: appendQuoted(String(cell.real).utf8)
+        case .text: appendQuoted(cell.bytes(in: arena))
+        case .blob: appendQuoted(Array("\\x".utf8) + Array(PostgresValues.hex(cell.bytes(in: arena)).utf8))
+        }
+    }
+
+    /// In double quotes, which take any text (`NULL`, spaces, commas, braces), a `"` or `\`
+    /// escaped with a backslash.
+    private mutating func appendQuoted(_ text: some Sequence<UInt8>) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    var text: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+}
