@@ -17,12 +17,15 @@ extension StoreTests {
             }
         }
 
-        @Test func newRowsAreNumberedAfterTheLargestPkAndWrittenManyToAStatement() throws {
+        /// Many rows to a statement, or a row per statement (into a table that held rows, in a
+        /// file that keeps a journal: `RowInserter`), numbered and stored the same.
+        @Test(arguments: [false, true])
+        func newRowsAreNumberedAfterTheLargestPkAndWrittenManyToAStatement(rowPerStatement: Bool) throws {
             let connection = try Connection(path: ":memory:")
             try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT); INSERT INTO t VALUES (41, 0, 'old')")
             var inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
-                                           connection: connection)
-            #expect(inserter.rowsPerInsert == 64)
+                                           rowPerStatement: rowPerStatement, connection: connection)
+            #expect(inserter.rowsPerInsert == (rowPerStatement ? 1 : 64))
             var arena: [UInt8] = []
             var cells = Self.cells((1...70).map { (Int64($0), "n\($0)") }, arena: &arena)
             cells[3] = .missing  // row 1's name: the default
@@ -40,47 +43,26 @@ extension StoreTests {
             ])
         }
 
-        /// In a file that keeps a journal, each row is a statement of its own (a multi-row
-        /// statement would copy each page it changes again to a statement journal): the rows
-        /// are numbered and stored as the multi-row statements store them.
-        @Test func aFileWithAJournalTakesARowPerStatement() throws {
-            let connection = try Connection(path: ":memory:")
-            try connection.execute("CREATE TABLE t (pk INTEGER PRIMARY KEY, id INTEGER, name TEXT); INSERT INTO t VALUES (41, 0, 'old')")
-            var inserter = try RowInserter(table: "t", key: "pk", columns: ["id", "name"], defaults: [nil, .text("none")],
-                                           journaled: true, connection: connection)
-            #expect(inserter.rowsPerInsert == 1)
-            var arena: [UInt8] = []
-            var cells = Self.cells((1...70).map { (Int64($0), "n\($0)") }, arena: &arena)
-            cells[3] = .missing
-            let pks = try Self.withRows(cells, arena) { rows in
-                let pks = try (0..<70).map { try inserter.insert($0, of: rows) }
-                try inserter.flush(rows)
-                return pks
-            }
-            #expect(pks == Array(42...111))
-            #expect(try connection.rows("SELECT pk, id, name FROM t WHERE id IN (1, 2, 70) ORDER BY pk") == [
-                [.integer(42), .integer(1), .text("n1")],
-                [.integer(43), .integer(2), .text("none")],
-                [.integer(111), .integer(70), .text("n70")],
-            ])
-        }
-
-        /// A new file is written without a journal (`ImportDatabase`): many rows to a statement;
-        /// an existing one keeps its journal: a row per statement.
-        @Test func onlyANewFileTakesManyRowsToAStatement() throws {
+        /// A new file is written without a journal (`ImportDatabase`), and a table the import
+        /// creates has its indexes made at the end: many rows to a statement. A table that held
+        /// rows, in an existing file: a row per statement.
+        @Test func onlyATableThatHeldRowsInAFileWithAJournalTakesARowPerStatement() throws {
             let folder = TemporaryDirectory()
             let path = folder.file("db.sqlite")
-            func inserter() throws -> RowInserter {
+            func rowsPerInsert(_ tables: [String]) throws -> [Int] {
                 let store = try SQLiteStore(path: path)
-                _ = try store.migrate(to: [TableDefinition(name: "t", columns: [.init(name: "pk", sqlType: "INTEGER"),
-                                                                                .init(name: "id", sqlType: "TEXT")],
-                                                           uniqueIndex: ["id"], primaryKey: ["pk"])])
-                let rows = try store.entityRows(entity: "T", table: "t", columns: ["id"], defaults: [nil], identity: [0])
+                _ = try store.migrate(to: tables.map { table in
+                    TableDefinition(name: table, columns: [.init(name: "pk", sqlType: "INTEGER"), .init(name: "id", sqlType: "TEXT")],
+                                    uniqueIndex: ["id"], primaryKey: ["pk"])
+                })
                 defer { try? store.commit(vacuum: false) {} }
-                return try #require(rows as? SQLiteEntityRows).inserter
+                return try tables.map { table in
+                    let rows = try store.entityRows(entity: table, table: table, columns: ["id"], defaults: [nil], identity: [0])
+                    return try #require(rows as? SQLiteEntityRows).inserter.rowsPerInsert
+                }
             }
-            #expect(try inserter().rowsPerInsert == 64)
-            #expect(try inserter().rowsPerInsert == 1)
+            #expect(try rowsPerInsert(["t"]) == [64])
+            #expect(try rowsPerInsert(["t", "u"]) == [1, 64])
         }
 
         /// A parameter is bound NULL only where it holds a value from an earlier row: rows

@@ -23,7 +23,7 @@ final class SQLiteEntityRows: EntityRowStore {
         self.entity = entity
         self.startedEmpty = startedEmpty
         inserter = try RowInserter(table: table, key: key, columns: columns, filled: filled, issued: issued, defaults: defaults,
-                                   journaled: journaled, connection: connection)
+                                   rowPerStatement: journaled && !startedEmpty, connection: connection)
         updater = RowUpdater(table: table, key: key, columns: columns, connection: connection)
         lookup = IdentityLookup(table: table, key: key, columns: columns, identity: identity, connection: connection)
     }
