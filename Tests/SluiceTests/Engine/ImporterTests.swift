@@ -252,15 +252,23 @@ private func writes(_ path: String) throws -> [String: Int64] {
         #expect(statements.filter { $0.hasPrefix("INSERT INTO \"items\"") }.count == 12)
     }
 
-    /// New rows go in 64 to a statement (fewer parameters for a wide entity), the rest of a
-    /// batch one by one; each row is numbered here, after the largest pk, in input order.
+    /// New rows go in 64 to a statement into a table the import creates (fewer parameters for
+    /// a wide entity), the rest of a batch one by one; into a table that held rows, in a file
+    /// that keeps a journal, one to a statement (`RowInserter` says why). Either way each row is
+    /// numbered here, after the largest pk, in input order.
     @Test func rowsAreInsertedManyPerStatementAndNumberedInInputOrder() throws {
         let directory = TemporaryDirectory()
+        let fresh = directory.file("fresh.sqlite")
+        let created = try importTracingSQL(messages(150), model: logs, into: fresh)
+            .filter { $0.hasPrefix(#"INSERT INTO "Log""#) }
+        #expect(created.count == 2 + 22)
+        #expect(created.filter { $0.filter { $0 == "?" }.count == 64 * 2 }.count == 2)
+        #expect(try query(fresh, "SELECT pk, message FROM Log ORDER BY pk") == (1...150).map { [.integer(Int64($0)), .text("m\($0)")] })
+
         let db = try logDatabase(in: directory, withRowNumbered: 7)
         let statements = try importTracingSQL(messages(150), model: logs, into: db)
         let inserts = statements.filter { $0.hasPrefix(#"INSERT INTO "Log""#) }
-        #expect(inserts.count == 2 + 22)
-        #expect(inserts.filter { $0.filter { $0 == "?" }.count == 64 * 2 }.count == 2)
+        #expect(inserts.count == 150)
         let rows = try query(db, "SELECT pk, message FROM Log WHERE pk > 7 ORDER BY pk")
         #expect(rows == (1...150).map { [.integer(Int64(7 + $0)), .text("m\($0)")] })
         #expect(RowInserter.rowsPerInsert(width: 100) == 10)
