@@ -177,9 +177,12 @@ struct ZipDescription {
             add(delta, at: field, width: layout.sizeWidth, in: &bytes)
             damaged = index
         case .crc(let index):
-            // Beside a descriptor, a CRC-32 in the header (not 0) is held to the descriptor's.
+            // Beside a descriptor, a CRC-32 in the header (not 0) is held to the descriptor's:
+            // the header's made 0 (a true 0xFFFFFFFF, plus 1) is one not given, and one made
+            // the true CRC (0 not given, plus 1) agrees; neither is damage.
             let entry = entries[index]
-            guard entry.descriptor == .none || entry.headerSizes || crc32(entry.data) != 1 else { break }
+            let changed = (entry.headerSizes ? crc32(entry.data) : 0) &+ 1
+            guard entry.descriptor == .none || changed != 0 && changed != crc32(entry.data) else { break }
             add(1, at: layouts[index].crcField, width: 4, in: &bytes)
             damaged = index
         case .descriptor(let index, let field, let delta):
