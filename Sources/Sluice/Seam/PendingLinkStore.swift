@@ -4,8 +4,8 @@
 /// for every store), so that each of its rows is rewritten once, not once per relationship
 /// (`docs/architecture.md`, the second pass); any other relationship is a pass of its own.
 ///
-/// A store may make it a value (SQLite's): the link writer owns it with the writers, on the
-/// thread that writes (`BatchWriting`), and the second pass takes it back from there.
+/// Each store's is a value: the link writer owns it with the writers, on the thread that
+/// writes (`BatchWriting`), and the second pass takes it back from there.
 protocol PendingLinkStore {
     var isEmpty: Bool { get }
     /// `order`: an ordered to-many's place for the link (nil for any other relationship).

@@ -12,7 +12,7 @@
 struct LinkWriter {
     let plans: [[LinkPlan]]
     let links: any LinkStore
-    /// A value (SQLite's) or a reference (PostgreSQL's), owned with this writer.
+    /// A value, owned with this writer on the thread that writes (`PendingLinkStore`).
     var pending: any PendingLinkStore
     /// Indexes of this import's new tables, built before a statement looks rows up by them.
     let indexes: SecondaryIndexes?
