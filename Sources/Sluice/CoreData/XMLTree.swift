@@ -6,7 +6,7 @@ internal import CLibXML2
 ///
 /// libxml2 parses, for the reasons in `docs/architecture.md` (dependencies): it is the parser
 /// that Foundation's `XMLParser` wraps, without linking Foundation into the library, and is
-/// opened only when a model is read (`LibXML2`). It runs
+/// loaded only while a model is read (`LibXML2.withLoaded`). It runs
 /// without network access, without loading DTDs and without expanding entities, so a model
 /// file cannot make Sluice read other files or blow up in memory.
 enum XMLTree {
@@ -38,7 +38,11 @@ enum XMLTree {
     /// Parses `bytes`, named `sourceName` in messages. Malformed XML is a usage error (a bad
     /// model, exit 64) at the line and column libxml2 reports.
     static func parse(_ bytes: [UInt8], sourceName: String) throws(SluiceError) -> Element {
-        let xml = try LibXML2.shared.get()
+        try LibXML2.withLoaded { xml throws(SluiceError) in try parse(bytes, sourceName: sourceName, xml) }
+    }
+
+    /// The tree is Swift values only: nothing of libxml2's outlives the call.
+    private static func parse(_ bytes: [UInt8], sourceName: String, _ xml: LibXML2) throws(SluiceError) -> Element {
         guard let context = xml.newParserCtxt() else {
             throw SluiceError(.io, "cannot read '\(sourceName)': out of memory")
         }

@@ -26,6 +26,13 @@ final class DynamicLibrary: @unchecked Sendable {
         throw DynamicLibraryError(reason: reason)
     }
 
+    /// Closes the library (`dlclose`): the system unloads it, and the libraries it loaded,
+    /// once no other handle holds them. No function found through it may be called after.
+    /// Without a call the library stays loaded until the process ends (libpq's does).
+    func close() {
+        dlclose(handle)
+    }
+
     /// The address of `name`, cast to the function type `T` (a `@convention(c)` type).
     func function<T>(_ name: String) throws(DynamicLibraryError) -> T {
         guard let address = dlsym(handle, name) else {

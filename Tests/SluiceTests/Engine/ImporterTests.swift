@@ -13,12 +13,12 @@ func importJSON(_ json: String, model: Model, into path: String, options: Import
 }
 
 /// Imports `json` like `importJSON` and returns every SQL statement the import ran, in order.
-func importTracingSQL(_ json: String, model: Model, into path: String, options: ImportOptions = ImportOptions())
-    throws -> [String]
+func importTracingSQL(_ json: String, model: Model, into path: String, options: ImportOptions = ImportOptions(),
+                      expanded: Bool = false) throws -> [String]
 {
     let importer = try Importer(databasePath: path, model: model, options: options)
     var statements: [String] = []
-    (importer.database as! SQLiteStore).connection.trace { statements.append($0) }
+    (importer.database as! SQLiteStore).connection.trace(expanded: expanded) { statements.append($0) }
     try importer.importBytes(Array(json.utf8), name: "in.json")
     _ = try importer.finish()
     return statements

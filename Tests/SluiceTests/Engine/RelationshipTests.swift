@@ -200,25 +200,29 @@ private func people(_ records: String, companies: String = "") -> String {
         ])
     }
 
-    /// Once `knownIDsLimit` ids are remembered they are forgotten, and looked up again when
-    /// named: memory does not grow with the number of distinct ids an input names.
+    /// The ids remembered never pass `knownIDsLimit` (but for one batch's own, when more), so
+    /// memory does not grow with the number of distinct ids an input names: a batch whose new
+    /// ids would take them over the limit forgets the earlier batches' first, and looks up all
+    /// of its own, the ones it knew too.
     @Test func theIDsRememberedAreBounded() throws {
         let directory = TemporaryDirectory()
         let db = directory.file("p.sqlite")
-        let companies = LinkWriter.knownIDsLimit
-        _ = try importJSON(people("", companies: (0..<companies).map { #"{"code": "C\#($0)"}"# }.joined(separator: ", ")),
+        let limit = LinkWriter.knownIDsLimit
+        _ = try importJSON(people("", companies: (0...limit).map { #"{"code": "C\#($0)"}"# }.joined(separator: ", ")),
                            model: peopleModel(), into: db)
         var options = ImportOptions()
-        options.batchSize = companies  // one batch names them all, the next the first again
-        options.fastPaths = false  // every id by the `IN` lookup (`TargetsInKeyOrderTests`: the read before it)
-        let records = (0...companies).map { #"{"id": \#($0), "employer": "C\#($0 % companies)"}"# }
+        options.batchSize = limit - 1  // the first batch names C0 ... C(limit - 2): all remembered
+        options.fastPaths = false  // every id by the `IN` lookup
+        // The second names C0, known, and two more: one over the limit.
+        let employers = (0..<(limit - 1)).map { "C\($0)" } + ["C0", "C\(limit - 1)", "C\(limit)"]
+        let records = employers.enumerated().map { #"{"id": \#($0.offset), "employer": "\#($0.element)"}"# }
         let lookup = #"SELECT "code", "pk" FROM "companies" WHERE "code" IN"#
-        let statements = try importTracingSQL(people(records.joined(separator: ", ")), model: peopleModel(), into: db, options: options)
-        // The first batch's ids in as many statements as one binds; C0 in the second batch again.
-        let perStatement = SQLParameters.maxPerStatement
-        #expect(statements.filter { $0.hasPrefix(lookup) }.count == (companies + perStatement - 1) / perStatement + 1)
-        #expect(try query(db, "SELECT count(*) FROM people p JOIN companies c ON p.employer_pk = c.pk AND c.code = 'C' || (p.id % \(companies))")
-                == [[.integer(Int64(companies) + 1)]])
+        let statements = try importTracingSQL(people(records.joined(separator: ", ")), model: peopleModel(), into: db,
+                                              options: options, expanded: true)
+        let last = try #require(statements.last { $0.hasPrefix(lookup) })
+        #expect(last.contains("'C0'") && last.contains("'C\(limit - 1)'") && last.contains("'C\(limit)'"))
+        #expect(try query(db, "SELECT count(*) FROM people p JOIN companies c ON p.employer_pk = c.pk")
+                == [[.integer(Int64(employers.count))]])
     }
 
     /// Unlinking the children a list no longer names looks them up by the inverse column: its

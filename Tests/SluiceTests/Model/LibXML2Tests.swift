@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import SluiceTestSupport
 @testable import Sluice
@@ -46,8 +47,50 @@ import SluiceTestSupport
     }
 
     @Test func theLibraryLoadsHere() throws {
-        _ = try LibXML2.shared.get()
+        #expect(try LibXML2.withLoaded { _ in 1 } == 1)
     }
+
+    /// Threads reading XML at once share one load of the library, and each reads its own
+    /// document whole, while others load it again and unload it around them.
+    @Test func threadsLoadReadAndUnloadSideBySide() throws {
+        let results = Mutex<[Int: Result<XMLTree.Element, SluiceError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: 64) { index in
+            let bytes = Array(#"<model n="\#(index)"><entity name="E\#(index)"/></model>"#.utf8)
+            let tree = Result { () throws(SluiceError) in try XMLTree.parse(bytes, sourceName: "m\(index)") }
+            results.withLock { $0[index] = tree }
+        }
+        let trees = results.withLock { $0 }
+        for index in 0..<64 {
+            #expect(try trees[index]?.get() == XMLTree.Element(
+                name: "model", attributes: [.init(name: "n", value: "\(index)")],
+                children: [.init(name: "entity", attributes: [.init(name: "name", value: "E\(index)")])]))
+        }
+    }
+
+    #if os(Linux)
+    /// Loaded only while some thread reads XML: once the last reader is done, libxml2 and
+    /// ICU's common library it loaded are gone from the process. Other tests may be reading a
+    /// model at that moment: this waits (up to 60 s) for one when none is.
+    @Test func theLibraryIsUnloadedOnceNoThreadReads() throws {
+        let whileReading = try LibXML2.withLoaded { _ in Self.mappedFiles() }
+        #expect(whileReading.contains { $0.contains("libxml2") })
+        let deadline = ContinuousClock.now + .seconds(60)
+        var mapped = Self.mappedFiles()
+        while mapped.contains(where: { $0.contains("libxml2") }), ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+            mapped = Self.mappedFiles()
+        }
+        #expect(!mapped.contains { $0.contains("libxml2") || $0.contains("libicuuc") }, "\(mapped)")
+    }
+
+    /// The files mapped into this process (`/proc/self/maps`).
+    private static func mappedFiles() -> Set<String> {
+        // Read to the end: the file's size says 0.
+        let bytes = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd()) ?? nil
+        let maps = String(decoding: bytes ?? Data(), as: UTF8.self)
+        return Set(maps.split(separator: "\n").compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first.map(String.init) })
+    }
+    #endif
 
     private static let layoutCheck = """
         #include <stddef.h>

@@ -15,8 +15,9 @@ extension Connection {
     /// Calls `record` with the SQL of every statement as it starts to run (sqlite3_trace_v2),
     /// for tests that check what ran, such as one lookup per batch rather than per record.
     /// SQLite holds the closure until the connection closes (`SQLITE_TRACE_CLOSE` lets it go).
-    func trace(_ record: @escaping (String) -> Void) {
-        let context = Unmanaged.passRetained(TraceBox(record)).toOpaque()
+    /// `expanded`: with the values bound to its parameters written in (`sqlite3_expanded_sql`).
+    func trace(expanded: Bool = false, _ record: @escaping (String) -> Void) {
+        let context = Unmanaged.passRetained(TraceBox(record, expanded: expanded)).toOpaque()
         let events = UInt32(SQLITE_TRACE_STMT) | UInt32(SQLITE_TRACE_CLOSE)
         sqlite3_trace_v2(handle, events, { event, context, statement, _ in
             guard let context else { return 0 }
@@ -24,6 +25,10 @@ extension Connection {
             if event == UInt32(SQLITE_TRACE_CLOSE) {
                 sqlite3_trace_v2(OpaquePointer(statement), 0, nil, nil)  // the connection, for this event
                 box.release()
+            } else if let statement, box.takeUnretainedValue().expanded {
+                guard let sql = sqlite3_expanded_sql(OpaquePointer(statement)) else { return 0 }
+                box.takeUnretainedValue().record(String(cString: sql))
+                sqlite3_free(sql)
             } else if let statement, let sql = sqlite3_sql(OpaquePointer(statement)) {
                 box.takeUnretainedValue().record(String(cString: sql))
             }
@@ -54,5 +59,9 @@ extension Connection {
 /// The closure `Connection.trace` installed, alive while SQLite holds a pointer to it.
 private final class TraceBox {
     let record: (String) -> Void
-    init(_ record: @escaping (String) -> Void) { self.record = record }
+    let expanded: Bool
+    init(_ record: @escaping (String) -> Void, expanded: Bool) {
+        self.record = record
+        self.expanded = expanded
+    }
 }

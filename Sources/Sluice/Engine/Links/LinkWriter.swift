@@ -23,7 +23,11 @@ struct LinkWriter {
     /// are only added while an import reads, and a row's identity never changes, so an id found
     /// once names the same row until the import ends. A re-import's stop times name the same
     /// few thousand stops in every batch: each is then looked up once, not once per batch.
-    /// Emptied once it holds `knownIDsLimit` ids (so memory stays bounded whatever the input).
+    /// Holds at most `knownIDsLimit` ids, or one batch's ids when they are more: a batch whose
+    /// new ids would take it over the limit empties it first (`lookUpKnownIDs`), so that memory
+    /// stays bounded whatever the input. Emptied at the start of a batch instead, the table
+    /// took one batch's ids over the limit before it was, and its arrays doubled: 4.7 MiB
+    /// instead of 2.3 for W3's trips (`docs/performance.md`, the Core Data update's memory).
     private var known: [KnownIDs]
     private let keepsKnownIDs: [Bool]
     static let knownIDsLimit = 32_768
@@ -90,7 +94,7 @@ struct LinkWriter {
 
     /// Forgets the ids looked up for the last batch that may not name the same rows now.
     mutating func beginBatch() {
-        for id in known.indices where !known[id].isEmpty && (!keepsKnownIDs[id] || known[id].count >= Self.knownIDsLimit) {
+        for id in known.indices where !known[id].isEmpty && !keepsKnownIDs[id] {
             known[id].removeAll()
         }
         for id in batchIDs.indices { batchIDs[id] = nil }
@@ -119,8 +123,13 @@ struct LinkWriter {
         for entity in entities where !writers[entity].isEmpty {
             for plan in plans[entity] {
                 guard let column = plan.relatedByColumn, try mayHoldRows(plan, writers: writers) else { continue }
-                let keys = idsToLookUp(plan, of: writers[entity])
+                var keys = idsToLookUp(plan, of: writers[entity])
                 guard !keys.isEmpty else { continue }
+                if !known[plan.id].isEmpty, known[plan.id].count + keys.count > Self.knownIDsLimit {
+                    // Full: forget the earlier batches' ids, and look up all of this batch's.
+                    known[plan.id].removeAll()
+                    keys = idsToLookUp(plan, of: writers[entity])
+                }
                 let found = try pks(of: keys, plan, column: column)
                 if plan.toOneIndex != nil { addFoundPKs(found, plan, of: writers[entity]) }
                 known[plan.id].merge(found)
