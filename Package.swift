@@ -35,9 +35,11 @@ let package = Package(
         // no header, no pkg-config (whose flags would link libxml2 into every program). The
         // library is opened at run time, by imports through a Core Data model only.
         .systemLibrary(name: "CLibXML2"),
+        // The processor's prefetch hint (`KnownIDs.rows(of:)`).
+        .systemLibrary(name: "CPrefetch"),
         .target(
             name: "Sluice",
-            dependencies: ["CYajl", "CSQLite", "CZlib", "CLibPQ", "CMalloc", "CLibXML2",
+            dependencies: ["CYajl", "CSQLite", "CZlib", "CLibPQ", "CMalloc", "CLibXML2", "CPrefetch",
                            .product(name: "Crypto", package: "swift-crypto")],
             // The built-in models (`--model gtfs`), compiled in as bytes (`PackageResources`):
             // no bundle and no file to find at run time, on every platform.

@@ -66,6 +66,23 @@ import Testing
             #expect(known.count == oracle.count)
         }
         for (key, pk) in oracle { #expect(known[key] == pk) }
+        // Many keys at once (`rows(of:)`, groups of reads asked for ahead) answer as one at a
+        // time: known and unknown, repeated, a group's length and more or fewer, in any order.
+        let knownKeys = oracle.keys.sorted { "\($0)" < "\($1)" }
+        for _ in 0..<20 {
+            let keys = (0..<random.int(0...100)).map { _ in random.below(3) == 0 && !knownKeys.isEmpty ? random.pick(knownKeys) : id() }
+            #expect(known.rows(of: keys) == keys.map { known[$0] }, "seed \(seed): \(keys)")
+            #expect(known.rows(of: keys) == keys.map { oracle[$0] }, "seed \(seed): \(keys)")
+        }
+    }
+
+    /// An empty table knows none of many keys, and no keys ask for nothing.
+    @Test func manyKeysOfAnEmptyTableOrNone() {
+        var known = KnownIDs()
+        #expect(known.rows(of: [.text("a"), .integer(1)]) == [nil, nil])
+        known.set(.text("a"), 1)
+        #expect(known.rows(of: []) == [])
+        #expect(known.rows(of: [.text("a"), .text("b"), .text("a")]) == [1, nil, 1])
     }
 
     /// An id that is another's text only as Unicode links nothing, whether the other was

@@ -26,8 +26,8 @@ struct LinkWriter {
     /// Holds at most `knownIDsLimit` ids, or one batch's ids when they are more: a batch whose
     /// new ids would take it over the limit empties it first (`lookUpKnownIDs`), so that memory
     /// stays bounded whatever the input. Emptied at the start of a batch instead, the table
-    /// took one batch's ids over the limit before it was, and its arrays doubled: 4.7 MiB
-    /// instead of 2.3 for W3's trips (`docs/performance.md`, the Core Data update's memory).
+    /// took one batch's ids over the limit before it was, and its arrays doubled: W3's trip
+    /// ids held 4.7 MB instead of 3.0 at the Core Data update's peak (massif, scale 1).
     private var known: [KnownIDs]
     private let keepsKnownIDs: [Bool]
     static let knownIDsLimit = 32_768
@@ -150,22 +150,25 @@ struct LinkWriter {
             pks.append(contentsOf: repeatElement(nil, count: writer.count))
         }
         defer { if toOne { swap(&pks, &foundPKs[plan.id]) } }
-        // Records naming the same target come together (a trip's stop times): one hash per run
-        // of them, not per record.
-        var previous: (key: ColumnValue, pk: Int64?)?
+        // Records naming the same target come together (a trip's stop times): one key per run
+        // of them, not per record; the runs' keys are then looked up together
+        // (`KnownIDs.rows(of:)`, which asks memory for many at once).
+        var runKeys: [ColumnValue] = []
+        var runOfRecord: [Int32] = toOne ? Array(repeating: -1, count: writer.count) : []
         for record in 0..<writer.count where writer.isRepresentative(record) {
             switch writer.link(record, plan.relationship) {
             case .one(.key(let key))?:
-                if !Self.repeats(previous, key) {
-                    let pk = ids.isEmpty ? nil : ids[key]
-                    if pk == nil { keys.insert(key) }
-                    previous = (key, pk)
-                }
-                if toOne { pks[record] = previous?.pk }
+                if runKeys.isEmpty || !KnownIDs.same(runKeys[runKeys.count - 1], key) { runKeys.append(key) }
+                if toOne { runOfRecord[record] = Int32(runKeys.count - 1) }
             case .many(let targets)?:
                 for case .key(let key) in targets where ids.isEmpty || ids[key] == nil { keys.insert(key) }
             default: break
             }
+        }
+        let runPKs = ids.rows(of: runKeys)
+        for run in runKeys.indices where runPKs[run] == nil { keys.insert(runKeys[run]) }
+        if toOne {
+            for record in runOfRecord.indices where runOfRecord[record] >= 0 { pks[record] = runPKs[Int(runOfRecord[record])] }
         }
         return keys
     }
