@@ -57,8 +57,9 @@ struct KnownIDs {
     /// and its entry asked for, then the probes, which find both at hand. By the time the next
     /// batch asks, a table of 13,000 stop ids is no longer in the processor's caches (the
     /// batch's own rows passed through them), and key by key each probe waited for two reads
-    /// from memory, the entry's after the slot's: 26% of W3's re-import writer thread (`perf`,
-    /// scale 1). Reads that do not wait for one another are waited for together.
+    /// from memory, the entry's after the slot's: 24% of W3's re-import writer thread, 4% in
+    /// groups (`perf`, scale 1, `docs/performance.md`). Reads that do not wait for one another
+    /// are waited for together.
     func rows(of keys: [ColumnValue]) -> [Int64?] {
         guard !entries.isEmpty else { return Array(repeating: nil, count: keys.count) }
         var rows: [Int64?] = []
