@@ -26,11 +26,16 @@ struct LibXML2: @unchecked Sendable {
     /// parsing through) and closes the library, which unloads it with ICU's common library.
     /// An import reads its model first and then writes for minutes without XML: loaded to the
     /// end, libxml2 and ICU held 1.7 MiB of the W3 Core Data update's peak resident memory
-    /// (`docs/performance.md`). On Apple platforms libxml2 is in the system's shared cache,
-    /// which never unloads: there it stays loaded once loaded, and is never cleaned up.
+    /// (`docs/performance.md`).
+    ///
+    /// Where libxml2 was loaded before Sluice first loaded it (a host app's: Foundation's
+    /// `XMLParser` on Linux is libxml2), it is shared, and its state is never freed: the host
+    /// may be parsing. On Apple platforms libxml2 is in the system's shared cache, which never
+    /// unloads: there it stays loaded once loaded, and is never cleaned up.
     static func withLoaded<T>(_ body: (LibXML2) throws(SluiceError) -> T) throws(SluiceError) -> T {
         let library = try readers.withLock { (state) throws(SluiceError) -> LibXML2 in
             if state.library == nil {
+                state.shared = DynamicLibrary.isLoaded(names)
                 let loaded = try load(names: names).get()
                 loaded.initParser()
                 state.library = loaded
@@ -42,7 +47,7 @@ struct LibXML2: @unchecked Sendable {
             readers.withLock { state in
                 state.count -= 1
                 #if !canImport(Darwin)
-                if state.count == 0, let library = state.library {
+                if state.count == 0, !state.shared, let library = state.library {
                     library.cleanupParser()
                     library.library.close()
                     state.library = nil
@@ -53,8 +58,9 @@ struct LibXML2: @unchecked Sendable {
         return try body(library)
     }
 
-    /// The library while some thread reads XML, and how many do.
-    private static let readers = Mutex<(library: LibXML2?, count: Int)>((nil, 0))
+    /// The library while some thread reads XML, how many do, and whether the process had
+    /// loaded it before (then it stays).
+    private static let readers = Mutex<(library: LibXML2?, count: Int, shared: Bool)>((nil, 0, false))
 
     /// Debian and Red Hat (libxml2 2.14 and later have the soname `libxml2.so.16`), the macOS
     /// system's, then Homebrew's.

@@ -26,6 +26,18 @@ final class DynamicLibrary: @unchecked Sendable {
         throw DynamicLibraryError(reason: reason)
     }
 
+    /// Whether one of `names` is loaded in the process already (`RTLD_NOLOAD`: nothing is
+    /// loaded by asking).
+    static func isLoaded(_ names: [String]) -> Bool {
+        for name in names {
+            if let handle = dlopen(name, RTLD_NOW | RTLD_NOLOAD) {
+                dlclose(handle)
+                return true
+            }
+        }
+        return false
+    }
+
     /// Closes the library (`dlclose`): the system unloads it, and the libraries it loaded,
     /// once no other handle holds them. No function found through it may be called after.
     /// Without a call the library stays loaded until the process ends (libpq's does).

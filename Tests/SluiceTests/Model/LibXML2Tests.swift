@@ -67,6 +67,21 @@ import SluiceTestSupport
         }
     }
 
+    /// Whether a library is loaded already is asked without loading it: that is how a libxml2
+    /// the host loaded first (and may be parsing with) is told apart, and left alone.
+    @Test func aLibraryLoadedAlreadyIsToldApartWithoutLoadingOne() {
+        #if canImport(Darwin)
+        #expect(DynamicLibrary.isLoaded(["/usr/lib/libSystem.B.dylib"]))
+        #elseif os(Linux)
+        #expect(DynamicLibrary.isLoaded(["libc.so.6"]) && DynamicLibrary.isLoaded(["libz.so.1"]))
+        #expect(!DynamicLibrary.isLoaded(["libsluice-no-such-library.so"]))
+        // Python's XML parser, installed with python3 and never loaded by this process: asking
+        // does not load it.
+        #expect(!DynamicLibrary.isLoaded(["libexpat.so.1"]))
+        #expect(!Self.mappedFiles().contains { $0.contains("libexpat") })
+        #endif
+    }
+
     #if os(Linux)
     /// Loaded only while some thread reads XML: once the last reader is done, libxml2 and
     /// ICU's common library it loaded are gone from the process. Other tests may be reading a
