@@ -25,9 +25,9 @@ struct LinkWriter {
     /// few thousand stops in every batch: each is then looked up once, not once per batch.
     /// Holds at most `knownIDsLimit` ids, or one batch's ids when they are more: a batch whose
     /// new ids would take it over the limit empties it first (`lookUpKnownIDs`), so that memory
-    /// stays bounded whatever the input. Emptied at the start of a batch instead, the table
-    /// took one batch's ids over the limit before it was, and its arrays doubled: W3's trip
-    /// ids held 4.7 MB instead of 3.0 at the Core Data update's peak (massif, scale 1).
+    /// stays bounded whatever the input. Emptied only at the start of the next batch, it would
+    /// pass the limit by a batch's ids first and double its arrays: W3's trip ids would hold
+    /// 4.7 MB instead of 3.0 at the Core Data update's peak (massif, scale 1).
     private var known: [KnownIDs]
     private let keepsKnownIDs: [Bool]
     static let knownIDsLimit = 32_768
